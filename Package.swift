@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "pipcam",
+    products: [
+        .executable(name: "pipcam", targets: ["pipcam"]),
+        .library(name: "CameraSource", targets: ["CameraSource"]),
+        .library(name: "PipWindow", targets: ["PipWindow"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CX11", pkgConfig: "x11 xext",
+            providers: [.apt(["libx11-dev", "libxext-dev"])]),
+        .systemLibrary(
+            name: "CV4L2", pkgConfig: "libv4l2",
+            providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .target(
+            name: "CameraSource", dependencies: ["CV4L2", "CTurboJPEG"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .target(
+            name: "PipWindow", dependencies: ["CX11", "CameraSource"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .executableTarget(
+            name: "pipcam",
+            dependencies: [
+                "PipWindow", "CameraSource",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource"]),
+        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["pipcam"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,55 @@
+/// What a source says when asked for its next frame.
+public enum SourceStep: Sendable {
+    /// A frame, in one of the source's buffers; give the buffer back with `recycle(bufferIndex:)`.
+    case frame(VideoFrame)
+    /// Nothing yet: ask again when `pollDescriptor` is readable, or at `deadline`, or after a buffer
+    /// was recycled — whichever comes first. `deadline == nil` means no timer.
+    case wait(deadline: MonotonicInstant?)
+    /// The source has no more frames (a file's end).
+    case end
+}
+
+/// Where frames come from: a V4L2 camera, the built-in test pattern, or a file.
+///
+/// A source is driven from one thread (see `FramePump`): `start()`, then `nextFrame(now:)` until
+/// it returns `.end` or throws, then `stop()`. Frames point into the source's own buffers, so a
+/// source never hands out more frames than it has buffers; each must come back through
+/// `recycle(bufferIndex:)` before that buffer is reused.
+public protocol FrameSource: AnyObject {
+    /// What the user named it by (`/dev/video0`, `test`, the file path), for messages and status.
+    var name: String { get }
+    /// Live sources (camera, test pattern) drop stale frames; file sources show every frame.
+    var isLive: Bool { get }
+    /// Whether frames should be mirrored when the user did not say (on for cameras).
+    var mirroredByDefault: Bool { get }
+    /// Frame size and format the source will deliver (known after `start()`).
+    var frameWidth: Int { get }
+    var frameHeight: Int { get }
+    /// Nominal frames per second, when known.
+    var frameRate: Double? { get }
+    /// A descriptor to wait on for the next frame (a camera's fd), or nil for timer-driven sources.
+    var pollDescriptor: Int32? { get }
+
+    /// Opens the device or file and starts streaming. Throws `SourceError`.
+    func start() throws
+    /// The next frame, or when to ask again.
+    func nextFrame(now: MonotonicInstant) throws -> SourceStep
+    /// Gives a frame's buffer back for reuse.
+    func recycle(bufferIndex: Int)
+    /// Stops streaming and releases the device or file. Safe to call more than once.
+    func stop()
+}
+
+/// What the window wants from a source, so it can pick the cheapest mode that looks right.
+public struct SourceRequest: Sendable, Equatable {
+    /// The size the frames will be shown at (the PiP window), in pixels.
+    public var displayWidth: Int
+    public var displayHeight: Int
+    /// Show frames at the stream's own rate (false: as fast as they come, `--untimed`).
+    public var paced: Bool
+    public init(displayWidth: Int = 480, displayHeight: Int = 270, paced: Bool = true) {
+        self.displayWidth = displayWidth
+        self.displayHeight = displayHeight
+        self.paced = paced
+    }
+}

@@ -1,0 +1,122 @@
+import CTurboJPEG
+
+/// Decodes camera JPEGs with libjpeg-turbo, straight to planar Y′CbCr and — when the picture will be
+/// shown smaller — at 1/2, 1/4 or 1/8 scale inside the IDCT, which is much cheaper than decoding
+/// at full size and scaling afterwards.
+///
+/// Owns its output buffer: the returned frame is valid until the next `decode` call. Not thread-safe;
+/// use one decoder per thread.
+public final class JPEGDecoder {
+    private let handle: tjhandle
+    private var buffer: UnsafeMutableRawPointer?
+    private var bufferSize = 0
+
+    public init() {
+        guard let h = tjInitDecompress() else { fatalError("tjInitDecompress failed: out of memory") }
+        handle = h
+    }
+
+    deinit {
+        tjDestroy(handle)
+        buffer?.deallocate()
+    }
+
+    /// The size, chroma subsampling and validity of a JPEG, from its header alone.
+    public func header(of data: UnsafeRawBufferPointer) throws -> (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
+        guard let base = data.baseAddress,
+            tjDecompressHeader3(handle, base.assumingMemoryBound(to: UInt8.self), UInt(data.count), &w, &h, &sub, &cs) == 0,
+            w > 0, h > 0
+        else { throw JPEGError.corrupt(lastError()) }
+        return (Int(w), Int(h))
+    }
+
+    /// The scale (1, 1/2, 1/4 or 1/8) that still covers `minWidth`×`minHeight`.
+    public static func scaleDenominator(width: Int, height: Int, minWidth: Int, minHeight: Int) -> Int {
+        var denominator = 8
+        while denominator > 1 {
+            let w = (width + denominator - 1) / denominator, h = (height + denominator - 1) / denominator
+            if w >= minWidth && h >= minHeight { return denominator }
+            denominator /= 2
+        }
+        return 1
+    }
+
+    /// Decodes `data` at the smallest DCT scale whose result still covers `minWidth`×`minHeight`.
+    ///
+    /// The result is planar (I420, I422, I444 or gray, JFIF colorimetry) or BGRA for unusual
+    /// subsamplings, with `timestamp`, `sequence` and `bufferIndex` copied from `source`.
+    /// Throws `JPEGError.corrupt` when the data cannot be decoded.
+    public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int) throws -> VideoFrame {
+        let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
+        var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
+        let jpeg = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        guard tjDecompressHeader3(handle, jpeg, UInt(data.count), &w, &h, &sub, &cs) == 0, w > 0, h > 0 else {
+            throw JPEGError.corrupt(lastError())
+        }
+        let d = Self.scaleDenominator(width: Int(w), height: Int(h), minWidth: minWidth, minHeight: minHeight)
+        let sw = (Int(w) + d - 1) / d, sh = (Int(h) + d - 1) / d
+        let format: PixelFormat
+        switch Int(sub) {
+        case Int(TJSAMP_420.rawValue): format = .i420
+        case Int(TJSAMP_422.rawValue): format = .i422
+        case Int(TJSAMP_444.rawValue): format = .i444
+        case Int(TJSAMP_GRAY.rawValue): format = .gray
+        default: format = .bgra
+        }
+        let layout = format.packedLayout(width: sw, height: sh)!
+        ensureCapacity(layout.byteCount)
+        let out = buffer!
+        let status: Int32
+        if format == .bgra {
+            status = tjDecompress2(
+                handle, jpeg, UInt(data.count), out.assumingMemoryBound(to: UInt8.self),
+                Int32(sw), Int32(layout.strides.0), Int32(sh), Int32(TJPF_BGRX.rawValue), TJFLAG_FASTDCT)
+        } else {
+            let o = layout.offsets
+            let p0 = (out + o.0).assumingMemoryBound(to: UInt8.self)
+            let p1 = (out + o.1).assumingMemoryBound(to: UInt8.self)
+            let p2 = (out + o.2).assumingMemoryBound(to: UInt8.self)
+            var planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = (p0, p1, p2)
+            var strides: (Int32, Int32, Int32) = (Int32(layout.strides.0), Int32(layout.strides.1), Int32(layout.strides.2))
+            status = withUnsafeMutablePointer(to: &planes) { pp in
+                pp.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { planePtrs in
+                    withUnsafeMutablePointer(to: &strides) { sp in
+                        sp.withMemoryRebound(to: Int32.self, capacity: 3) { stridePtrs in
+                            tjDecompressToYUVPlanes(
+                                handle, jpeg, UInt(data.count), planePtrs, Int32(sw), stridePtrs, Int32(sh), TJFLAG_FASTDCT)
+                        }
+                    }
+                }
+            }
+        }
+        // Warnings (e.g. extraneous bytes) still leave a complete picture; only fatal errors skip it.
+        if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) {
+            throw JPEGError.corrupt(lastError())
+        }
+        return VideoFrame(
+            packed: format, width: sw, height: sh, base: UnsafeRawPointer(out), byteCount: layout.byteCount,
+            colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
+            bufferIndex: source.bufferIndex)
+    }
+
+    private func ensureCapacity(_ size: Int) {
+        guard size > bufferSize else { return }
+        buffer?.deallocate()
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        bufferSize = size
+    }
+
+    private func lastError() -> String {
+        guard let s = tjGetErrorStr2(handle) else { return "corrupt JPEG" }
+        return String(cString: s)
+    }
+}
+
+/// A JPEG that could not be decoded.
+public enum JPEGError: Error, Equatable, CustomStringConvertible {
+    case corrupt(String)
+    public var description: String {
+        switch self { case .corrupt(let why): return "corrupt JPEG (\(why))" }
+    }
+}

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a source could not start or go on, worded for a one-line message: `pipcam: <description>`.
+public enum SourceError: Error, Equatable, CustomStringConvertible {
+    /// The user's input is wrong: a bad spec, a missing or malformed file, a device that is not a camera.
+    case badInput(thing: String, reason: String)
+    /// The input was fine but the device or system failed at run time.
+    case runtime(thing: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .badInput(let thing, let reason), .runtime(let thing, let reason):
+            return "\(thing): \(reason)"
+        }
+    }
+
+    /// Exit status the command line uses for this error (2 bad input, 1 runtime failure).
+    public var exitCode: Int32 {
+        switch self {
+        case .badInput: return 2
+        case .runtime: return 1
+        }
+    }
+
+    /// A lower-case description of an errno value, e.g. "no such file or directory".
+    public static func describe(errno code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        let s = String(cString: text)
+        guard let first = s.first else { return s }
+        return first.lowercased() + s.dropFirst()
+    }
+}
