@@ -1,0 +1,107 @@
+import Synchronization
+
+/// The hand-over point between the capture thread and the display thread.
+///
+/// Holds at most one frame waiting to be shown. Live sources replace a frame that was not taken
+/// in time (the old buffer goes straight back: latest frame wins); file sources wait until the
+/// mailbox is empty so every frame is shown. Buffers the display is done with travel back the
+/// other way through a small fixed-size queue, so nothing allocates per frame.
+public final class FrameMailbox: Sendable {
+    /// How the capture side ended.
+    public enum Ending: Sendable {
+        case endOfStream
+        case failed(SourceError)
+    }
+
+    struct State: ~Copyable {
+        var pending: VideoFrame?
+        var returns: [Int]
+        var returnCount = 0
+        var ending: Ending?
+        var replaced = 0
+    }
+
+    private let state: Mutex<State>
+    /// Readable when a frame (or the ending) is waiting for the display thread.
+    public let toDisplay = WakeSignal()
+    /// Readable when a buffer came back (or a stop was requested) for the capture thread.
+    public let toCapture = WakeSignal()
+
+    /// - Parameter capacity: the most buffers that can be on their way back at once.
+    public init(capacity: Int = 16) {
+        state = Mutex(State(pending: nil, returns: Array(repeating: 0, count: capacity)))
+    }
+
+    // MARK: capture side
+
+    /// Puts a frame up for display. Returns the buffer index of a frame it replaced, if any.
+    public func post(_ frame: VideoFrame) -> Int? {
+        let replacedIndex = state.withLock { s -> Int? in
+            let old = s.pending?.bufferIndex
+            if old != nil { s.replaced += 1 }
+            s.pending = frame
+            return old
+        }
+        toDisplay.signal()
+        return replacedIndex
+    }
+
+    /// Whether a posted frame is still waiting to be taken.
+    public var hasPending: Bool { state.withLock { $0.pending != nil } }
+
+    /// Buffers given back since the last call, handed to `body` one by one.
+    public func drainReturns(_ body: (Int) -> Void) {
+        var buffer = (0, 0, 0, 0, 0, 0, 0, 0)
+        while true {
+            let count = state.withLock { s -> Int in
+                let n = min(s.returnCount, 8)
+                withUnsafeMutableBytes(of: &buffer) { raw in
+                    let out = raw.bindMemory(to: Int.self)
+                    for i in 0..<n { out[i] = s.returns[s.returnCount - 1 - i] }
+                }
+                s.returnCount -= n
+                return n
+            }
+            if count == 0 { return }
+            withUnsafeBytes(of: &buffer) { raw in
+                let values = raw.bindMemory(to: Int.self)
+                for i in 0..<count { body(values[i]) }
+            }
+        }
+    }
+
+    /// Records that the source ended, and wakes the display thread.
+    public func finish(_ ending: Ending) {
+        state.withLock { $0.ending = ending }
+        toDisplay.signal()
+    }
+
+    // MARK: display side
+
+    /// Takes the waiting frame, if any.
+    public func take() -> VideoFrame? {
+        state.withLock { s in
+            let frame = s.pending
+            s.pending = nil
+            return frame
+        }
+    }
+
+    /// Gives a frame's buffer back to the capture thread.
+    public func giveBack(_ bufferIndex: Int) {
+        state.withLock { s in
+            precondition(s.returnCount < s.returns.count, "more buffers returned than exist")
+            s.returns[s.returnCount] = bufferIndex
+            s.returnCount += 1
+        }
+        toCapture.signal()
+    }
+
+    /// How the source ended, once it has and no frame is left to show.
+    public var ending: Ending? {
+        state.withLock { s in s.pending == nil ? s.ending : nil }
+    }
+
+    /// Frames replaced before the display took them (dropped as stale).
+    public var replacedCount: Int { state.withLock { $0.replaced } }
+}

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Runs a `FrameSource` on its own thread and posts its frames to a `FrameMailbox`.
+///
+/// The source is started by the caller (so bad input is reported before any window opens) and is
+/// only touched from the pump's thread afterwards; it is stopped there once the display side has
+/// given back every buffer, so no frame memory disappears under the presenter.
+public final class FramePump: @unchecked Sendable {
+    public let mailbox: FrameMailbox
+    private let source: FrameSource
+    private let stopRequested = Atomic<Bool>(false)
+    private var thread: pthread_t?
+    private var outstanding = 0
+
+    /// - Parameters:
+    ///   - source: a started source; the pump owns it from now on.
+    ///   - mailbox: where frames go.
+    public init(source: FrameSource, mailbox: FrameMailbox = FrameMailbox()) {
+        self.source = source
+        self.mailbox = mailbox
+    }
+
+    /// Starts the capture thread.
+    public func run() {
+        let box = Unmanaged.passRetained(self)
+        var tid = pthread_t()
+        let rc = pthread_create(&tid, nil, { arg in
+            let pump = Unmanaged<FramePump>.fromOpaque(arg!).takeRetainedValue()
+            pump.loop()
+            return nil
+        }, box.toOpaque())
+        precondition(rc == 0, "pthread_create failed: \(rc)")
+        thread = tid
+    }
+
+    /// Asks the capture thread to stop the source and end, and waits for it.
+    public func stop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        mailbox.toCapture.signal()
+        if let t = thread {
+            pthread_join(t, nil)
+            thread = nil
+        }
+    }
+
+    private func loop() {
+        defer { source.stop() }
+        var ended = false
+        while !stopRequested.load(ordering: .sequentiallyConsistent) {
+            mailbox.toCapture.drain()
+            mailbox.drainReturns { index in
+                outstanding -= 1
+                source.recycle(bufferIndex: index)
+            }
+            if ended || (!source.isLive && mailbox.hasPending) {
+                wait(deadline: nil, includeSource: false)
+                continue
+            }
+            do {
+                switch try source.nextFrame(now: .now()) {
+                case .frame(let frame):
+                    outstanding += 1
+                    if let stale = mailbox.post(frame) {
+                        outstanding -= 1
+                        source.recycle(bufferIndex: stale)
+                    }
+                case .wait(let deadline):
+                    wait(deadline: deadline, includeSource: true)
+                case .end:
+                    ended = true
+                    mailbox.finish(.endOfStream)
+                }
+            } catch let error as SourceError {
+                ended = true
+                mailbox.finish(.failed(error))
+            } catch {
+                ended = true
+                mailbox.finish(.failed(.runtime(thing: source.name, reason: "\(error)")))
+            }
+        }
+    }
+
+    private func wait(deadline: MonotonicInstant?, includeSource: Bool) {
+        var fds = (
+            pollfd(fd: mailbox.toCapture.fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: includeSource ? (source.pollDescriptor ?? -1) : -1, events: Int16(POLLIN), revents: 0)
+        )
+        var timeout: Int32 = -1
+        if let deadline {
+            let now = MonotonicInstant.now()
+            let ns = deadline > now ? deadline.nanoseconds - now.nanoseconds : 0
+            timeout = Int32(min((ns + 999_999) / 1_000_000, 60_000))
+            if timeout == 0 { return }
+        }
+        _ = withUnsafeMutableBytes(of: &fds) { raw in
+            poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout)
+        }
+    }
+}

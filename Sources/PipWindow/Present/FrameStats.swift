@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CameraSource
+
+/// Counters behind `--stats` and `pipcam status`: frames shown and dropped, frame rate,
+/// capture-to-screen latency percentiles and CPU time per frame — all measured.
+public struct FrameStats {
+    public private(set) var shown = 0
+    public private(set) var dropped = 0
+    public private(set) var corrupt = 0
+    public private(set) var fps = 0.0
+    private var lastSequence: UInt64?
+    // Latency histogram in 10 µs buckets up to 100 ms (last bucket: beyond); no allocation per frame.
+    private var buckets = [UInt32](repeating: 0, count: 10_001)
+    private var samples = 0
+    private var rateWindowStart: MonotonicInstant
+    private var shownAtWindowStart = 0
+
+    public init(now: MonotonicInstant) { rateWindowStart = now }
+
+    /// A frame was taken for display: sequence gaps are frames dropped on the way.
+    public mutating func noteTaken(sequence: UInt64) {
+        if let last = lastSequence, sequence > last + 1 { dropped += Int(sequence - last - 1) }
+        lastSequence = sequence
+    }
+
+    /// A frame could not be decoded and was skipped.
+    public mutating func noteCorrupt() {
+        corrupt += 1
+        dropped += 1
+    }
+
+    /// A frame reached the screen `latency` nanoseconds after it was captured.
+    public mutating func noteShown(latencyNanoseconds: UInt64) {
+        shown += 1
+        buckets[min(Int(latencyNanoseconds / 10_000), buckets.count - 1)] += 1
+        samples += 1
+    }
+
+    /// The latency below which fraction `p` of frames were shown, in milliseconds.
+    public func latencyPercentile(_ p: Double) -> Double {
+        guard samples > 0 else { return 0 }
+        let target = max(1, Int((Double(samples) * p).rounded(.up)))
+        var seen = 0
+        for (i, count) in buckets.enumerated() {
+            seen += Int(count)
+            if seen >= target { return Double(i) * 0.01 + 0.005 }
+        }
+        return Double(buckets.count) * 0.01
+    }
+
+    /// Updates the frame rate over the time since the last call (call about once a second).
+    public mutating func updateRate(now: MonotonicInstant) {
+        let elapsed = now.seconds(since: rateWindowStart)
+        guard elapsed > 0 else { return }
+        fps = Double(shown - shownAtWindowStart) / elapsed
+        rateWindowStart = now
+        shownAtWindowStart = shown
+    }
+
+    /// Process CPU time (user + system) in milliseconds.
+    public static func processCPUMilliseconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        let user = Double(usage.ru_utime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec) / 1000
+        let system = Double(usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_stime.tv_usec) / 1000
+        return user + system
+    }
+
+    /// The `--stats` line of PRODUCT.md.
+    public func line(state: String, camera: String) -> String {
+        let cpu = shown > 0 ? Self.processCPUMilliseconds() / Double(shown) : 0
+        return "pipcam: state=\(state) camera=\(camera) fps=\(format(fps)) shown=\(shown) dropped=\(dropped)"
+            + " latency_p50_ms=\(format(latencyPercentile(0.5))) latency_p99_ms=\(format(latencyPercentile(0.99)))"
+            + " cpu_ms_per_frame=\(format(cpu))"
+    }
+
+    private func format(_ v: Double) -> String {
+        let hundredths = Int((v * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

@@ -1,0 +1,120 @@
+import CameraSource
+
+/// Puts converted frames on a window through two images, so one can be filled while the server
+/// still reads the other; an image is written again only after the server reported its put complete.
+public final class Presenter {
+    /// What happened to a frame handed to `present`.
+    public enum Outcome {
+        /// Both images are still with the server: try again after a completion.
+        case busy
+        /// Put with shared memory; `completed(segment:)` reports when the server is done.
+        case pending
+        /// Put and already complete (plain XPutImage, synced), with the frame's capture time.
+        case completed(MonotonicInstant)
+    }
+
+    private let display: XDisplay
+    private let window: WindowID
+    private let gc: OpaquePointer
+    private let layout: PixelLayout
+    private let allowShm: Bool
+    private let converter = FrameConverter()
+    private var images: [ImageBuffer] = []
+    private var captureTimes: [MonotonicInstant] = []
+    private var lastPresented: Int?
+    private var next = 0
+    public private(set) var width = 0
+    public private(set) var height = 0
+    public var rotation: Rotation = .none
+    public var mirror = false
+
+    /// Whether frames go through shared memory (false after a failed attach or when opted out).
+    public var usesSharedMemory: Bool { images.first?.usesSharedMemory ?? false }
+
+    public init(display: XDisplay, window: WindowID, allowShm: Bool) throws {
+        let masks = display.visualMasks
+        guard let layout = PixelLayout(
+            redMask: masks.red, greenMask: masks.green, blueMask: masks.blue, bitsPerPixel: masks.bitsPerPixel)
+        else {
+            throw DisplayError.unsupportedVisual(
+                "depth \(display.depth), \(masks.bitsPerPixel) bits per pixel (pipcam needs 24-bit colour)")
+        }
+        self.display = display
+        self.window = window
+        self.layout = layout
+        self.allowShm = allowShm
+        gc = display.createGC(window)
+    }
+
+    /// Matches the images to the window's size (allocates only when the size changed).
+    public func resize(width: Int, height: Int) {
+        guard width != self.width || height != self.height, width > 0, height > 0 else { return }
+        releaseImages()
+        for _ in 0..<2 {
+            guard let image = display.makeImage(width: width, height: height, allowShm: allowShm) else { continue }
+            images.append(image)
+            captureTimes.append(MonotonicInstant(nanoseconds: 0))
+        }
+        self.width = width
+        self.height = height
+        lastPresented = nil
+    }
+
+    /// Whether an image is free to take a new frame.
+    public var canPresent: Bool { images.contains { !$0.inFlight } }
+
+    /// Whether every put has completed.
+    public var isIdle: Bool { !images.contains { $0.inFlight } }
+
+    /// Converts `frame` into a free image and puts it on the window.
+    /// Throws what the converter throws (a corrupt JPEG); the frame is then not shown.
+    public func present(_ frame: VideoFrame) throws -> Outcome {
+        guard let index = freeImage() else { return .busy }
+        let image = images[index]
+        try converter.convert(
+            frame, into: image.pixels, stride: image.stride, width: image.width, height: image.height,
+            layout: layout, rotation: rotation, mirror: mirror)
+        captureTimes[index] = frame.timestamp
+        display.put(image, on: window, gc: gc, at: (0, 0), size: (width, height))
+        lastPresented = index
+        next = (index + 1) % images.count
+        if image.usesSharedMemory { return .pending }
+        // Without shared memory the put is finished once the server has processed the request.
+        display.sync()
+        return .completed(frame.timestamp)
+    }
+
+    /// Marks the image whose shared segment the server finished with; returns its frame's capture time.
+    public func completed(segment: UInt) -> MonotonicInstant? {
+        guard let index = images.firstIndex(where: { $0.segmentID == segment && $0.inFlight }) else { return nil }
+        images[index].inFlight = false
+        return captureTimes[index]
+    }
+
+    /// Puts the last shown picture again (after an Expose).
+    public func redraw() {
+        guard let index = lastPresented, !images[index].inFlight else { return }
+        display.put(images[index], on: window, gc: gc, at: (0, 0), size: (width, height))
+    }
+
+    /// Frees the images and the graphics context.
+    public func close() {
+        releaseImages()
+        display.freeGC(gc)
+    }
+
+    private func freeImage() -> Int? {
+        guard !images.isEmpty else { return nil }
+        for offset in 0..<images.count {
+            let i = (next + offset) % images.count
+            if !images[i].inFlight { return i }
+        }
+        return nil
+    }
+
+    private func releaseImages() {
+        for image in images { display.destroy(image) }
+        images.removeAll()
+        captureTimes.removeAll()
+    }
+}

@@ -1,0 +1,19 @@
+import CameraSource
+
+/// How a PiP session shows its source.
+public struct SessionOptions: Sendable {
+    /// The PiP window size; nil for about a quarter of the work area at the source's aspect.
+    public var size: (Int, Int)?
+    public var corner: Corner = .bottomRight
+    /// Horizontal flip; nil for the source's default (on for cameras).
+    public var mirror: Bool?
+    public var rotation: Rotation = .none
+    /// Exit after this many frames were shown.
+    public var frameLimit: Int?
+    /// Print a stats line every second and at exit.
+    public var printStats = false
+    /// Try MIT-SHM (false: plain XPutImage; also `PIPCAM_NO_XSHM=1`).
+    public var allowSharedMemory = true
+
+    public init() {}
+}

@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The PiP window: borderless, above other windows, on every desktop, out of task bars, with the
+/// source's aspect ratio; dragged from anywhere and resized from its edges.
+public final class FloatingWindow {
+    public let display: XDisplay
+    public let id: WindowID
+    /// The last known rectangle in root coordinates.
+    public private(set) var rect: Rect
+    /// Width / height of the picture; resizes keep it.
+    public private(set) var aspect: Double
+    public static let minimumWidth = 96
+    private let wm: WindowManagerInfo
+    private var gesture: GestureTracker?
+
+    /// Creates (unmapped) the PiP window at `rect` with every hint set before it is first mapped,
+    /// since window managers read most of them only at map time.
+    public init(display: XDisplay, rect: Rect, aspect: (Int, Int), wm: WindowManagerInfo) {
+        self.display = display
+        self.rect = rect
+        self.aspect = Double(aspect.0) / Double(aspect.1)
+        self.wm = wm
+        id = display.createWindow(
+            rect: rect,
+            events: [.exposure, .structureNotify, .buttonPress, .buttonRelease, .pointerMotion, .visibilityChange,
+                     .propertyChange, .keyPress, .enterWindow, .leaveWindow])
+        applyIdentity(role: "PictureInPicture", title: "Picture in Picture")
+        display.setSizeHints(id, position: rect, minimum: minimumSize, aspect: aspect)
+        display.setWMHints(id, acceptsFocus: true)
+        display.setProtocols(id, [.WM_DELETE_WINDOW])
+        // Motif hints: flags = decorations, decorations = none.
+        display.setProperty(id, ._MOTIF_WM_HINTS, type: ._MOTIF_WM_HINTS, values: [2, 0, 0, 0, 0])
+        display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
+        // Zero user time: an auto-started PiP must never take the focus from what the user is doing.
+        display.setProperty(id, ._NET_WM_USER_TIME, type: .CARDINAL_, values: [0])
+        display.setProperty(id, ._NET_WM_BYPASS_COMPOSITOR, type: .CARDINAL_, values: [2])
+        display.setProperty(id, ._NET_WM_WINDOW_TYPE, type: .ATOM_, values: [Int(display[._NET_WM_WINDOW_TYPE_UTILITY])])
+        let states: [AtomName] = [._NET_WM_STATE_ABOVE, ._NET_WM_STATE_STICKY, ._NET_WM_STATE_SKIP_TASKBAR, ._NET_WM_STATE_SKIP_PAGER]
+        let supported = states.filter { wm.supports(display[$0]) }.map { Int(display[$0]) }
+        display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: supported)
+    }
+
+    private var minimumSize: (Int, Int) {
+        (Self.minimumWidth, max(1, Int((Double(Self.minimumWidth) / aspect).rounded())))
+    }
+
+    private func applyIdentity(role: String, title: String) {
+        display.setClass(id, instance: "pipcam", className: "Pipcam")
+        display.setProperty(id, .WM_WINDOW_ROLE, text: role, type: .STRING_)
+        display.setProperty(id, ._NET_WM_NAME, text: title)
+        display.setProperty(id, .WM_CLIENT_MACHINE, text: XDisplay.hostName, type: .STRING_)
+        display.setProperty(id, ._NET_WM_PID, type: .CARDINAL_, values: [Int(getpid())])
+    }
+
+    public func show() { display.map(id) }
+    public func hide() { display.unmap(id) }
+
+    /// Keeps the window above others where no window manager does it (no WM, dwm).
+    public func raiseIfObscured() {
+        if !wm.supports(display[._NET_WM_STATE_ABOVE]) || !wm.isRunning { display.raise(id) }
+    }
+
+    /// Notes a new position or size from a ConfigureNotify; returns true when the size changed.
+    public func noteConfigure(_ event: Rect, synthetic: Bool) -> Bool {
+        let sizeChanged = event.width != rect.width || event.height != rect.height
+        if synthetic || !wm.isRunning {
+            rect = event
+        } else if let r = display.rootGeometry(of: id) {
+            rect = r
+        } else {
+            rect.width = event.width
+            rect.height = event.height
+        }
+        return sizeChanged
+    }
+
+    /// Moves and resizes the window (root coordinates).
+    public func setRect(_ r: Rect) {
+        display.moveResize(id, to: r)
+    }
+
+    /// Updates the aspect ratio hint when the source's shape changes.
+    public func setAspect(_ ratio: (Int, Int)) {
+        aspect = Double(ratio.0) / Double(ratio.1)
+        display.setSizeHints(id, position: rect, minimum: minimumSize, aspect: ratio)
+    }
+
+    // MARK: pointer
+
+    /// Handles a pointer event; returns true when it was part of a drag or resize.
+    @discardableResult
+    public func handlePointer(_ event: WindowEvent) -> Bool {
+        switch event {
+        case .buttonPress(let p) where p.button == 1 && p.window == id:
+            let kind = DragKind.hitTest(x: p.x, y: p.y, width: rect.width, height: rect.height)
+            gesture = GestureTracker(kind: kind, press: p, startRect: rect)
+            return true
+        case .motion(let p):
+            guard var g = gesture else { return false }
+            defer { gesture = g }
+            return g.motion(p, window: self)
+        case .buttonRelease(let p) where p.button == 1:
+            guard gesture != nil else { return false }
+            gesture = nil
+            return true
+        default:
+            return false
+        }
+    }
+
+    fileprivate func beginWindowManagerDrag(_ kind: DragKind, press: PointerEvent) -> Bool {
+        guard wm.isRunning, wm.supports(display[._NET_WM_MOVERESIZE]) else { return false }
+        // The WM grabs the pointer itself; our implicit grab from the press would block it.
+        display.ungrabPointer(time: press.time)
+        display.sendToRoot(about: id, ._NET_WM_MOVERESIZE, [press.rootX, press.rootY, kind.rawValue, press.button, 1])
+        display.flush()
+        return true
+    }
+
+    fileprivate func applyOwnDrag(_ kind: DragKind, from start: Rect, dx: Int, dy: Int) {
+        let r = kind.apply(to: start, dx: dx, dy: dy, aspect: aspect, minWidth: Self.minimumWidth)
+        rect = r
+        setRect(r)
+    }
+}
+
+/// One press-drag-release on the PiP window. Nothing happens until the pointer has moved a few
+/// pixels, so a plain click stays a click.
+private struct GestureTracker {
+    let kind: DragKind
+    let press: PointerEvent
+    let startRect: Rect
+    var handedToWindowManager = false
+    var dragging = false
+    static let threshold = 3
+
+    init(kind: DragKind, press: PointerEvent, startRect: Rect) {
+        self.kind = kind
+        self.press = press
+        self.startRect = startRect
+    }
+
+    mutating func motion(_ p: PointerEvent, window: FloatingWindow) -> Bool {
+        if handedToWindowManager { return true }
+        let dx = p.rootX - press.rootX, dy = p.rootY - press.rootY
+        if !dragging {
+            guard abs(dx) > Self.threshold || abs(dy) > Self.threshold else { return true }
+            dragging = true
+            if window.beginWindowManagerDrag(kind, press: press) {
+                handedToWindowManager = true
+                return true
+            }
+        }
+        window.applyOwnDrag(kind, from: startRect, dx: dx, dy: dy)
+        return true
+    }
+}

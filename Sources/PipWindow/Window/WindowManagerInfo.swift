@@ -1,0 +1,31 @@
+/// What the running window manager (if any) says it supports, read from the root window.
+public struct WindowManagerInfo: Sendable {
+    /// Whether an EWMH window manager is running (`_NET_SUPPORTING_WM_CHECK` is set).
+    public var isRunning: Bool
+    private var supported: Set<UInt>
+
+    public init(isRunning: Bool, supported: Set<UInt>) {
+        self.isRunning = isRunning
+        self.supported = supported
+    }
+
+    /// Reads `_NET_SUPPORTING_WM_CHECK` and `_NET_SUPPORTED` from the root window.
+    public init(display: XDisplay) {
+        let check = display.integers(display.root, ._NET_SUPPORTING_WM_CHECK)
+        isRunning = !check.isEmpty && check[0] != 0
+        supported = isRunning ? Set(display.integers(display.root, ._NET_SUPPORTED).map { UInt(bitPattern: $0) }) : []
+    }
+
+    public func supports(_ atom: UInt) -> Bool { supported.contains(atom) }
+
+    /// The work area of the current desktop (`_NET_WORKAREA`), or the whole screen.
+    public static func workArea(display: XDisplay) -> Rect {
+        let area = display.integers(display.root, ._NET_WORKAREA)
+        let desktop = display.integers(display.root, ._NET_CURRENT_DESKTOP).first ?? 0
+        if area.count >= 4 * (desktop + 1) {
+            let a = Array(area[(4 * desktop)..<(4 * desktop + 4)])
+            if a[2] > 0 && a[3] > 0 { return Rect(x: a[0], y: a[1], width: a[2], height: a[3]) }
+        }
+        return display.rootGeometry(of: display.root) ?? Rect(x: 0, y: 0, width: 1280, height: 720)
+    }
+}

@@ -1,0 +1,107 @@
+import CX11
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client-side image the converter writes into and the presenter puts on a window: in shared
+/// memory when the server allows it, else in ordinary memory sent with the request.
+public final class ImageBuffer {
+    let image: UnsafeMutablePointer<XImage>
+    let segment: UnsafeMutablePointer<XShmSegmentInfo>?
+    public let width: Int
+    public let height: Int
+    /// Bytes from one row to the next.
+    public let stride: Int
+    public var pixels: UnsafeMutableRawPointer { UnsafeMutableRawPointer(image.pointee.data) }
+    public var usesSharedMemory: Bool { segment != nil }
+    /// The server-side id of the shared segment (what completion events name), 0 without one.
+    public var segmentID: UInt { segment?.pointee.shmseg ?? 0 }
+    /// True from the put until the server says it has finished reading (shared memory only).
+    public var inFlight = false
+
+    init(image: UnsafeMutablePointer<XImage>, segment: UnsafeMutablePointer<XShmSegmentInfo>?) {
+        self.image = image
+        self.segment = segment
+        width = Int(image.pointee.width)
+        height = Int(image.pointee.height)
+        stride = Int(image.pointee.bytes_per_line)
+    }
+}
+
+extension XDisplay {
+    /// Makes an image of the window's visual. Shared memory is tried first (unless `allowShm` is false)
+    /// and checked with a trapped, synced attach: the extension being present does not mean attaching
+    /// works (containers, remote displays).
+    public func makeImage(width: Int, height: Int, allowShm: Bool) -> ImageBuffer? {
+        if allowShm && hasShm, let image = makeSharedImage(width: width, height: height) { return image }
+        guard let data = malloc(max(1, width * height * 4)) else { return nil }
+        guard let image = XCreateImage(
+            raw, visual, UInt32(depth), ZPixmap, 0, data.assumingMemoryBound(to: CChar.self),
+            UInt32(width), UInt32(height), 32, 0)
+        else {
+            free(data)
+            return nil
+        }
+        return ImageBuffer(image: image, segment: nil)
+    }
+
+    private func makeSharedImage(width: Int, height: Int) -> ImageBuffer? {
+        let info = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
+        info.initialize(to: XShmSegmentInfo())
+        guard let image = XShmCreateImage(raw, visual, UInt32(depth), ZPixmap, nil, info, UInt32(width), UInt32(height))
+        else {
+            info.deallocate()
+            return nil
+        }
+        let size = Int(image.pointee.bytes_per_line) * height
+        info.pointee.shmid = CX11_ShmGet(size)
+        guard info.pointee.shmid >= 0, let address = CX11_ShmAtNull(info.pointee.shmid),
+            address != UnsafeMutableRawPointer(bitPattern: -1)
+        else {
+            if info.pointee.shmid >= 0 { _ = CX11_ShmRemove(info.pointee.shmid) }
+            image.pointee.data = nil
+            _ = CX11_DestroyImage(image)
+            info.deallocate()
+            return nil
+        }
+        info.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)
+        info.pointee.readOnly = 0
+        image.pointee.data = info.pointee.shmaddr
+        let (_, error) = withErrorTrap { XShmAttach(raw, info) }
+        // Marked for removal right away: the segment then vanishes with the last process using it,
+        // even if pipcam is killed.
+        _ = CX11_ShmRemove(info.pointee.shmid)
+        guard error == nil else {
+            shmdt(address)
+            image.pointee.data = nil
+            _ = CX11_DestroyImage(image)
+            info.deallocate()
+            return nil
+        }
+        return ImageBuffer(image: image, segment: info)
+    }
+
+    /// Releases an image (detaching its shared memory first).
+    public func destroy(_ buffer: ImageBuffer) {
+        if let info = buffer.segment {
+            XShmDetach(raw, info)
+            XSync(raw, 0)
+            shmdt(info.pointee.shmaddr)
+            buffer.image.pointee.data = nil
+            info.deallocate()
+        }
+        _ = CX11_DestroyImage(buffer.image)
+    }
+
+    /// Puts `buffer`'s top-left `size` at `origin` of `window`. A shared-memory put asks for a
+    /// completion event (`WindowEvent.shmCompletion`); a plain put is complete once sent.
+    public func put(_ buffer: ImageBuffer, on window: WindowID, gc: OpaquePointer, at origin: (Int, Int), size: (Int, Int)) {
+        let w = UInt32(min(size.0, buffer.width)), h = UInt32(min(size.1, buffer.height))
+        if let _ = buffer.segment {
+            XShmPutImage(raw, window, gc, buffer.image, 0, 0, Int32(origin.0), Int32(origin.1), w, h, 1)
+            buffer.inFlight = true
+        } else {
+            XPutImage(raw, window, gc, buffer.image, 0, 0, Int32(origin.0), Int32(origin.1), w, h)
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import CX11
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Window creation, properties and requests.
+extension XDisplay {
+    /// Creates an unmapped window with a black background and no border.
+    public func createWindow(
+        parent: WindowID? = nil, rect: Rect, events: EventMask, overrideRedirect: Bool = false
+    ) -> WindowID {
+        var attributes = XSetWindowAttributes()
+        attributes.background_pixel = XBlackPixel(raw, screen)
+        attributes.border_pixel = 0
+        attributes.event_mask = events.rawValue
+        attributes.override_redirect = overrideRedirect ? 1 : 0
+        attributes.bit_gravity = NorthWestGravity
+        let mask = UInt(CWBackPixel | CWBorderPixel | CWEventMask | CWOverrideRedirect | CWBitGravity)
+        return XCreateWindow(
+            raw, parent ?? root, Int32(rect.x), Int32(rect.y), UInt32(max(1, rect.width)), UInt32(max(1, rect.height)),
+            0, depth, UInt32(InputOutput), visual, mask, &attributes)
+    }
+
+    public func map(_ w: WindowID) { XMapWindow(raw, w) }
+    public func unmap(_ w: WindowID) { XUnmapWindow(raw, w) }
+    public func raise(_ w: WindowID) { XRaiseWindow(raw, w) }
+    public func destroy(_ w: WindowID) { XDestroyWindow(raw, w) }
+    public func moveResize(_ w: WindowID, to r: Rect) {
+        XMoveResizeWindow(raw, w, Int32(r.x), Int32(r.y), UInt32(max(1, r.width)), UInt32(max(1, r.height)))
+    }
+    public func selectInput(_ w: WindowID, _ events: EventMask) { XSelectInput(raw, w, events.rawValue) }
+
+    // MARK: properties
+
+    /// Sets a format-32 property (CARDINAL, ATOM, WINDOW…) to `values`.
+    public func setProperty(_ w: WindowID, _ property: AtomName, type: AtomName, values: [Int]) {
+        values.withUnsafeBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: values.count * 8) { bytes in
+                _ = XChangeProperty(raw, w, self[property], self[type], 32, PropModeReplace, bytes, Int32(values.count))
+            }
+        }
+    }
+
+    /// Sets a text property (UTF8_STRING or STRING).
+    public func setProperty(_ w: WindowID, _ property: AtomName, text: String, type: AtomName = .UTF8_STRING) {
+        var bytes = Array(text.utf8)
+        _ = XChangeProperty(raw, w, self[property], self[type], 8, PropModeReplace, &bytes, Int32(bytes.count))
+    }
+
+    /// Reads a format-32 property as integers (empty when absent or on a vanished window).
+    public func integers(_ w: WindowID, _ property: AtomName) -> [Int] {
+        var type: UInt = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(
+            raw, w, self[property], 0, 4096, 0, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, format == 32, let data else { return [] }
+        return data.withMemoryRebound(to: Int.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
+    }
+
+    /// `WM_CLASS` as instance and class name.
+    public func setClass(_ w: WindowID, instance: String, className: String) {
+        let hint = XAllocClassHint()!
+        hint.pointee.res_name = strdup(instance)
+        hint.pointee.res_class = strdup(className)
+        XSetClassHint(raw, w, hint)
+        free(hint.pointee.res_name)
+        free(hint.pointee.res_class)
+        XFree(hint)
+    }
+
+    /// `WM_PROTOCOLS`.
+    public func setProtocols(_ w: WindowID, _ protocols: [AtomName]) {
+        var atoms = protocols.map { self[$0] }
+        XSetWMProtocols(raw, w, &atoms, Int32(atoms.count))
+    }
+
+    /// `WM_NORMAL_HINTS`: a program-chosen position and size, a minimum size, a fixed aspect ratio
+    /// and a zero base size (some window managers skew the ratio by the base size otherwise).
+    public func setSizeHints(_ w: WindowID, position: Rect, minimum: (Int, Int), aspect: (Int, Int)?) {
+        let hints = XAllocSizeHints()!
+        defer { XFree(hints) }
+        hints.pointee.flags = PPosition | PSize | USPosition | USSize | PMinSize | PBaseSize | PWinGravity
+        hints.pointee.x = Int32(position.x)
+        hints.pointee.y = Int32(position.y)
+        hints.pointee.width = Int32(position.width)
+        hints.pointee.height = Int32(position.height)
+        hints.pointee.min_width = Int32(minimum.0)
+        hints.pointee.min_height = Int32(minimum.1)
+        hints.pointee.base_width = 0
+        hints.pointee.base_height = 0
+        hints.pointee.win_gravity = NorthWestGravity
+        if let aspect {
+            hints.pointee.flags |= PAspect
+            hints.pointee.min_aspect.x = Int32(aspect.0)
+            hints.pointee.min_aspect.y = Int32(aspect.1)
+            hints.pointee.max_aspect = hints.pointee.min_aspect
+        }
+        XSetWMNormalHints(raw, w, hints)
+    }
+
+    /// `WM_HINTS`: accepts input, starts in the normal (not iconic) state.
+    public func setWMHints(_ w: WindowID, acceptsFocus: Bool) {
+        let hints = XAllocWMHints()!
+        defer { XFree(hints) }
+        hints.pointee.flags = InputHint | StateHint
+        hints.pointee.input = acceptsFocus ? 1 : 0
+        hints.pointee.initial_state = NormalState
+        XSetWMHints(raw, w, hints)
+    }
+
+    /// The host name for `WM_CLIENT_MACHINE`.
+    public static var hostName: String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        gethostname(&buffer, 255)
+        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    // MARK: requests to the window manager
+
+    /// Sends an EWMH client message about `window` to the root window.
+    public func sendToRoot(about window: WindowID, _ type: AtomName, _ data: [Int]) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = window
+        event.xclient.message_type = self[type]
+        event.xclient.format = 32
+        var d = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &d) { raw in
+            let l = raw.bindMemory(to: Int.self)
+            for (i, v) in data.prefix(5).enumerated() { l[i] = v }
+        }
+        event.xclient.data.l = d
+        XSendEvent(raw, root, 0, EventMask([.substructureRedirect, .substructureNotify]).rawValue, &event)
+    }
+
+    /// Grabs the pointer for a move or resize the program does itself.
+    public func grabPointer(_ w: WindowID, time: UInt) -> Bool {
+        let mask = UInt32(EventMask([.buttonRelease, .pointerMotion]).rawValue)
+        return XGrabPointer(raw, w, 0, mask, GrabModeAsync, GrabModeAsync, 0, 0, time) == GrabSuccess
+    }
+
+    public func ungrabPointer(time: UInt) { XUngrabPointer(raw, time) }
+
+    /// A window's rectangle in root coordinates (nil if it is gone).
+    public func rootGeometry(of w: WindowID) -> Rect? {
+        let (rect, error) = withErrorTrap { () -> Rect? in
+            var rootReturn: UInt = 0, child: UInt = 0
+            var x: Int32 = 0, y: Int32 = 0, width: UInt32 = 0, height: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
+            guard XGetGeometry(raw, w, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else { return nil }
+            var rx: Int32 = 0, ry: Int32 = 0
+            guard XTranslateCoordinates(raw, w, root, 0, 0, &rx, &ry, &child) != 0 else { return nil }
+            return Rect(x: Int(rx), y: Int(ry), width: Int(width), height: Int(height))
+        }
+        return error == nil ? rect : nil
+    }
+
+    /// A new graphics context without exposure events (image puts would generate them otherwise).
+    public func createGC(_ w: WindowID) -> OpaquePointer {
+        var values = XGCValues()
+        values.graphics_exposures = 0
+        return XCreateGC(raw, w, UInt(GCGraphicsExposures), &values)
+    }
+
+    public func freeGC(_ gc: OpaquePointer) { XFreeGC(raw, gc) }
+
+    /// Fills a rectangle of a window with black.
+    public func fillBlack(_ w: WindowID, _ gc: OpaquePointer, _ r: Rect) {
+        XSetForeground(raw, gc, XBlackPixel(raw, screen))
+        XFillRectangle(raw, w, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
+    }
+}

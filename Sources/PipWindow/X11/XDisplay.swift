@@ -1,0 +1,158 @@
+import CX11
+import CameraSource
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Xlib calls error handlers with no context pointer, so what they record lives here. Only the thread
+// that owns the connection makes requests, so only it reads or writes these.
+nonisolated(unsafe) private var trappedError: XErrorRecord?
+nonisolated(unsafe) private var untrappedErrors = 0
+
+private let recordingErrorHandler: @convention(c) (OpaquePointer?, UnsafeMutablePointer<XErrorEvent>?) -> Int32 = {
+    _, event in
+    guard let e = event?.pointee else { return 0 }
+    let record = XErrorRecord(errorCode: e.error_code, requestCode: e.request_code, resource: e.resourceid)
+    if trappedError == nil { trappedError = record }
+    untrappedErrors += 1
+    return 0
+}
+
+private let connectionLostHandler: @convention(c) (OpaquePointer?) -> Int32 = { _ in
+    writeErrorLine("pipcam: lost the connection to the X server")
+    exit(1)
+}
+
+/// The connection to the X server and every Xlib call pipcam makes: verbs without policy.
+///
+/// One thread owns a display: create it there and call it only from there.
+public final class XDisplay {
+    let raw: OpaquePointer
+    public let screen: Int32
+    public let root: WindowID
+    /// The connection's descriptor, to poll for incoming events.
+    public let fileDescriptor: Int32
+    private var atomValues: [UInt] = []
+    private let shmEventBase: Int32
+    public let hasShm: Bool
+    let visual: UnsafeMutablePointer<Visual>
+    public let depth: Int32
+
+    /// Opens `name` (nil: `$DISPLAY`).
+    public init(name: String? = nil) throws {
+        XInitThreads()
+        guard let d = XOpenDisplay(name) else {
+            throw DisplayError.cannotOpen(name ?? String(cString: XDisplayName(nil)))
+        }
+        raw = d
+        XSetErrorHandler(recordingErrorHandler)
+        XSetIOErrorHandler(connectionLostHandler)
+        screen = XDefaultScreen(d)
+        root = XRootWindow(d, screen)
+        fileDescriptor = XConnectionNumber(d)
+        visual = XDefaultVisual(d, screen)
+        depth = XDefaultDepth(d, screen)
+        var names = AtomName.allCases.map { strdup($0.rawValue) }
+        defer { names.forEach { free($0) } }
+        var values = [UInt](repeating: 0, count: names.count)
+        _ = names.withUnsafeMutableBufferPointer { n in
+            values.withUnsafeMutableBufferPointer { a in
+                XInternAtoms(d, n.baseAddress, Int32(n.count), 0, a.baseAddress)
+            }
+        }
+        var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
+        let shm = XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
+        hasShm = shm
+        shmEventBase = shm ? XShmGetEventBase(d) : -1
+        atomValues = values
+    }
+
+    /// Closes the connection.
+    public func close() { XCloseDisplay(raw) }
+
+    private static let atomIndex: [AtomName: Int] = Dictionary(
+        uniqueKeysWithValues: AtomName.allCases.enumerated().map { ($1, $0) })
+
+    public subscript(atom: AtomName) -> UInt { atomValues[Self.atomIndex[atom]!] }
+
+    /// The red, green and blue masks and bits per pixel of the default visual.
+    public var visualMasks: (red: UInt, green: UInt, blue: UInt, bitsPerPixel: Int) {
+        var count: Int32 = 0
+        var bpp = 32
+        if let formats = XListPixmapFormats(raw, &count) {
+            for i in 0..<Int(count) where formats[i].depth == depth { bpp = Int(formats[i].bits_per_pixel) }
+            XFree(formats)
+        }
+        return (visual.pointee.red_mask, visual.pointee.green_mask, visual.pointee.blue_mask, bpp)
+    }
+
+    // MARK: errors
+
+    /// Runs `body` and reports the first X error its requests caused (it syncs to find out).
+    @discardableResult
+    public func withErrorTrap<T>(_ body: () throws -> T) rethrows -> (T, XErrorRecord?) {
+        XSync(raw, 0)
+        trappedError = nil
+        let value = try body()
+        XSync(raw, 0)
+        let error = trappedError
+        trappedError = nil
+        return (value, error)
+    }
+
+    // MARK: event loop
+
+    public var pendingEvents: Int32 { XPending(raw) }
+    public func flush() { XFlush(raw) }
+    public func sync() { XSync(raw, 0) }
+
+    /// Takes the next queued event and translates it.
+    public func nextEvent() -> WindowEvent {
+        var event = XEvent()
+        XNextEvent(raw, &event)
+        return translate(&event)
+    }
+
+    private func translate(_ e: inout XEvent) -> WindowEvent {
+        func pointer(_ window: UInt, _ button: UInt32, _ x: Int32, _ y: Int32, _ rx: Int32, _ ry: Int32, _ t: UInt, _ s: UInt32)
+            -> PointerEvent
+        {
+            PointerEvent(
+                window: window, button: Int(button), x: Int(x), y: Int(y), rootX: Int(rx), rootY: Int(ry), time: t, state: s)
+        }
+        switch e.type {
+        case ConfigureNotify:
+            let c = e.xconfigure
+            return .configure(
+                window: c.window, rect: Rect(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height)),
+                synthetic: c.send_event != 0)
+        case Expose: return .expose(window: e.xexpose.window, count: Int(e.xexpose.count))
+        case ButtonPress, ButtonRelease:
+            let b = e.xbutton
+            let p = pointer(b.window, b.button, b.x, b.y, b.x_root, b.y_root, b.time, b.state)
+            return e.type == ButtonPress ? .buttonPress(p) : .buttonRelease(p)
+        case MotionNotify:
+            let m = e.xmotion
+            return .motion(pointer(m.window, 0, m.x, m.y, m.x_root, m.y_root, m.time, m.state))
+        case ClientMessage:
+            let c = e.xclient
+            return .clientMessage(window: c.window, type: c.message_type, data: c.data.l)
+        case PropertyNotify:
+            let p = e.xproperty
+            return .property(window: p.window, atom: p.atom, deleted: p.state == PropertyDelete)
+        case MapNotify: return .mapped(e.xmap.window)
+        case UnmapNotify: return .unmapped(e.xunmap.window)
+        case DestroyNotify: return .destroyed(e.xdestroywindow.window)
+        case VisibilityNotify:
+            let v = e.xvisibility
+            return .visibility(
+                window: v.window, fullyObscured: v.state == VisibilityFullyObscured, unobscured: v.state == VisibilityUnobscured)
+        case shmEventBase + CX11_ShmCompletionOffset() where hasShm:
+            let segment = withUnsafePointer(to: &e) {
+                $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { $0.pointee.shmseg }
+            }
+            return .shmCompletion(segment: segment)
+        default: return .other
+        }
+    }
+}

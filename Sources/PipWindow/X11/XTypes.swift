@@ -1,0 +1,79 @@
+/// The atoms pipcam uses, interned once per connection.
+public enum AtomName: String, CaseIterable, Sendable {
+    case WM_PROTOCOLS, WM_DELETE_WINDOW, WM_STATE, WM_WINDOW_ROLE, WM_CLIENT_MACHINE, WM_CHANGE_STATE
+    case UTF8_STRING, CARDINAL_ = "CARDINAL", ATOM_ = "ATOM", STRING_ = "STRING", WINDOW_ = "WINDOW"
+    case _NET_SUPPORTED, _NET_SUPPORTING_WM_CHECK, _NET_WORKAREA, _NET_CURRENT_DESKTOP
+    case _NET_WM_NAME, _NET_WM_PID, _NET_WM_DESKTOP, _NET_WM_USER_TIME, _NET_WM_WINDOW_TYPE
+    case _NET_WM_WINDOW_TYPE_UTILITY, _NET_WM_BYPASS_COMPOSITOR, _NET_FRAME_EXTENTS
+    case _NET_WM_STATE, _NET_WM_STATE_ABOVE, _NET_WM_STATE_STICKY
+    case _NET_WM_STATE_SKIP_TASKBAR, _NET_WM_STATE_SKIP_PAGER, _NET_WM_STATE_HIDDEN
+    case _NET_WM_MOVERESIZE, _NET_ACTIVE_WINDOW
+    case _MOTIF_WM_HINTS
+}
+
+/// A pointer event in window and root coordinates.
+public struct PointerEvent: Sendable, Equatable {
+    public var window: WindowID
+    public var button: Int
+    public var x: Int, y: Int
+    public var rootX: Int, rootY: Int
+    public var time: UInt
+    public var state: UInt32
+}
+
+/// The X events pipcam reacts to, translated once from `XEvent`.
+public enum WindowEvent: Sendable {
+    case configure(window: WindowID, rect: Rect, synthetic: Bool)
+    case expose(window: WindowID, count: Int)
+    case buttonPress(PointerEvent)
+    case buttonRelease(PointerEvent)
+    case motion(PointerEvent)
+    case clientMessage(window: WindowID, type: UInt, data: (Int, Int, Int, Int, Int))
+    case property(window: WindowID, atom: UInt, deleted: Bool)
+    case mapped(WindowID)
+    case unmapped(WindowID)
+    case destroyed(WindowID)
+    case visibility(window: WindowID, fullyObscured: Bool, unobscured: Bool)
+    case shmCompletion(segment: UInt)
+    case other
+}
+
+/// An X protocol error, as the recording handler saw it.
+public struct XErrorRecord: Sendable, Equatable, CustomStringConvertible {
+    public var errorCode: UInt8
+    public var requestCode: UInt8
+    public var resource: UInt
+    public var description: String {
+        "X error \(errorCode) in request \(requestCode) on 0x\(String(resource, radix: 16))"
+    }
+}
+
+/// The event masks pipcam selects (the Xlib values, so callers need not import CX11).
+public struct EventMask: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let keyPress = EventMask(rawValue: 1 << 0)
+    public static let buttonPress = EventMask(rawValue: 1 << 2)
+    public static let buttonRelease = EventMask(rawValue: 1 << 3)
+    public static let enterWindow = EventMask(rawValue: 1 << 4)
+    public static let leaveWindow = EventMask(rawValue: 1 << 5)
+    public static let pointerMotion = EventMask(rawValue: 1 << 6)
+    public static let exposure = EventMask(rawValue: 1 << 15)
+    public static let visibilityChange = EventMask(rawValue: 1 << 16)
+    public static let structureNotify = EventMask(rawValue: 1 << 17)
+    public static let substructureNotify = EventMask(rawValue: 1 << 19)
+    public static let substructureRedirect = EventMask(rawValue: 1 << 20)
+    public static let propertyChange = EventMask(rawValue: 1 << 22)
+}
+
+/// Why the X side could not start.
+public enum DisplayError: Error, CustomStringConvertible {
+    case cannotOpen(String)
+    case unsupportedVisual(String)
+    public var description: String {
+        switch self {
+        case .cannotOpen(let name): return "cannot open display '\(name)'"
+        case .unsupportedVisual(let what): return "unsupported X visual: \(what)"
+        }
+    }
+}

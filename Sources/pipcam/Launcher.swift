@@ -1,0 +1,71 @@
+import CameraSource
+import PipWindow
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns parsed options into a running session: picks and starts the source, opens the display.
+/// Every failure becomes one line on standard error and an exit status.
+struct Launcher {
+    let command: PipcamCommand
+
+    func run() -> Int32 {
+        if command.listCameras { return listCameras() }
+        let spec: SourceSpec
+        do {
+            spec = try chooseSource()
+        } catch {
+            return fail(error)
+        }
+        guard let displayName = getenv("DISPLAY").map({ String(cString: $0) }), !displayName.isEmpty else {
+            writeErrorLine("pipcam: no X display: $DISPLAY is not set")
+            return 2
+        }
+        let display: XDisplay
+        do {
+            display = try XDisplay(name: displayName)
+        } catch {
+            writeErrorLine("pipcam: \(error)")
+            return 2
+        }
+        defer { display.close() }
+        let options = command.sessionOptions
+        let source = SourceFactory.make(spec, request: request(display: display, options: options))
+        do {
+            try source.start()
+        } catch {
+            return fail(error)
+        }
+        return PipSession(display: display, source: source, options: options).run()
+    }
+
+    /// The user's source, else the first camera, else the test pattern (saying so).
+    private func chooseSource() throws -> SourceSpec {
+        if let text = command.source { return try SourceSpec.parse(text) }
+        if let path = CameraDiscovery.firstCaptureCameraPath() { return .camera(path: path) }
+        writeErrorLine("pipcam: no camera found; showing the built-in test source (--source test)")
+        return .test
+    }
+
+    private func request(display: XDisplay, options: SessionOptions) -> SourceRequest {
+        let area = WindowManagerInfo.workArea(display: display)
+        let width = options.size?.0 ?? max(160, area.width / 4)
+        let height = options.size?.1 ?? width * 9 / 16
+        return SourceRequest(displayWidth: width, displayHeight: height, paced: !command.untimed)
+    }
+
+    private func listCameras() -> Int32 {
+        let text = CameraDiscovery.listingText()
+        if text.isEmpty {
+            writeErrorLine("pipcam: no capture devices found")
+            return 0
+        }
+        print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+        return 0
+    }
+
+    private func fail(_ error: Error) -> Int32 {
+        writeErrorLine("pipcam: \(error)")
+        return (error as? SourceError)?.exitCode ?? 2
+    }
+}

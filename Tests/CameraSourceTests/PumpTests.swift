@@ -1,0 +1,107 @@
+import Testing
+@testable import CameraSource
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A source with N numbered frames in `buffers` buffers, recording what was recycled.
+final class ScriptedSource: FrameSource, @unchecked Sendable {
+    let name = "scripted"
+    let isLive: Bool
+    let mirroredByDefault = false
+    let frameWidth = 2, frameHeight = 2
+    let frameRate: Double? = nil
+    let pollDescriptor: Int32? = nil
+    let total: Int
+    var produced = 0
+    var free: [Int]
+    var recycled: [Int] = []
+    var stopped = false
+    var failAt: Int?
+    private let storage = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+
+    init(total: Int, buffers: Int, live: Bool, failAt: Int? = nil) {
+        self.total = total
+        self.isLive = live
+        self.failAt = failAt
+        free = Array(0..<buffers)
+    }
+    func start() throws {}
+    func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        if produced == failAt { throw SourceError.badInput(thing: "clip", reason: "truncated frame \(produced)") }
+        if produced == total { return .end }
+        guard let index = free.popLast() else { return .wait(deadline: nil) }
+        defer { produced += 1 }
+        return .frame(VideoFrame(
+            packed: .gray, width: 2, height: 2, base: storage, byteCount: 4, colorimetry: .jpeg,
+            timestamp: now, sequence: UInt64(produced), bufferIndex: index))
+    }
+    func recycle(bufferIndex: Int) {
+        recycled.append(bufferIndex)
+        free.append(bufferIndex)
+    }
+    func stop() { stopped = true }
+    deinit { storage.deallocate() }
+}
+
+/// Waits on the mailbox's display-side descriptor (up to a second).
+func waitForDisplay(_ mailbox: FrameMailbox) {
+    var fd = pollfd(fd: mailbox.toDisplay.fd, events: Int16(POLLIN), revents: 0)
+    _ = poll(&fd, 1, 1000)
+    mailbox.toDisplay.drain()
+}
+
+@Suite struct PumpTests {
+    @Test func fileSourceDeliversEveryFrameInOrderThenEnds() {
+        let source = ScriptedSource(total: 50, buffers: 3, live: false)
+        let pump = FramePump(source: source)
+        pump.run()
+        var sequences: [UInt64] = []
+        var ended = false
+        for _ in 0..<2000 where !ended {
+            if let frame = pump.mailbox.take() {
+                sequences.append(frame.sequence)
+                pump.mailbox.giveBack(frame.bufferIndex)
+            } else if case .endOfStream = pump.mailbox.ending {
+                ended = true
+            } else {
+                waitForDisplay(pump.mailbox)
+            }
+        }
+        pump.stop()
+        #expect(ended)
+        #expect(sequences == (0..<50).map { UInt64($0) })
+        #expect(source.stopped)
+        #expect(pump.mailbox.replacedCount == 0)
+    }
+
+    @Test func liveSourceReplacesUntakenFramesAndRecyclesThem() {
+        let mailbox = FrameMailbox()
+        let source = ScriptedSource(total: 20, buffers: 4, live: true)
+        let pump = FramePump(source: source, mailbox: mailbox)
+        pump.run()
+        // Take nothing until the source has ended: every frame but the last is replaced and recycled.
+        var spins = 0
+        while mailbox.replacedCount < 19 && spins < 1000 { usleep(1000); spins += 1 }
+        let last = mailbox.take()
+        #expect(last?.sequence == 19)
+        if let last { mailbox.giveBack(last.bufferIndex) }
+        pump.stop()
+        #expect(mailbox.replacedCount == 19)
+        #expect(source.recycled.count == 20)
+    }
+
+    @Test func sourceErrorsReachTheDisplaySide() {
+        let source = ScriptedSource(total: 10, buffers: 3, live: false, failAt: 2)
+        let pump = FramePump(source: source)
+        pump.run()
+        var failure: SourceError?
+        for _ in 0..<100 where failure == nil {
+            if let frame = pump.mailbox.take() { pump.mailbox.giveBack(frame.bufferIndex) }
+            if case .failed(let e) = pump.mailbox.ending { failure = e } else { waitForDisplay(pump.mailbox) }
+        }
+        pump.stop()
+        #expect(failure == .badInput(thing: "clip", reason: "truncated frame 2"))
+        #expect(failure?.exitCode == 2)
+    }
+}

@@ -1,0 +1,39 @@
+import CameraSource
+import Testing
+@testable import PipWindow
+
+@Suite struct FrameStatsTests {
+    @Test func percentilesComeFromTheRecordedLatencies() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        for i in 1...100 { stats.noteShown(latencyNanoseconds: UInt64(i) * 100_000) }  // 0.1 … 10 ms
+        #expect(abs(stats.latencyPercentile(0.5) - 5.0) < 0.02)
+        #expect(abs(stats.latencyPercentile(0.99) - 9.9) < 0.02)
+        #expect(stats.shown == 100)
+    }
+
+    @Test func sequenceGapsAndCorruptFramesCountAsDropped() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        for s: UInt64 in [0, 1, 2, 5, 6, 10] { stats.noteTaken(sequence: s) }
+        #expect(stats.dropped == 2 + 3)
+        stats.noteCorrupt()
+        #expect(stats.dropped == 6 && stats.corrupt == 1)
+    }
+
+    @Test func rateIsFramesOverElapsedTime() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        for _ in 0..<30 { stats.noteShown(latencyNanoseconds: 1_000_000) }
+        stats.updateRate(now: MonotonicInstant(nanoseconds: 1_000_000_000))
+        #expect(stats.fps == 30)
+        for _ in 0..<15 { stats.noteShown(latencyNanoseconds: 1_000_000) }
+        stats.updateRate(now: MonotonicInstant(nanoseconds: 1_500_000_000))
+        #expect(stats.fps == 30)
+    }
+
+    @Test func lineHasTheContractFields() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        stats.noteShown(latencyNanoseconds: 610_000)
+        let line = stats.line(state: "active", camera: "streaming")
+        #expect(line.hasPrefix("pipcam: state=active camera=streaming fps=0.00 shown=1 dropped=0 latency_p50_ms=0.6"))
+        #expect(line.contains(" latency_p99_ms=") && line.contains(" cpu_ms_per_frame="))
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+@testable import PipWindow
+
+@Suite struct GestureTests {
+    @Test func hitTestFindsBodyEdgesAndCorners() {
+        let (w, h) = (480, 270)
+        #expect(DragKind.hitTest(x: 240, y: 135, width: w, height: h) == .move)
+        #expect(DragKind.hitTest(x: 0, y: 0, width: w, height: h) == .resizeTopLeft)
+        #expect(DragKind.hitTest(x: 479, y: 269, width: w, height: h) == .resizeBottomRight)
+        #expect(DragKind.hitTest(x: 479, y: 0, width: w, height: h) == .resizeTopRight)
+        #expect(DragKind.hitTest(x: 0, y: 269, width: w, height: h) == .resizeBottomLeft)
+        #expect(DragKind.hitTest(x: 240, y: 3, width: w, height: h) == .resizeTop)
+        #expect(DragKind.hitTest(x: 240, y: 265, width: w, height: h) == .resizeBottom)
+        #expect(DragKind.hitTest(x: 2, y: 135, width: w, height: h) == .resizeLeft)
+        #expect(DragKind.hitTest(x: 475, y: 135, width: w, height: h) == .resizeRight)
+        // The corner zone reaches along the edge band further than the band is deep.
+        #expect(DragKind.hitTest(x: 12, y: 2, width: w, height: h) == .resizeTopLeft)
+        #expect(DragKind.hitTest(x: 8, y: 135, width: w, height: h) == .move)
+    }
+
+    @Test func moveTranslates() {
+        let r = DragKind.move.apply(to: Rect(x: 10, y: 20, width: 480, height: 270), dx: -5, dy: 7, aspect: 16.0 / 9, minWidth: 96)
+        #expect(r == Rect(x: 5, y: 27, width: 480, height: 270))
+    }
+
+    @Test func cornerResizeKeepsAspectAndOppositeCorner() {
+        let start = Rect(x: 100, y: 100, width: 480, height: 270)
+        let br = DragKind.resizeBottomRight.apply(to: start, dx: 160, dy: 10, aspect: 16.0 / 9, minWidth: 96)
+        #expect(br == Rect(x: 100, y: 100, width: 640, height: 360))
+        let tl = DragKind.resizeTopLeft.apply(to: start, dx: -10, dy: -90, aspect: 16.0 / 9, minWidth: 96)
+        #expect(tl == Rect(x: 100 + 480 - 640, y: 100 + 270 - 360, width: 640, height: 360))
+        #expect(tl.maxX == start.maxX && tl.maxY == start.maxY)
+    }
+
+    @Test func sideResizeKeepsAspectAndCentre() {
+        let start = Rect(x: 0, y: 0, width: 400, height: 300)
+        let r = DragKind.resizeRight.apply(to: start, dx: 40, dy: 999, aspect: 4.0 / 3, minWidth: 96)
+        #expect(r == Rect(x: 0, y: -15, width: 440, height: 330))
+        let b = DragKind.resizeBottom.apply(to: start, dx: 0, dy: -60, aspect: 4.0 / 3, minWidth: 96)
+        #expect(b == Rect(x: 40, y: 0, width: 320, height: 240))
+    }
+
+    @Test func resizeClampsToMinimum() {
+        let r = DragKind.resizeBottomRight.apply(
+            to: Rect(x: 0, y: 0, width: 480, height: 270), dx: -1000, dy: -1000, aspect: 16.0 / 9, minWidth: 96)
+        #expect(r.width == 96 && r.height == 54)
+    }
+
+    @Test func aspectIsKeptForManyDrags() {
+        for dx in stride(from: -300, through: 300, by: 37) {
+            for dy in stride(from: -200, through: 200, by: 41) {
+                for kind in DragKind.allCases where kind != .move {
+                    let r = kind.apply(to: Rect(x: 50, y: 50, width: 480, height: 270), dx: dx, dy: dy, aspect: 16.0 / 9, minWidth: 96)
+                    #expect(abs(Double(r.width) / Double(r.height) - 16.0 / 9) < 0.02, "\(kind) \(dx) \(dy) → \(r)")
+                }
+            }
+        }
+    }
+}
+
+@Suite struct PlacementTests {
+    let area = Rect(x: 0, y: 0, width: 1280, height: 720)
+
+    @Test func defaultIsAQuarterOfTheWorkAreaInTheCorner() {
+        let r = Placement.initialRect(workArea: area, corner: .bottomRight, aspect: 16.0 / 9)
+        #expect(r == Rect(x: 1280 - 24 - 320, y: 720 - 24 - 180, width: 320, height: 180))
+        let tl = Placement.initialRect(workArea: Rect(x: 0, y: 30, width: 1280, height: 690), corner: .topLeft, aspect: 4.0 / 3)
+        #expect(tl == Rect(x: 24, y: 54, width: 320, height: 240))
+    }
+
+    @Test func explicitSizeIsKeptAndTooBigIsShrunk() {
+        #expect(Placement.initialRect(workArea: area, corner: .topRight, aspect: 1, size: (480, 270))
+            == Rect(x: 1280 - 24 - 480, y: 24, width: 480, height: 270))
+        let big = Placement.initialRect(workArea: area, corner: .topLeft, aspect: 1, size: (4000, 2000))
+        #expect(big.width <= 1232 && big.height <= 672 && big.x == 24)
+    }
+
+    @Test func aspectRatioIsReduced() {
+        #expect(Placement.aspectRatio(width: 1280, height: 720) == (16, 9))
+        #expect(Placement.aspectRatio(width: 640, height: 480) == (4, 3))
+        #expect(Placement.aspectRatio(width: 7, height: 5) == (7, 5))
+    }
+}
