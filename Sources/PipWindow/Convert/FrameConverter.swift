@@ -1,0 +1,110 @@
+import CameraSource
+
+/// A frame that cannot be converted (the caller skips it).
+public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
+    /// The frame has no pixels.
+    case emptyFrame
+    /// The frame's format needs a plane it does not have.
+    case missingPlane(Int)
+
+    public var description: String {
+        switch self {
+        case .emptyFrame: return "frame has no pixels"
+        case .missingPlane(let i): return "frame lacks plane \(i)"
+        }
+    }
+}
+
+/// Turns any source frame into a 32-bit window image in one pass: colour conversion, scaling
+/// (area average when shrinking, bilinear when growing, per axis), rotation, mirroring and the
+/// black letterbox bars all happen while each destination pixel is written exactly once.
+///
+/// Tap tables and scratch rows are built when the geometry changes and reused after, so
+/// converting a frame allocates nothing. One converter per presenter; not thread-safe.
+public final class FrameConverter {
+    /// How many times a plan (tap tables and scratch) has been built; for tests and diagnostics.
+    public private(set) var planBuildCount = 0
+    private var plan: ConversionPlan?
+    private var decoder: JPEGDecoder?
+
+    public init() {}
+
+    /// Fills the `width`×`height` destination (rows `stride` bytes apart; bytes past `width × 4`
+    /// in a row are not touched) with `frame` turned by `rotation` (clockwise), then mirrored
+    /// left-right if `mirror`, fitted into `ContentGeometry` and surrounded by black bars.
+    ///
+    /// MJPEG frames are decoded first, at the smallest DCT scale that still covers the content
+    /// rectangle. Throws `JPEGError` for a corrupt JPEG and `FrameConversionError` for a frame
+    /// without pixels or planes; the destination may then be partly written.
+    public func convert(
+        _ frame: VideoFrame, into destination: UnsafeMutableRawPointer, stride: Int,
+        width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool
+    ) throws {
+        guard width > 0, height > 0 else { return }
+        var sourceWidth = frame.width, sourceHeight = frame.height
+        if frame.format == .mjpeg && (sourceWidth <= 0 || sourceHeight <= 0) {
+            let data = UnsafeRawBufferPointer(start: frame.plane0.base, count: frame.byteCount)
+            (sourceWidth, sourceHeight) = try jpegDecoder().header(of: data)
+        }
+        guard sourceWidth > 0, sourceHeight > 0 else { throw FrameConversionError.emptyFrame }
+        let content = ContentGeometry(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, rotation: rotation,
+            destinationWidth: width, destinationHeight: height)
+        try convert(
+            frame, content: content, into: destination, stride: stride, width: width, height: height,
+            layout: layout, rotation: rotation, mirror: mirror)
+    }
+
+    /// `convert` with the content rectangle given (it need not keep the picture's aspect ratio).
+    func convert(
+        _ frame: VideoFrame, content: ContentGeometry, into destination: UnsafeMutableRawPointer, stride: Int,
+        width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool
+    ) throws {
+        guard !content.isEmpty else {
+            for y in 0..<height {
+                RowKernels.fill(destination + y * stride, pixel: layout.black, count: width, step: 4)
+            }
+            return
+        }
+        var picture = frame
+        if frame.format == .mjpeg {
+            let (w, h) = rotation.rotatedSize(width: content.width, height: content.height)
+            picture = try jpegDecoder().decode(frame, minWidth: w, minHeight: h)
+        }
+        guard picture.width > 0, picture.height > 0, picture.format != .mjpeg else {
+            throw FrameConversionError.emptyFrame
+        }
+        let planes = try Self.planes(of: picture)
+
+        let key = ConversionPlan.Key(
+            format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
+            content: content, rotation: rotation, mirror: mirror)
+        let plan: ConversionPlan
+        if let existing = self.plan, existing.key == key {
+            plan = existing
+        } else {
+            plan = ConversionPlan(key: key)
+            self.plan = plan
+            planBuildCount += 1
+        }
+        FramePass(
+            plan: plan, planes: planes, coefficients: YUVCoefficients(picture.colorimetry), layout: layout,
+            destination: destination, stride: stride, width: width, height: height
+        ).run()
+    }
+
+    private func jpegDecoder() -> JPEGDecoder {
+        if let decoder { return decoder }
+        let made = JPEGDecoder()
+        decoder = made
+        return made
+    }
+
+    // A tuple, not an array: nothing is allocated per frame.
+    private static func planes(of frame: VideoFrame) throws -> (FramePlane, FramePlane, FramePlane) {
+        let count = frame.format.planeCount
+        guard count < 2 || frame.plane1 != nil else { throw FrameConversionError.missingPlane(1) }
+        guard count < 3 || frame.plane2 != nil else { throw FrameConversionError.missingPlane(2) }
+        return (frame.plane0, frame.plane1 ?? frame.plane0, frame.plane2 ?? frame.plane0)
+    }
+}

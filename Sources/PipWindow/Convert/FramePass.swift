@@ -1,0 +1,87 @@
+import CameraSource
+
+/// One frame's conversion with a ready plan: bars, then output lines in source-row order.
+struct FramePass {
+    let plan: ConversionPlan
+    let planes: (FramePlane, FramePlane, FramePlane)
+    let coefficients: YUVCoefficients
+    let layout: PixelLayout
+    let destination: UnsafeMutableRawPointer
+    let stride: Int
+    let width: Int
+    let height: Int
+
+    func run() {
+        let content = plan.key.content, black = layout.black
+        let swaps = plan.key.rotation.swapsAxes
+        let right = content.x + content.width
+        for y in 0..<height where y < content.y || y >= content.y + content.height {
+            RowKernels.fill(destination + y &* stride, pixel: black, count: width, step: 4)
+        }
+        if swaps {
+            // Content goes in column by column; the side bars are written row by row first.
+            for y in content.y..<(content.y + content.height) {
+                fillSides(destination + y &* stride, right: right, black: black)
+            }
+        }
+        guard !content.isEmpty else { return }
+        for c in 0..<plan.channels.count { plan.channels[c].cachedRows.update(repeating: -1, count: plan.channels[c].outerTaps) }
+
+        let n = plan.innerCount, acc = plan.accumulators
+        let origin = destination + content.y &* stride + content.x &* 4
+        for o in 0..<plan.outerCount {
+            for c in 0..<plan.channels.count { verticalPass(channel: c, line: o, into: acc + c &* n) }
+            let q = plan.outerReversed ? plan.outerCount - 1 - o : o
+            if swaps {
+                store(to: origin + q &* 4, step: stride)
+            } else {
+                let row = destination + (content.y + q) &* stride
+                fillSides(row, right: right, black: black)
+                store(to: origin + q &* stride, step: 4)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func fillSides(_ row: UnsafeMutableRawPointer, right: Int, black: UInt32) {
+        RowKernels.fill(row, pixel: black, count: plan.key.content.x, step: 4)
+        RowKernels.fill(row + right &* 4, pixel: black, count: width - right, step: 4)
+    }
+
+    /// Combines the filtered source rows output line `line` covers into `acc`.
+    private func verticalPass(channel c: Int, line: Int, into acc: UnsafeMutablePointer<Int32>) {
+        let ch = plan.channels[c], n = plan.innerCount
+        let taps = ch.outerTaps, start = Int(ch.outerStarts[line]), weights = ch.outerWeights + line &* taps
+        var first = true
+        for t in 0..<taps {
+            let w = Int32(weights[t])
+            if w == 0 { continue }
+            let row = start + t, slot = row % taps
+            let cached = ch.cache + slot &* n
+            if ch.cachedRows[slot] != row {
+                let plane = self.plane(ch.plane)
+                RowKernels.filterRow(
+                    plane.base.assumingMemoryBound(to: UInt8.self) + row &* plane.stride, step: ch.step,
+                    starts: ch.innerStarts, weights: ch.innerWeights, taps: ch.innerTaps, count: n, into: cached)
+                ch.cachedRows[slot] = row
+            }
+            RowKernels.accumulate(cached, weight: w, into: acc, count: n, first: first)
+            first = false
+        }
+    }
+
+    private func plane(_ i: Int) -> FramePlane {
+        i == 0 ? planes.0 : i == 1 ? planes.1 : planes.2
+    }
+
+    /// Converts the accumulated line to pixels at `dst + i·step`.
+    @inline(__always)
+    private func store(to dst: UnsafeMutableRawPointer, step: Int) {
+        let n = plan.innerCount, a = UnsafePointer(plan.accumulators)
+        switch plan.kind {
+        case .yuv: RowKernels.storeYUV(y: a, u: a + n, v: a + 2 &* n, count: n, coefficients, layout, to: dst, step: step)
+        case .gray: RowKernels.storeGray(y: a, count: n, coefficients, layout, to: dst, step: step)
+        case .rgb: RowKernels.storeRGB(r: a, g: a + n, b: a + 2 &* n, count: n, layout, to: dst, step: step)
+        }
+    }
+}
