@@ -34,7 +34,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource"]),
-        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource"]),
+        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG"]),
         .testTarget(name: "IntegrationTests", dependencies: ["pipcam"]),
     ],
     swiftLanguageModes: [.v6]

@@ -41,6 +41,7 @@ public final class FrameConverter {
         width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool
     ) throws {
         guard width > 0, height > 0 else { return }
+        precondition(stride >= width * 4, "destination rows overlap")
         var sourceWidth = frame.width, sourceHeight = frame.height
         if frame.format == .mjpeg && (sourceWidth <= 0 || sourceHeight <= 0) {
             let data = UnsafeRawBufferPointer(start: frame.plane0.base, count: frame.byteCount)

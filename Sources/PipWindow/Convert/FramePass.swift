@@ -25,7 +25,8 @@ struct FramePass {
             }
         }
         guard !content.isEmpty else { return }
-        for c in 0..<plan.channels.count { plan.channels[c].cachedRows.update(repeating: -1, count: plan.channels[c].outerTaps) }
+        // The row caches hold the previous frame's rows.
+        for channel in plan.channels { channel.cachedRows.update(repeating: -1, count: channel.outerTaps) }
 
         let n = plan.innerCount, acc = plan.accumulators
         let origin = destination + content.y &* stride + content.x &* 4

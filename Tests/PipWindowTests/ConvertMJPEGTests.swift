@@ -1,0 +1,71 @@
+import CTurboJPEG
+import CameraSource
+import Testing
+@testable import PipWindow
+
+/// MJPEG frames: decoded at a reduced DCT scale, then converted like planar frames.
+@Suite struct ConvertMJPEGTests {
+    /// A JPEG of random-ish (smooth plus noise) RGB content.
+    static func encode(width: Int, height: Int, subsampling: TJSAMP, seed: UInt64) -> [UInt8] {
+        var rng = TestRandom(seed: seed)
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let noise = Int(rng.byte() % 64)
+                rgb[(y * width + x) * 3] = UInt8(min(255, x * 255 / width + noise))
+                rgb[(y * width + x) * 3 + 1] = UInt8(min(255, y * 255 / height + noise))
+                rgb[(y * width + x) * 3 + 2] = rng.byte()
+            }
+        }
+        let handle = tjInitCompress()!
+        defer { tjDestroy(handle) }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let status = tjCompress2(handle, rgb, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue),
+                                 &out, &size, Int32(subsampling.rawValue), 90, 0)
+        precondition(status == 0, "tjCompress2 failed")
+        defer { tjFree(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    static func frame(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int) -> VideoFrame {
+        VideoFrame(format: .mjpeg, width: width, height: height,
+                   plane0: FramePlane(base: bytes.baseAddress!, stride: bytes.count), byteCount: bytes.count,
+                   colorimetry: .jpeg, timestamp: MonotonicInstant(nanoseconds: 0), sequence: 0, bufferIndex: 0)
+    }
+
+    @Test(arguments: [TJSAMP_420, TJSAMP_422, TJSAMP_444, TJSAMP_GRAY, TJSAMP_440])
+    func matchesReferenceFromDecoderOutput(subsampling: TJSAMP) throws {
+        let (w, h) = (67, 45)
+        let jpeg = Self.encode(width: w, height: h, subsampling: subsampling, seed: UInt64(subsampling.rawValue))
+        try jpeg.withUnsafeBytes { bytes in
+            let source = Self.frame(bytes, width: w, height: h)
+            let converter = FrameConverter()
+            let referenceDecoder = JPEGDecoder()
+            // Destinations picking 1/1, 1/2, 1/4 and 1/8 DCT scales, and rotations.
+            for (dw, dh, rotation, mirror) in [(80, 60, Rotation.deg0, false), (30, 20, .deg90, true),
+                                               (16, 11, .deg180, false), (9, 9, .deg270, true)] {
+                let rect = ContentGeometry(sourceWidth: w, sourceHeight: h, rotation: rotation,
+                                           destinationWidth: dw, destinationHeight: dh)
+                let (mw, mh) = rotation.rotatedSize(width: rect.width, height: rect.height)
+                let decoded = try referenceDecoder.decode(source, minWidth: mw, minHeight: mh)
+                let r = try compareWithReference(source, referenceFrame: decoded, dw: dw, dh: dh,
+                                                 rotation: rotation, mirror: mirror, converter: converter)
+                #expect(r.maxError <= 2, "\(subsampling) \(dw)×\(dh) \(rotation) decoded \(decoded.width)×\(decoded.height) \(decoded.format): \(r.worst)")
+                #expect(r.barsBlack && r.paddingUntouched)
+            }
+        }
+    }
+
+    @Test func corruptJPEGThrows() {
+        let garbage: [UInt8] = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let dest = TestDestination(width: 8, height: 8)
+        garbage.withUnsafeBytes { bytes in
+            _ = #expect(throws: JPEGError.self) {
+                try FrameConverter().convert(Self.frame(bytes, width: 16, height: 16), into: dest.base,
+                                             stride: dest.stride, width: 8, height: 8, layout: .xrgb,
+                                             rotation: .deg0, mirror: false)
+            }
+        }
+    }
+}
