@@ -118,12 +118,21 @@ public struct CameraDiscovery {
     public static func videoNodePaths() -> [String] {
         guard let dir = opendir("/dev") else { return [] }
         defer { closedir(dir) }
-        var numbered: [(Int, String)] = []
+        var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            guard name.hasPrefix("video"), let n = Int(name.dropFirst(5)), n >= 0 else { continue }
+            })
+        }
+        return videoNodePaths(names: names)
+    }
+
+    /// The `/dev/video<N>` paths among directory entry names, sorted by N.
+    public static func videoNodePaths(names: [String]) -> [String] {
+        var numbered: [(Int, String)] = []
+        for name in names where name.hasPrefix("video") {
+            let digits = name.dropFirst(5)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else { continue }
             numbered.append((n, "/dev/" + name))
         }
         return numbered.sorted { $0.0 < $1.0 }.map(\.1)
