@@ -2,6 +2,9 @@
 #define PIPCAM_CV4L2_SHIM_H
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/types.h>
 #include <linux/videodev2.h>
@@ -18,6 +21,18 @@ static inline void *CV4L2_mmap(void *start, size_t length, int prot, int flags, 
     return v4l2_mmap(start, length, prot, flags, fd, offset);
 }
 static inline int CV4L2_munmap(void *start, size_t length) { return v4l2_munmap(start, length); }
+/* An ioctl straight to the driver, around libv4l2 (whose G_FMT answers from its own cache). */
+static inline int CV4L2_kernel_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+
+/* libv4l2 prints its errors on stderr (even "dequeuing buf: Resource temporarily unavailable" for
+ * every EAGAIN) unless v4l2_log_file is set; pipcam reports errors itself. LIBV4L2_LOG_FILENAME
+ * still works for debugging. Returns 1 when the log was redirected. Call once, before v4l2_open. */
+static inline int CV4L2_quiet_log(void) {
+    if (v4l2_log_file != NULL || getenv("LIBV4L2_LOG_FILENAME") != NULL) return 0;
+    v4l2_log_file = fopen("/dev/null", "we");
+    return v4l2_log_file != NULL;
+}
+
 /* MAP_FAILED is a cast macro ((void *)-1). */
 static inline int CV4L2_isMapFailed(const void *p) { return p == MAP_FAILED; }
 

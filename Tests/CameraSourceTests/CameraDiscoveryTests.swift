@@ -23,10 +23,12 @@ import Glibc
 
     @Test func listsCaptureCamerasWithFormatsSizesAndRates() {
         let (discovery, devices) = machine()
+        devices["/dev/video0"]!.formats.append(
+            V4L2FormatDescription(fourcc: .rgb24, description: "RGB3", isEmulated: true))
         let cameras = discovery.cameras()
         #expect(cameras.map(\.path) == ["/dev/video0", "/dev/video2"])
         #expect(cameras.first?.card == "Integrated Camera" && cameras.first?.driver == "uvcvideo")
-        #expect(cameras.first?.formats.map(\.fourcc) == [.yuyv, .mjpeg])
+        #expect(cameras.first?.formats.map(\.fourcc) == [.yuyv, .mjpeg, .rgb24])
         #expect(devices.values.allSatisfy { $0.isClosed })
         #expect(CameraDescription.listing(cameras) == """
             /dev/video0: Integrated Camera (uvcvideo)
@@ -65,12 +67,19 @@ import Glibc
                     min: .interval(fps: 60), max: .interval(fps: 1), step: V4L2Fraction(0, 1))),
             ]),
         ])
-        #expect(camera.listing == """
+        #expect(camera.listing(includeEmulated: true) == """
             /dev/video4: (unnamed) (bttv)
               YU12 (emulated) 720x576 @ 29.97, 7.5 fps; 352x288
               YUYV 640x480 @ 1-60 fps
 
             """)
+        #expect(camera.listing() == """
+            /dev/video4: (unnamed) (bttv)
+              YUYV 640x480 @ 1-60 fps
+
+            """)
+        let onlyEmulated = CameraDescription(path: "/dev/video5", card: "cam", driver: "x", formats: [camera.formats[0]])
+        #expect(onlyEmulated.listing().contains("YU12 (emulated) 720x576"))
     }
 
     @Test func videoNodesSortNumerically() {

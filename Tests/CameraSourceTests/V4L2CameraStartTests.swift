@@ -162,6 +162,14 @@ func sourceError(_ body: () throws -> Void) -> SourceError? {
         #expect(cam.interruption == nil)
     }
 
+    @Test func formatChangedByAnotherProcessIsInUse() {
+        // LibV4L2Device reports a driver format changed behind our back as EBUSY from G_FMT.
+        let dev = FakeCameras.uvcWebcam()
+        dev.fail("G_FMT", EBUSY)
+        #expect(sourceError { try makeCamera(dev).start() }?.cameraInterruption == .inUse)
+        #expect(!dev.log.contains("REQBUFS 4"))
+    }
+
     @Test func busyAtStreamOnUnmapsEverything() {
         let dev = FakeCameras.uvcWebcam()
         dev.fail("STREAMON", EBUSY)

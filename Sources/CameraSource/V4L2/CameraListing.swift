@@ -5,18 +5,21 @@ extension CameraDescription {
     ///       YUYV 640x480 @ 30, 15 fps; 1280x720 @ 10 fps
     ///       MJPG 1280x720 @ 30 fps; 1920x1080 @ 30 fps
     ///
-    /// Formats libv4l2 makes in software are marked `(emulated)`. "no cameras found" when empty.
-    /// Ends with a newline.
-    public static func listing(_ cameras: [CameraDescription]) -> String {
+    /// Formats libv4l2 makes in software (RGB3, BGR3, YU12, YV12 for most webcams) are left out
+    /// unless `includeEmulated` or the camera has nothing else; shown, they are marked `(emulated)`.
+    /// "no cameras found" when empty. Ends with a newline.
+    public static func listing(_ cameras: [CameraDescription], includeEmulated: Bool = false) -> String {
         guard !cameras.isEmpty else { return "no cameras found\n" }
-        return cameras.map(\.listing).joined()
+        return cameras.map { $0.listing(includeEmulated: includeEmulated) }.joined()
     }
 
     /// This camera's block of the `--list-cameras` text.
-    public var listing: String {
+    public func listing(includeEmulated: Bool = false) -> String {
         var text = "\(path): \(card.isEmpty ? "(unnamed)" : card) (\(driver))\n"
-        if formats.isEmpty { text += "  no formats listed\n" }
-        for format in formats {
+        let native = formats.filter { !$0.isEmulated }
+        let shown = includeEmulated || native.isEmpty ? formats : native
+        if shown.isEmpty { text += "  no formats listed\n" }
+        for format in shown {
             text += "  \(format.fourcc)\(format.isEmulated ? " (emulated)" : "")"
             var entries: [String] = []
             if let range = format.sizeRange {

@@ -8,6 +8,10 @@ import Glibc
 public final class LibV4L2Device: V4L2Device {
     public let fileDescriptor: Int32
     private var isClosed = false
+    /// The driver's own format after our S_FMT/S_PARM, to notice another process changing it.
+    private var kernelFormat: V4L2PixFormat?
+    /// Sends libv4l2's stderr chatter to /dev/null, once per process.
+    private static let quietLog: Bool = CV4L2_quiet_log() != 0
 
     private init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
 
@@ -18,6 +22,7 @@ public final class LibV4L2Device: V4L2Device {
             && FourCC.jpeg.rawValue == CV4L2_PIX_FMT_JPEG && FourCC.rgb24.rawValue == CV4L2_PIX_FMT_RGB24
             && FourCC.bgr32.rawValue == CV4L2_PIX_FMT_BGR32 && FourCC.xbgr32.rawValue == CV4L2_PIX_FMT_XBGR32
             && FourCC.abgr32.rawValue == CV4L2_PIX_FMT_ABGR32 && FourCC.grey.rawValue == CV4L2_PIX_FMT_GREY)
+        _ = quietLog
         var fd: Int32
         repeat { fd = CV4L2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw V4L2Error(call: "open", errno: errno) }
@@ -121,14 +126,29 @@ public final class LibV4L2Device: V4L2Device {
         f.fmt.pix.pixelformat = format.fourcc.rawValue
         f.fmt.pix.field = CV4L2_FIELD_NONE
         try check("VIDIOC_S_FMT", CV4L2_VIDIOC_S_FMT, &f)
+        kernelFormat = driverFormat()
         return Self.pixFormat(f.fmt.pix)
     }
 
+    /// The format of the buffers we will get: libv4l2's (it may convert). libv4l2 answers G_FMT
+    /// from its cache, so the driver is asked too: when its format changed since our S_FMT,
+    /// another process reconfigured the device, reported as EBUSY (in use).
     public func getFormat() throws(V4L2Error) -> V4L2PixFormat {
         var f = v4l2_format()
         f.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
         try check("VIDIOC_G_FMT", CV4L2_VIDIOC_G_FMT, &f)
+        if let before = kernelFormat, let now = driverFormat(), now != before {
+            throw V4L2Error(call: "VIDIOC_G_FMT", errno: EBUSY)
+        }
         return Self.pixFormat(f.fmt.pix)
+    }
+
+    /// G_FMT from the driver itself, bypassing libv4l2; nil when it fails.
+    private func driverFormat() -> V4L2PixFormat? {
+        var f = v4l2_format()
+        f.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        let ok = withUnsafeMutablePointer(to: &f) { CV4L2_kernel_ioctl(fileDescriptor, CV4L2_VIDIOC_G_FMT, $0) } == 0
+        return ok ? Self.pixFormat(f.fmt.pix) : nil
     }
 
     public func setFrameInterval(_ interval: V4L2Fraction) throws(V4L2Error) -> V4L2Fraction? {
@@ -140,6 +160,8 @@ public final class LibV4L2Device: V4L2Device {
         guard p.parm.capture.capability & CV4L2_CAP_TIMEPERFRAME != 0 else { return nil }
         p.parm.capture.timeperframe = v4l2_fract(numerator: interval.numerator, denominator: interval.denominator)
         try check("VIDIOC_S_PARM", CV4L2_VIDIOC_S_PARM, &p)
+        // libv4l2 may pick another source format for the new rate when it converts.
+        if kernelFormat != nil { kernelFormat = driverFormat() }
         let set = Self.fraction(p.parm.capture.timeperframe)
         return set.numerator == 0 || set.denominator == 0 ? nil : set
     }

@@ -39,8 +39,9 @@ extension V4L2Camera {
             framesCaptured += 1
             restartsWithoutFrame = 0
             bufferStates[b.index] = .withClient
+            let buffer = buffers[b.index]
             return .frame(layout.frame(
-                base: UnsafeRawPointer(buffers[b.index].base), bytesUsed: b.bytesUsed,
+                base: UnsafeRawPointer(buffer.base), bytesUsed: min(b.bytesUsed, buffer.length),
                 timestamp: b.hasMonotonicTimestamp ? b.timestamp : now,
                 sequence: UInt64(b.sequence), bufferIndex: b.index))
         }

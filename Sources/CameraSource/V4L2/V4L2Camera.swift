@@ -208,6 +208,8 @@ public final class V4L2Camera: FrameSource {
         case ENOENT, ENODEV, ENXIO: return .badInput(thing: name, reason: "no such device")
         case EACCES, EPERM: return .badInput(thing: name, reason: "permission denied (add yourself to the 'video' group)")
         case EBUSY: return interrupt(.inUse)
+        // libv4l2's open runs QUERYCAP: a file or device that is not V4L2 fails here.
+        case ENOTTY, EINVAL: return .badInput(thing: name, reason: "not a video capture device")
         default: return .runtime(thing: name, reason: "cannot open: \(SourceError.describe(errno: error.errno))")
         }
     }

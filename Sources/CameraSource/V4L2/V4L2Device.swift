@@ -56,7 +56,8 @@ public protocol V4L2Device: AnyObject {
     func enumerateFrameIntervals(_ fourcc: FourCC, size: V4L2Size) throws(V4L2Error) -> V4L2FrameIntervals
     /// `VIDIOC_S_FMT`: asks for a format and returns what the driver made of it.
     func setFormat(_ format: V4L2PixFormat) throws(V4L2Error) -> V4L2PixFormat
-    /// `VIDIOC_G_FMT`: the format now in effect.
+    /// `VIDIOC_G_FMT`: the format now in effect. Throws EBUSY when another process changed the
+    /// device's format since `setFormat`.
     func getFormat() throws(V4L2Error) -> V4L2PixFormat
     /// `VIDIOC_S_PARM`: asks for a frame interval; returns the one set, or nil when the driver
     /// cannot set the rate (no `V4L2_CAP_TIMEPERFRAME`).
