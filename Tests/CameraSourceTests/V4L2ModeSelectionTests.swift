@@ -44,8 +44,10 @@ import Testing
     @Test func stepwiseDriverGetsTheDisplaySize() throws {
         let vivid = FakeCameras.stepwise()
         expectChoice(try pick(vivid, 480, 270), .yuyv, 480, 270, fps: 30)
-        // Rounded up to the 2-pixel step.
-        expectChoice(try pick(vivid, 481, 271), .yuyv, 482, 272, fps: 30)
+        // Rounded up to the step, widths to multiples of 8 (libv4l2 crops others in software).
+        expectChoice(try pick(vivid, 481, 271), .yuyv, 488, 272, fps: 30)
+        #expect(V4L2FrameSizes.stepwise(min: V4L2Size(16, 16), max: V4L2Size(1920, 1080), step: V4L2Size(3, 1))
+            .candidates(displayWidth: 100, displayHeight: 51) == [V4L2Size(112, 52), V4L2Size(1920, 1080)])
         // Clamped to the largest size.
         expectChoice(try pick(vivid, 2560, 1440), .yuyv, 1920, 1080, fps: 30)
     }

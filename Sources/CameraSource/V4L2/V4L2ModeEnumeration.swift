@@ -26,7 +26,9 @@ extension V4L2FrameIntervals {
 
 extension V4L2FrameSizes {
     /// Sizes worth asking for: the listed ones, or for a range the display size (rounded up to
-    /// the step, clamped to the range) and the largest size.
+    /// the step, clamped to the range) and the largest size. Widths are rounded to multiples of
+    /// 8 and heights to even numbers: libv4l2 crops other sizes of the formats it can convert to
+    /// (YU12, RGB3) in software, frame by frame.
     public func candidates(displayWidth: Int, displayHeight: Int) -> [V4L2Size] {
         switch self {
         case .discrete(let list): return list
@@ -37,8 +39,14 @@ extension V4L2FrameSizes {
                 let up = lo + (max(0, v - lo) + s - 1) / s * s
                 return min(max(up, lo), hi)
             }
+            func lcm(_ a: Int, _ b: Int) -> Int {
+                var (x, y) = (max(1, a), b)
+                while y != 0 { (x, y) = (y, x % y) }
+                return max(1, a) / x * b
+            }
             let display = V4L2Size(
-                fit(displayWidth, lo.width, hi.width, step.width), fit(displayHeight, lo.height, hi.height, step.height))
+                fit(displayWidth, lo.width, hi.width, lcm(step.width, 8)),
+                fit(displayHeight, lo.height, hi.height, lcm(step.height, 2)))
             return display == hi ? [hi] : [display, hi]
         }
     }
