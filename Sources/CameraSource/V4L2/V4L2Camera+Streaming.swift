@@ -1,0 +1,113 @@
+/// Capture: DQBUF, screening of bad buffers, QBUF on recycle, and stream restarts after EIO.
+extension V4L2Camera {
+    public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        if let failure = pendingFailure { throw failure }
+        guard let dev = device, let layout, isStreaming else {
+            preconditionFailure("V4L2Camera.nextFrame called before start() or after stop()")
+        }
+        while true {
+            let b: V4L2DequeuedBuffer
+            do {
+                b = try dev.dequeueBuffer()
+            } catch {
+                switch error {
+                case .wouldBlock: return .wait(deadline: nil)
+                case .interrupted: continue
+                case .noDevice: throw remember(interrupt(.disconnected))
+                case .io:
+                    // The driver may have lost a buffer or stalled; a restart requeues everything.
+                    ioErrors += 1
+                    consecutiveIOErrors += 1
+                    guard consecutiveIOErrors >= Self.ioErrorsBeforeRestart else { continue }
+                    try restartStream(dev)
+                    return .wait(deadline: nil)
+                case .other(let code):
+                    throw remember(failure(V4L2Error(call: "VIDIOC_DQBUF", errno: code)))
+                }
+            }
+            consecutiveIOErrors = 0
+            guard b.index >= 0, b.index < bufferStates.count, bufferStates[b.index] == .queued else {
+                throw remember(.runtime(thing: name, reason: "driver returned buffer \(b.index), which was not queued"))
+            }
+            bufferStates[b.index] = .idle
+            countSequenceGap(b.sequence)
+            if b.hasError || b.bytesUsed < (layout.minimumBytes ?? 1) {
+                droppedFrames += 1
+                try requeue(dev, b.index)
+                continue
+            }
+            framesCaptured += 1
+            restartsWithoutFrame = 0
+            bufferStates[b.index] = .withClient
+            let buffer = buffers[b.index]
+            return .frame(layout.frame(
+                base: UnsafeRawPointer(buffer.base), bytesUsed: min(b.bytesUsed, buffer.length),
+                timestamp: b.hasMonotonicTimestamp ? b.timestamp : now,
+                sequence: UInt64(b.sequence), bufferIndex: b.index))
+        }
+    }
+
+    public func recycle(bufferIndex: Int) {
+        guard bufferIndex >= 0, bufferIndex < bufferStates.count, bufferStates[bufferIndex] == .withClient else {
+            return  // not ours to queue (already recycled, or from before a restart of the camera)
+        }
+        bufferStates[bufferIndex] = .idle
+        guard let dev = device, isStreaming, pendingFailure == nil else { return }
+        do {
+            try dev.queueBuffer(index: bufferIndex)
+            bufferStates[bufferIndex] = .queued
+        } catch {
+            pendingFailure = failure(error)
+        }
+    }
+
+    /// Counts frames the driver skipped: sequence numbers go up by one per captured frame.
+    private func countSequenceGap(_ sequence: UInt32) {
+        if let last = lastSequence {
+            let gap = sequence &- last &- 1
+            if gap > 0 && gap < 1 << 31 { droppedFrames += Int(gap) }
+        }
+        lastSequence = sequence
+    }
+
+    private func requeue(_ dev: any V4L2Device, _ index: Int) throws(SourceError) {
+        do {
+            try dev.queueBuffer(index: index)
+            bufferStates[index] = .queued
+        } catch {
+            throw remember(failure(error))
+        }
+    }
+
+    /// STREAMOFF (which takes back all queued buffers), queue every buffer the display does not
+    /// hold, STREAMON. Gives up when restarts keep producing no frame.
+    private func restartStream(_ dev: any V4L2Device) throws(SourceError) {
+        consecutiveIOErrors = 0
+        restartsWithoutFrame += 1
+        guard restartsWithoutFrame <= Self.restartsBeforeFailure else {
+            throw remember(.runtime(thing: name, reason: "input/output error (stream restarted \(Self.restartsBeforeFailure) times without a frame)"))
+        }
+        streamRestarts += 1
+        do {
+            try dev.streamOff()
+            isStreaming = false
+            for index in bufferStates.indices where bufferStates[index] != .withClient {
+                bufferStates[index] = .idle
+                try dev.queueBuffer(index: index)
+                bufferStates[index] = .queued
+            }
+            try dev.streamOn()
+            isStreaming = true
+        } catch {
+            throw remember(failure(error))
+        }
+        // Sequence numbers start again from 0 after STREAMON.
+        lastSequence = nil
+    }
+
+    /// Keeps a fatal error so later calls report it again instead of touching the device.
+    private func remember(_ error: SourceError) -> SourceError {
+        pendingFailure = error
+        return error
+    }
+}

@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A V4L2 camera as a `FrameSource`: memory-mapped streaming I/O through a `V4L2Device`, frames
+/// handed out in place (no copies), each buffer requeued when the display gives it back.
+///
+/// `start()` picks the mode with `V4L2ModeSelector` for the request's display size and sets it;
+/// `nextFrame(now:)` never blocks (it returns `.wait(deadline: nil)`: poll `pollDescriptor`).
+/// Driven from one thread. Frames must not be used after `stop()` (their buffers are unmapped).
+public final class V4L2Camera: FrameSource {
+    /// Why a camera that was fine stopped delivering: a later start may succeed.
+    public enum Interruption: String, Sendable, Equatable {
+        /// Another application holds the device (EBUSY).
+        case inUse = "in-use"
+        /// The device went away (ENODEV, unplugged).
+        case disconnected
+
+        /// The reason text of the `SourceError.runtime` thrown for this interruption.
+        public var reason: String {
+            switch self {
+            case .inUse: return "in use by another application"
+            case .disconnected: return "disconnected"
+            }
+        }
+    }
+
+    /// Buffers asked for; the driver may give more or fewer (at least 2 needed).
+    public static let requestedBufferCount = 4
+    /// EIO from DQBUF this many times in a row restarts the stream.
+    public static let ioErrorsBeforeRestart = 3
+    /// Stream restarts with no good frame in between before giving up.
+    public static let restartsBeforeFailure = 3
+
+    /// The device path.
+    public let name: String
+    public let request: SourceRequest
+    public var isLive: Bool { true }
+    public var mirroredByDefault: Bool { true }
+    public var frameWidth: Int { layout?.width ?? 0 }
+    public var frameHeight: Int { layout?.height ?? 0 }
+    public private(set) var frameRate: Double?
+    public var pollDescriptor: Int32? { device?.fileDescriptor }
+
+    /// What the device said about itself (after `start()`).
+    public private(set) var capabilities: V4L2Capabilities?
+    /// The mode chosen from the enumerated ones.
+    public private(set) var choice: V4L2ModeChoice?
+    /// The format in effect (re-read with G_FMT after setting it).
+    public private(set) var format: V4L2PixFormat?
+    /// Frames lost: corrupt (error flag), short, or skipped by the driver (sequence gaps).
+    public internal(set) var droppedFrames = 0
+    /// Good frames handed out.
+    public internal(set) var framesCaptured = 0
+    /// EIO results from DQBUF.
+    public internal(set) var ioErrors = 0
+    /// Times the stream was restarted after repeated EIO.
+    public internal(set) var streamRestarts = 0
+    /// Set when the camera failed for a reason that may pass (in use, disconnected).
+    public internal(set) var interruption: Interruption?
+
+    let openDevice: V4L2DeviceOpener
+    var device: (any V4L2Device)?
+    var layout: V4L2FrameLayout?
+    var buffers: [V4L2MappedBuffer] = []
+    var bufferStates: [BufferState] = []
+    var isStreaming = false
+    /// The device reported ENODEV: STREAMOFF could hang, skip it.
+    var isDisconnected = false
+    /// A failure found outside `nextFrame` (in `recycle`), thrown by the next `nextFrame`.
+    var pendingFailure: SourceError?
+    var lastSequence: UInt32?
+    var consecutiveIOErrors = 0
+    var restartsWithoutFrame = 0
+
+    enum BufferState { case idle, queued, withClient }
+
+    /// A camera at `path` (`/dev/video0`, `/dev/v4l/by-id/...`), opened on `start()` with
+    /// `openDevice` (the real libv4l2 device unless a test passes a fake).
+    public init(
+        path: String, request: SourceRequest = SourceRequest(),
+        openDevice: @escaping V4L2DeviceOpener = LibV4L2Device.open(path:)
+    ) {
+        name = path
+        self.request = request
+        self.openDevice = openDevice
+    }
+
+    deinit { stop() }
+
+    public func start() throws {
+        guard device == nil else { return }
+        resetState()
+        let dev: any V4L2Device
+        do { dev = try openDevice(name) } catch { throw openFailure(error) }
+        device = dev
+        do {
+            try configure(dev)
+            try startStreaming(dev)
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    public func stop() {
+        guard let dev = device else { return }
+        if isStreaming && !isDisconnected { try? dev.streamOff() }
+        isStreaming = false
+        for buffer in buffers { dev.unmapBuffer(buffer) }
+        buffers = []
+        bufferStates = []
+        dev.close()
+        device = nil
+    }
+
+    private func resetState() {
+        isDisconnected = false
+        pendingFailure = nil
+        interruption = nil
+        lastSequence = nil
+        consecutiveIOErrors = 0
+        restartsWithoutFrame = 0
+    }
+
+    /// QUERYCAP → enumerate → select → S_FMT → S_PARM → G_FMT.
+    private func configure(_ dev: any V4L2Device) throws(SourceError) {
+        let caps = try attempt { () throws(V4L2Error) in try dev.queryCapabilities() }
+        capabilities = caps
+        guard caps.canCapture && caps.canStream else { throw .badInput(thing: name, reason: "not a video capture device") }
+        let modes = try attempt { () throws(V4L2Error) in
+            try dev.captureModes(displayWidth: request.displayWidth, displayHeight: request.displayHeight)
+        }
+        guard let choice = V4L2ModeSelector.select(
+            from: modes, displayWidth: request.displayWidth, displayHeight: request.displayHeight)
+        else { throw .badInput(thing: name, reason: "offers no pixel format pipcam can show") }
+        self.choice = choice
+        let wanted = V4L2PixFormat(fourcc: choice.mode.fourcc, width: choice.mode.size.width, height: choice.mode.size.height)
+        _ = try attempt { () throws(V4L2Error) in try dev.setFormat(wanted) }
+        frameRate = choice.interval?.framesPerSecond
+        if let interval = choice.interval {
+            do {
+                if let set = try dev.setFrameInterval(interval) { frameRate = set.framesPerSecond }
+            } catch {
+                // A rate the driver refuses is no reason to fail: it streams at its own rate.
+                if error.errno == EBUSY || error.errno == ENODEV { throw failure(error) }
+            }
+        }
+        // The driver may have adjusted the format, or another process changed it since S_FMT.
+        let actual = try attempt { () throws(V4L2Error) in try dev.getFormat() }
+        guard let layout = V4L2FrameLayout(format: actual), actual.width > 0, actual.height > 0 else {
+            throw .runtime(thing: name, reason: "driver switched to unsupported format \(actual.fourcc) \(actual.width)x\(actual.height)")
+        }
+        format = actual
+        self.layout = layout
+    }
+
+    /// REQBUFS → QUERYBUF + mmap each → QBUF all → STREAMON.
+    private func startStreaming(_ dev: any V4L2Device) throws(SourceError) {
+        let count = try attempt { () throws(V4L2Error) in try dev.requestBuffers(count: Self.requestedBufferCount) }
+        guard count >= 2 else {
+            throw .runtime(thing: name, reason: "driver gave \(count) capture buffer\(count == 1 ? "" : "s"), 2 are needed")
+        }
+        buffers.reserveCapacity(count)
+        for index in 0..<count {
+            let buffer = try attempt { () throws(V4L2Error) in try dev.mapBuffer(index: index) }
+            buffers.append(buffer)
+            bufferStates.append(.idle)
+            if let need = layout?.minimumBytes, buffer.length < need {
+                throw .runtime(thing: name, reason: "capture buffer of \(buffer.length) bytes cannot hold a \(need)-byte frame")
+            }
+        }
+        for index in 0..<count {
+            try attempt { () throws(V4L2Error) in try dev.queueBuffer(index: index) }
+            bufferStates[index] = .queued
+        }
+        try attempt { () throws(V4L2Error) in try dev.streamOn() }
+        isStreaming = true
+    }
+
+    // MARK: - Errors
+
+    /// Runs one device call, turning its error into the `SourceError` to show.
+    func attempt<T>(_ body: () throws(V4L2Error) -> T) throws(SourceError) -> T {
+        do { return try body() } catch { throw failure(error) }
+    }
+
+    /// The `SourceError` for a failed call after open; notes interruptions.
+    func failure(_ error: V4L2Error) -> SourceError {
+        switch error.errno {
+        case EBUSY: return interrupt(.inUse)
+        case ENODEV: return interrupt(.disconnected)
+        case ENOTTY where error.call == "VIDIOC_QUERYCAP":
+            return .badInput(thing: name, reason: "not a video capture device")
+        default:
+            return .runtime(thing: name, reason: "\(error.call) failed: \(SourceError.describe(errno: error.errno))")
+        }
+    }
+
+    func interrupt(_ reason: Interruption) -> SourceError {
+        interruption = reason
+        if reason == .disconnected { isDisconnected = true }
+        return .runtime(thing: name, reason: reason.reason)
+    }
+
+    private func openFailure(_ error: V4L2Error) -> SourceError {
+        switch error.errno {
+        case ENOENT, ENODEV, ENXIO: return .badInput(thing: name, reason: "no such device")
+        case EACCES, EPERM: return .badInput(thing: name, reason: "permission denied (add yourself to the 'video' group)")
+        case EBUSY: return interrupt(.inUse)
+        // libv4l2's open runs QUERYCAP: a file or device that is not V4L2 fails here.
+        case ENOTTY, EINVAL: return .badInput(thing: name, reason: "not a video capture device")
+        default: return .runtime(thing: name, reason: "cannot open: \(SourceError.describe(errno: error.errno))")
+        }
+    }
+}
+
+extension SourceError {
+    /// The camera interruption this error reports, if it is one (in use, disconnected).
+    public var cameraInterruption: V4L2Camera.Interruption? {
+        guard case .runtime(_, let reason) = self else { return nil }
+        switch reason {
+        case V4L2Camera.Interruption.inUse.reason: return .inUse
+        case V4L2Camera.Interruption.disconnected.reason: return .disconnected
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,110 @@
+/// One capture mode a camera offers: a format at a size, with the frame intervals it can do there.
+public struct V4L2Mode: Sendable, Equatable, CustomStringConvertible {
+    public var fourcc: FourCC
+    public var size: V4L2Size
+    /// Intervals the driver lists for this size (empty: it does not say).
+    public var intervals: [V4L2Fraction]
+    /// libv4l2 makes this format by converting another one in software.
+    public var isEmulated: Bool
+    public init(fourcc: FourCC, size: V4L2Size, intervals: [V4L2Fraction], isEmulated: Bool = false) {
+        self.fourcc = fourcc
+        self.size = size
+        self.intervals = intervals
+        self.isEmulated = isEmulated
+    }
+    public var description: String {
+        "\(fourcc) \(size) @ " + intervals.map { "\($0.framesPerSecond)" }.joined(separator: ", ")
+    }
+}
+
+/// The mode chosen to capture in, and the frame interval to ask for (nil: leave the driver's).
+public struct V4L2ModeChoice: Sendable, Equatable {
+    public var mode: V4L2Mode
+    public var interval: V4L2Fraction?
+    public init(mode: V4L2Mode, interval: V4L2Fraction?) {
+        self.mode = mode
+        self.interval = interval
+    }
+}
+
+/// Picks the cheapest capture mode that looks right in the window.
+///
+/// The smallest size that covers the display size on both sides (else the largest size) among
+/// the modes that reach 25 fps; when none does, among the modes with the best rate. At equal
+/// sizes YUYV wins, then the other raw formats, then MJPEG; formats libv4l2 emulates in software
+/// count only when the camera offers nothing else pipcam can show.
+public enum V4L2ModeSelector {
+    /// Rates at or above this look smooth.
+    public static let minimumSmoothRate = 25.0
+    /// Rates above this cost more than they show (USB bandwidth, decoding, conversion).
+    public static let preferredMaximumRate = 30.5
+
+    /// The mode and interval to use for showing frames at `displayWidth`×`displayHeight`, or nil
+    /// when no mode has a format pipcam can show.
+    public static func select(from modes: [V4L2Mode], displayWidth: Int, displayHeight: Int) -> V4L2ModeChoice? {
+        let usable = modes.filter { $0.fourcc.pixelFormat != nil }
+        let native = usable.filter { !$0.isEmulated }
+        let candidates = native.isEmpty ? usable : native
+        guard !candidates.isEmpty else { return nil }
+
+        let rated = candidates.map { (mode: $0, interval: preferredInterval(of: $0.intervals)) }
+        func rate(_ i: V4L2Fraction?) -> Double { i?.framesPerSecond ?? 0 }
+        var pool = rated.filter { rate($0.interval) >= minimumSmoothRate }
+        if pool.isEmpty {
+            let best = rated.map { rate($0.interval) }.max() ?? 0
+            pool = rated.filter { rate($0.interval) >= best }
+        }
+
+        let covering = pool.filter { $0.mode.size.width >= displayWidth && $0.mode.size.height >= displayHeight }
+        let chosen: (mode: V4L2Mode, interval: V4L2Fraction?)?
+        if covering.isEmpty {
+            chosen = pool.min { better($0, than: $1, smallerFirst: false) }
+        } else {
+            chosen = covering.min { better($0, than: $1, smallerFirst: true) }
+        }
+        return chosen.map { V4L2ModeChoice(mode: $0.mode, interval: $0.interval) }
+    }
+
+    /// The interval to ask for: the fastest at most ~30 fps that is still smooth; else the slowest
+    /// above 30 fps (60 rather than 120); else the fastest there is. Nil when none is listed.
+    public static func preferredInterval(of intervals: [V4L2Fraction]) -> V4L2Fraction? {
+        let valid = intervals.filter { $0.numerator > 0 && $0.denominator > 0 }
+        let smooth = valid.filter {
+            $0.framesPerSecond >= minimumSmoothRate && $0.framesPerSecond <= preferredMaximumRate
+        }
+        if let best = smooth.max(by: { $0.framesPerSecond < $1.framesPerSecond }) { return best }
+        let fast = valid.filter { $0.framesPerSecond > preferredMaximumRate }
+        if let slowest = fast.min(by: { $0.framesPerSecond < $1.framesPerSecond }) { return slowest }
+        return valid.max(by: { $0.framesPerSecond < $1.framesPerSecond })
+    }
+
+    /// Formats in order of preference at equal size: cheapest to show first.
+    static func rank(_ fourcc: FourCC) -> Int {
+        switch fourcc {
+        case .yuyv: return 0
+        case .nv12: return 1
+        case .yu12: return 2
+        case .mjpeg: return 3
+        case .jpeg: return 4
+        case .bgr32, .xbgr32, .abgr32: return 5
+        case .rgb24: return 6
+        default: return 7
+        }
+    }
+
+    /// Whether `a` beats `b`: by area (smaller or larger first), then format rank, then rate.
+    private static func better(
+        _ a: (mode: V4L2Mode, interval: V4L2Fraction?), than b: (mode: V4L2Mode, interval: V4L2Fraction?),
+        smallerFirst: Bool
+    ) -> Bool {
+        if a.mode.size.area != b.mode.size.area {
+            return smallerFirst ? a.mode.size.area < b.mode.size.area : a.mode.size.area > b.mode.size.area
+        }
+        if a.mode.size.width != b.mode.size.width {
+            // Same area, different shape: the wider one (cameras' 16:9 modes suit the window).
+            return a.mode.size.width > b.mode.size.width
+        }
+        if rank(a.mode.fourcc) != rank(b.mode.fourcc) { return rank(a.mode.fourcc) < rank(b.mode.fourcc) }
+        return (a.interval?.framesPerSecond ?? 0) > (b.interval?.framesPerSecond ?? 0)
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+@testable import CameraSource
+
+@Suite struct V4L2ModeSelectionTests {
+    private func modes(_ device: FakeV4L2Device, _ w: Int, _ h: Int) throws -> [V4L2Mode] {
+        try device.captureModes(displayWidth: w, displayHeight: h)
+    }
+
+    private func pick(_ device: FakeV4L2Device, _ w: Int, _ h: Int) throws -> V4L2ModeChoice? {
+        V4L2ModeSelector.select(from: try modes(device, w, h), displayWidth: w, displayHeight: h)
+    }
+
+    private func expectChoice(
+        _ choice: V4L2ModeChoice?, _ fourcc: FourCC, _ w: Int, _ h: Int, fps: UInt32?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(choice?.mode.fourcc == fourcc, sourceLocation: sourceLocation)
+        #expect(choice?.mode.size == V4L2Size(w, h), sourceLocation: sourceLocation)
+        #expect(choice?.interval == fps.map { V4L2Fraction.interval(fps: $0) }, sourceLocation: sourceLocation)
+    }
+
+    @Test func uvcWebcamPicksCheapestCoveringMode() throws {
+        let cam = FakeCameras.uvcWebcam()
+        // Small window: YUYV covers it at 30 fps.
+        expectChoice(try pick(cam, 480, 270), .yuyv, 640, 480, fps: 30)
+        expectChoice(try pick(cam, 320, 180), .yuyv, 320, 240, fps: 30)
+        expectChoice(try pick(cam, 640, 480), .yuyv, 640, 480, fps: 30)
+        // YUYV 720p is only 10 fps: MJPEG at the same size wins.
+        expectChoice(try pick(cam, 800, 450), .mjpeg, 1280, 720, fps: 30)
+        expectChoice(try pick(cam, 1280, 720), .mjpeg, 1280, 720, fps: 30)
+        expectChoice(try pick(cam, 1920, 1080), .mjpeg, 1920, 1080, fps: 30)
+        // Nothing covers: the largest smooth mode.
+        expectChoice(try pick(cam, 3840, 2160), .mjpeg, 1920, 1080, fps: 30)
+    }
+
+    @Test func equalSizesPreferYUYVOverMJPEG() {
+        let both = [
+            V4L2Mode(fourcc: .mjpeg, size: V4L2Size(640, 480), intervals: [.interval(fps: 30)]),
+            V4L2Mode(fourcc: .yuyv, size: V4L2Size(640, 480), intervals: [.interval(fps: 30)]),
+        ]
+        expectChoice(V4L2ModeSelector.select(from: both, displayWidth: 480, displayHeight: 270), .yuyv, 640, 480, fps: 30)
+    }
+
+    @Test func stepwiseDriverGetsTheDisplaySize() throws {
+        let vivid = FakeCameras.stepwise()
+        expectChoice(try pick(vivid, 480, 270), .yuyv, 480, 270, fps: 30)
+        // Rounded up to the step, widths to multiples of 8 (libv4l2 crops others in software).
+        expectChoice(try pick(vivid, 481, 271), .yuyv, 488, 272, fps: 30)
+        #expect(V4L2FrameSizes.stepwise(min: V4L2Size(16, 16), max: V4L2Size(1920, 1080), step: V4L2Size(3, 1))
+            .candidates(displayWidth: 100, displayHeight: 51) == [V4L2Size(112, 52), V4L2Size(1920, 1080)])
+        // Clamped to the largest size.
+        expectChoice(try pick(vivid, 2560, 1440), .yuyv, 1920, 1080, fps: 30)
+    }
+
+    @Test func yuyvOnlyCameraTradesSizeForRate() throws {
+        let cam = FakeCameras.uvcWebcam()
+        cam.formats.removeLast()
+        // 720p would be 10 fps: the largest 30 fps mode is better.
+        expectChoice(try pick(cam, 1280, 720), .yuyv, 640, 480, fps: 30)
+        expectChoice(try pick(cam, 480, 270), .yuyv, 640, 480, fps: 30)
+    }
+
+    @Test func slowCameraFallsBackToTheBestRate() {
+        let slow = [
+            V4L2Mode(fourcc: .yuyv, size: V4L2Size(1280, 720), intervals: [.interval(fps: 10), .interval(fps: 5)]),
+            V4L2Mode(fourcc: .yuyv, size: V4L2Size(1920, 1080), intervals: [.interval(fps: 5)]),
+        ]
+        expectChoice(V4L2ModeSelector.select(from: slow, displayWidth: 480, displayHeight: 270), .yuyv, 1280, 720, fps: 10)
+        expectChoice(V4L2ModeSelector.select(from: slow, displayWidth: 1920, displayHeight: 1080), .yuyv, 1280, 720, fps: 10)
+    }
+
+    @Test func emulatedFormatsOnlyWhenNothingElse() {
+        let mjpegCamera = [
+            V4L2Mode(fourcc: .yu12, size: V4L2Size(1280, 720), intervals: [.interval(fps: 30)], isEmulated: true),
+            V4L2Mode(fourcc: .mjpeg, size: V4L2Size(1280, 720), intervals: [.interval(fps: 30)]),
+            V4L2Mode(fourcc: FourCC("H264"), size: V4L2Size(640, 480), intervals: [.interval(fps: 30)]),
+        ]
+        expectChoice(V4L2ModeSelector.select(from: mjpegCamera, displayWidth: 480, displayHeight: 270), .mjpeg, 1280, 720, fps: 30)
+        let onlyEmulated = [mjpegCamera[0], mjpegCamera[2]]
+        expectChoice(V4L2ModeSelector.select(from: onlyEmulated, displayWidth: 480, displayHeight: 270), .yu12, 1280, 720, fps: 30)
+        #expect(V4L2ModeSelector.select(from: [mjpegCamera[2]], displayWidth: 480, displayHeight: 270) == nil)
+    }
+
+    @Test func preferredIntervalAvoidsNeedlessSpeed() {
+        let ntsc = V4L2Fraction(1001, 30000)
+        #expect(V4L2ModeSelector.preferredInterval(of: [.interval(fps: 60), .interval(fps: 30)]) == .interval(fps: 30))
+        #expect(V4L2ModeSelector.preferredInterval(of: [.interval(fps: 25), ntsc, .interval(fps: 60)]) == ntsc)
+        #expect(V4L2ModeSelector.preferredInterval(of: [.interval(fps: 120), .interval(fps: 60)]) == .interval(fps: 60))
+        #expect(V4L2ModeSelector.preferredInterval(of: [.interval(fps: 10), .interval(fps: 15)]) == .interval(fps: 15))
+        #expect(V4L2ModeSelector.preferredInterval(of: [V4L2Fraction(0, 0)]) == nil)
+        #expect(V4L2ModeSelector.preferredInterval(of: []) == nil)
+    }
+
+    @Test func intervalRangeOffers30() {
+        let range = V4L2FrameIntervals.stepwise(min: .interval(fps: 60), max: .interval(fps: 1), step: V4L2Fraction(0, 1))
+        #expect(range.candidates == [.interval(fps: 60), .interval(fps: 30), .interval(fps: 25), .interval(fps: 1)])
+        #expect(V4L2ModeSelector.preferredInterval(of: range.candidates) == .interval(fps: 30))
+        let fastOnly = V4L2FrameIntervals.stepwise(min: .interval(fps: 120), max: .interval(fps: 60), step: V4L2Fraction(1, 120))
+        #expect(fastOnly.candidates == [.interval(fps: 120), .interval(fps: 60)])
+    }
+
+    @Test func unenumeratedSizesUseTheDisplaySize() throws {
+        let d = FakeV4L2Device()
+        d.formats = [V4L2FormatDescription(fourcc: .yuyv, description: "YUYV")]
+        let found = try modes(d, 480, 270)
+        #expect(found == [V4L2Mode(fourcc: .yuyv, size: V4L2Size(480, 270), intervals: [])])
+        expectChoice(V4L2ModeSelector.select(from: found, displayWidth: 480, displayHeight: 270), .yuyv, 480, 270, fps: nil)
+    }
+}
