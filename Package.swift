@@ -33,7 +33,7 @@ let package = Package(
                 "PipWindow", "CameraSource",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource"]),
+        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "CTurboJPEG"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG"]),
         .testTarget(name: "IntegrationTests", dependencies: ["pipcam"]),
     ],

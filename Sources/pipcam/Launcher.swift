@@ -42,7 +42,7 @@ struct Launcher {
     /// The user's source, else the first camera, else the test pattern (saying so).
     private func chooseSource() throws -> SourceSpec {
         if let text = command.source { return try SourceSpec.parse(text) }
-        if let path = CameraDiscovery.firstCaptureCameraPath() { return .camera(path: path) }
+        if let path = CameraDiscovery().firstCaptureCameraPath() { return .camera(path: path) }
         writeErrorLine("pipcam: no camera found; showing the built-in test source (--source test)")
         return .test
     }
@@ -55,11 +55,7 @@ struct Launcher {
     }
 
     private func listCameras() -> Int32 {
-        let text = CameraDiscovery.listingText()
-        if text.isEmpty {
-            writeErrorLine("pipcam: no capture devices found")
-            return 0
-        }
+        let text = CameraDescription.listing(CameraDiscovery().cameras())
         print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
         return 0
     }

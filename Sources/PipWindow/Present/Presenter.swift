@@ -25,7 +25,7 @@ public final class Presenter {
     private var next = 0
     public private(set) var width = 0
     public private(set) var height = 0
-    public var rotation: Rotation = .none
+    public var rotation: Rotation = .deg0
     public var mirror = false
 
     /// Whether frames go through shared memory (false after a failed attach or when opted out).

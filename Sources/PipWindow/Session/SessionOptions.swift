@@ -7,7 +7,7 @@ public struct SessionOptions: Sendable {
     public var corner: Corner = .bottomRight
     /// Horizontal flip; nil for the source's default (on for cameras).
     public var mirror: Bool?
-    public var rotation: Rotation = .none
+    public var rotation: Rotation = .deg0
     /// Exit after this many frames were shown.
     public var frameLimit: Int?
     /// Print a stats line every second and at exit.

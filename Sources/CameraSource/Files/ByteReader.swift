@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A read failure, carrying errno; file sources turn it into a `SourceError`.
+struct ReadFailure: Error {
+    var code: Int32
+}
+
+/// Buffered reads from a file descriptor (file, pipe or stdin) with absolute byte offsets.
+///
+/// Small structures (headers, markers) are parsed straight out of the read-ahead buffer;
+/// big payloads are copied from it and then read directly into their destination.
+final class ByteReader {
+    let fd: Int32
+    private let storage: UnsafeMutableRawPointer
+    let capacity: Int
+    private var start = 0
+    private var end = 0
+    /// Absolute stream offset of the first unconsumed byte.
+    private(set) var offset = 0
+    private(set) var reachedEOF = false
+
+    init(fd: Int32, capacity: Int = 64 * 1024) {
+        self.fd = fd
+        self.capacity = capacity
+        storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes read ahead but not consumed yet.
+    var available: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: storage + start, count: end - start)
+    }
+
+    var availableCount: Int { end - start }
+
+    func consume(_ count: Int) {
+        precondition(count <= end - start)
+        start += count
+        offset += count
+    }
+
+    /// Reads more into the buffer (after moving the unconsumed rest to its front).
+    /// Returns false at end of file, or when the buffer is already full.
+    @discardableResult
+    func fill() throws(ReadFailure) -> Bool {
+        if start > 0 {
+            let rest = end - start
+            if rest > 0 { memmove(storage, storage + start, rest) }
+            start = 0
+            end = rest
+        }
+        guard end < capacity, !reachedEOF else { return false }
+        let got = try Self.readSome(fd: fd, into: storage + end, count: capacity - end)
+        if got == 0 {
+            reachedEOF = true
+            return false
+        }
+        end += got
+        return true
+    }
+
+    /// Makes at least `count` bytes (at most `capacity`) available, unless the stream ends first.
+    func ensureAvailable(_ count: Int) throws(ReadFailure) -> Bool {
+        while end - start < count {
+            if try !fill() { return end - start >= count }
+        }
+        return true
+    }
+
+    /// Index into `available` of the first `byte` already buffered (reads nothing).
+    func firstBuffered(_ byte: UInt8) -> Int? {
+        guard end > start, let hit = memchr(storage + start, Int32(byte), end - start) else { return nil }
+        return (storage + start).distance(to: hit)
+    }
+
+    /// Index into `available` of the first `byte`, looking at most `limit` bytes ahead.
+    func find(_ byte: UInt8, within limit: Int) throws(ReadFailure) -> Int? {
+        var searched = 0
+        while true {
+            let count = min(end - start, limit)
+            if count > searched,
+                let hit = memchr(storage + start + searched, Int32(byte), count - searched)
+            {
+                return (storage + start).distance(to: hit)
+            }
+            searched = count
+            if searched >= limit { return nil }
+            if try !fill() { return nil }
+        }
+    }
+
+    /// Copies up to `count` bytes into `destination`, looping over short reads.
+    /// Returns fewer than `count` only at end of file.
+    func read(into destination: UnsafeMutableRawPointer, count: Int) throws(ReadFailure) -> Int {
+        let buffered = min(count, end - start)
+        if buffered > 0 {
+            destination.copyMemory(from: storage + start, byteCount: buffered)
+            consume(buffered)
+        }
+        var got = buffered
+        while got < count && !reachedEOF {
+            // Large remainders go straight to the destination: one copy instead of two.
+            let n = try Self.readSome(fd: fd, into: destination + got, count: count - got)
+            if n == 0 { reachedEOF = true }
+            got += n
+            offset += n
+        }
+        return got
+    }
+
+    /// One `read(2)`, retrying on EINTR and waiting on a non-blocking descriptor. 0 means end of file.
+    static func readSome(fd: Int32, into destination: UnsafeMutableRawPointer, count: Int) throws(ReadFailure) -> Int {
+        while true {
+            let n = Glibc.read(fd, destination, count)
+            if n >= 0 { return n }
+            let code = errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&p, 1, -1)
+                continue
+            }
+            throw ReadFailure(code: code)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a file format read for one frame; the shared part adds buffer, time and sequence.
+struct FileFrame {
+    var format: PixelFormat
+    var width: Int
+    var height: Int
+    var byteCount: Int
+    var colorimetry: Colorimetry
+}
+
+/// The part all file sources share: opening the file (or taking a descriptor), the ring of three
+/// frame buffers, pacing at the stream's rate, and turning read failures into `SourceError`s.
+///
+/// Subclasses (`Y4MSource`, `RawSource`, `MJPEGSource`) only parse their format: the stream header
+/// in `openStream` and one frame in `readFrame`. `start()` reads the first frame already, so a
+/// malformed or empty input fails there rather than in the middle of playback.
+public class FileFrameSource: FrameSource {
+    public let name: String
+    public var isLive: Bool { false }
+    public var mirroredByDefault: Bool { false }
+    public internal(set) var frameWidth = 0
+    public internal(set) var frameHeight = 0
+    public internal(set) var frameRate: Double?
+    public var pollDescriptor: Int32? { nil }
+    /// What the window asked for; only `paced` matters to files.
+    public let request: SourceRequest
+
+    /// How many buffers frames can be lent out in at once.
+    static let bufferCount = 3
+
+    private enum Origin {
+        case path(String)
+        case descriptor(Int32, owned: Bool)
+    }
+    private let origin: Origin
+    private var fd: Int32 = -1
+    private var reader: ByteReader?
+    var ring = BufferRing()
+    private var pacer = FramePacer(fps: 30)
+    private var prefetched: (index: Int, frame: FileFrame)?
+    private var nextSequence: UInt64 = 0
+    private var finished = false
+    /// Frames completely read so far; the number of the frame being read, for messages.
+    private(set) var framesRead = 0
+
+    /// Reads the file at `path`; `-` means standard input (not closed by `stop()`).
+    init(path: String, request: SourceRequest) {
+        if path == "-" {
+            origin = .descriptor(0, owned: false)
+            name = "stdin"
+        } else {
+            origin = .path(path)
+            name = path
+        }
+        self.request = request
+    }
+
+    /// Reads an already open descriptor (a pipe, say), which `stop()` closes.
+    init(fileDescriptor: Int32, name: String, request: SourceRequest) {
+        origin = .descriptor(fileDescriptor, owned: true)
+        self.name = name
+        self.request = request
+    }
+
+    deinit {
+        stop()
+        ring.deallocate()
+    }
+
+    // MARK: Format hooks
+
+    /// Parses the stream header and sets the frame size and rate; returns the bytes a buffer needs.
+    func openStream(_ reader: ByteReader) throws -> Int { fatalError("subclass must override") }
+
+    /// Reads the next frame into buffer `index`; nil at a clean end of stream.
+    func readFrame(_ reader: ByteReader, into index: Int) throws -> FileFrame? { fatalError("subclass must override") }
+
+    /// Why a stream with no frame at all is rejected.
+    var noFramesReason: String { "empty file" }
+
+    func badInput(_ reason: String) -> SourceError { .badInput(thing: name, reason: reason) }
+
+    // MARK: FrameSource
+
+    public func start() throws {
+        guard reader == nil, !finished else { return }
+        switch origin {
+        case .path(let path):
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 { throw badInput(SourceError.describe(errno: errno)) }
+        case .descriptor(let descriptor, _):
+            fd = descriptor
+        }
+        let reader = ByteReader(fd: fd)
+        self.reader = reader
+        do {
+            let bufferBytes = try openStream(reader)
+            pacer = FramePacer(fps: frameRate ?? 30)
+            ring.allocate(count: Self.bufferCount, byteCount: bufferBytes)
+            let index = ring.acquire()!
+            guard let first = try readFrame(reader, into: index) else { throw badInput(noFramesReason) }
+            framesRead = 1
+            prefetched = (index, first)
+        } catch let failure as ReadFailure {
+            stop()
+            throw badInput(SourceError.describe(errno: failure.code))
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        guard let reader, !finished else { return .end }
+        if request.paced, let due = pacer.deadline(forFrame: nextSequence, now: now) {
+            return .wait(deadline: due)
+        }
+        let index: Int
+        let frame: FileFrame
+        if let first = prefetched {
+            prefetched = nil
+            (index, frame) = first
+        } else {
+            guard let free = ring.acquire() else { return .wait(deadline: nil) }
+            do {
+                guard let read = try readFrame(reader, into: free) else {
+                    ring.release(free)
+                    finished = true
+                    return .end
+                }
+                framesRead += 1
+                (index, frame) = (free, read)
+            } catch let failure as ReadFailure {
+                ring.release(free)
+                finished = true
+                throw SourceError.runtime(thing: name, reason: SourceError.describe(errno: failure.code))
+            } catch {
+                ring.release(free)
+                finished = true
+                throw error
+            }
+        }
+        // The first frame was read in start(); it counts as read now, when it is handed out.
+        let video = VideoFrame(
+            packed: frame.format, width: frame.width, height: frame.height, base: ring.bases[index],
+            byteCount: frame.byteCount, colorimetry: frame.colorimetry, timestamp: .now(),
+            sequence: nextSequence, bufferIndex: index)
+        nextSequence += 1
+        return .frame(video)
+    }
+
+    public func recycle(bufferIndex: Int) {
+        ring.release(bufferIndex)
+    }
+
+    public func stop() {
+        finished = true
+        reader = nil
+        if fd >= 0 {
+            if case .descriptor(_, owned: false) = origin {} else { close(fd) }
+            fd = -1
+        }
+    }
+}

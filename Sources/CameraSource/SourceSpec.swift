@@ -1,0 +1,134 @@
+/// Where frames come from, as given to `--source`.
+public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
+    /// A V4L2 capture device (any path under `/dev/`).
+    case camera(path: String)
+    /// The built-in moving test pattern.
+    case test
+    /// A YUV4MPEG2 file (`-`: standard input).
+    case y4m(path: String)
+    /// Headerless frames of a given size and format (`-`: standard input).
+    case raw(path: String, width: Int, height: Int, format: PixelFormat, fps: Double)
+    /// Concatenated JPEGs (`-`: standard input).
+    case mjpeg(path: String, fps: Double)
+
+    /// Frame rate of raw and MJPEG files when the spec gives none.
+    public static let defaultFPS = 30.0
+    /// Formats `raw:` accepts, in the order messages list them.
+    public static let rawFormats: [PixelFormat] = [.yuyv, .i420, .nv12, .bgra, .rgb24]
+    /// The accepted forms, for messages and help.
+    public static let forms = "/dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS]"
+
+    /// Parses a `--source` value. Errors are `SourceError.badInput` naming the spec and the cause,
+    /// e.g. `raw:x.yuv:640x:yuyv: bad size '640x': expected WxH`.
+    ///
+    /// Paths may contain ':'. For `mjpeg:` a trailing `@` followed by a digit or '.' starts the
+    /// frame rate (write `mjpeg:a@2x.mjpeg@30` for a path that itself looks like that); `raw:` is
+    /// parsed from the right, so only the last two ':' separate the size and format.
+    public static func parse(_ text: String) throws(SourceError) -> SourceSpec {
+        func bad(_ reason: String) -> SourceError { .badInput(thing: text, reason: reason) }
+        if text.isEmpty { throw SourceError.badInput(thing: "--source", reason: "empty (expected \(forms))") }
+        if text.hasPrefix("/dev/") && text.count > 5 { return .camera(path: text) }
+        if text == "test" { return .test }
+        if text.hasPrefix("y4m:") {
+            let path = String(text.dropFirst(4))
+            guard !path.isEmpty else { throw bad("missing path (expected y4m:PATH)") }
+            return .y4m(path: path)
+        }
+        if text.hasPrefix("mjpeg:") {
+            var path = Substring(text.dropFirst(6))
+            var fps = defaultFPS
+            if let at = path.lastIndex(of: "@"), let next = path[path.index(after: at)...].first,
+                next.isASCII && (next.isNumber || next == ".")
+            {
+                fps = try parseFPS(path[path.index(after: at)...], bad)
+                path = path[..<at]
+            }
+            guard !path.isEmpty else { throw bad("missing path (expected mjpeg:PATH[@FPS])") }
+            return .mjpeg(path: String(path), fps: fps)
+        }
+        if text.hasPrefix("raw:") {
+            let rest = Substring(text.dropFirst(4))
+            guard let formatColon = rest.lastIndex(of: ":"),
+                let sizeColon = rest[..<formatColon].lastIndex(of: ":")
+            else { throw bad("expected raw:PATH:WxH:FMT[@FPS]") }
+            let path = rest[..<sizeColon]
+            let sizeText = rest[rest.index(after: sizeColon)..<formatColon]
+            var formatText = rest[rest.index(after: formatColon)...]
+            var fps = defaultFPS
+            if let at = formatText.lastIndex(of: "@") {
+                fps = try parseFPS(formatText[formatText.index(after: at)...], bad)
+                formatText = formatText[..<at]
+            }
+            guard !path.isEmpty else { throw bad("missing path (expected raw:PATH:WxH:FMT[@FPS])") }
+            let (width, height) = try parseSize(sizeText, bad)
+            guard let format = PixelFormat(rawValue: formatText.lowercased()), rawFormats.contains(format) else {
+                throw bad("unknown format '\(formatText)' (expected yuyv, i420, nv12, bgra or rgb24)")
+            }
+            return .raw(path: String(path), width: width, height: height, format: format, fps: fps)
+        }
+        throw bad("unknown source (expected \(forms))")
+    }
+
+    /// `WxH` with each side 1…16384 and at most 64 Mpixel.
+    static func parseSize(_ text: Substring, _ bad: (String) -> SourceError) throws(SourceError) -> (Int, Int) {
+        guard let x = text.firstIndex(where: { $0 == "x" || $0 == "X" }),
+            let width = digits(text[..<x]), let height = digits(text[text.index(after: x)...])
+        else { throw bad("bad size '\(text)': expected WxH") }
+        guard (1...FrameLimits.maxSide).contains(width), (1...FrameLimits.maxSide).contains(height) else {
+            throw bad("bad size '\(text)': width and height must be 1 to \(FrameLimits.maxSide)")
+        }
+        guard width * height <= FrameLimits.maxPixels else { throw bad("bad size '\(text)': more than 64 Mpixel") }
+        return (width, height)
+    }
+
+    /// A plain decimal number (digits, at most one '.') in (0, 1000].
+    static func parseFPS(_ text: Substring, _ bad: (String) -> SourceError) throws(SourceError) -> Double {
+        let plain = !text.isEmpty && text.count <= 16 && text.filter { $0 == "." }.count <= 1
+            && text.allSatisfy { $0 == "." || ($0.isASCII && $0.isNumber) } && text != "."
+        guard plain, let fps = Double(text), fps > 0, fps <= 1000 else {
+            throw bad("bad frame rate '\(text)': expected a number in (0, 1000]")
+        }
+        return fps
+    }
+
+    /// Up to 9 ASCII digits as an Int.
+    private static func digits(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
+    }
+
+    /// Whether frames come from a file or pipe (played once, not mirrored).
+    public var isFile: Bool {
+        switch self {
+        case .camera, .test: return false
+        case .y4m, .raw, .mjpeg: return true
+        }
+    }
+
+    /// The spec in the form `parse` accepts, with the frame rate spelled out.
+    public var description: String {
+        switch self {
+        case .camera(let path): return path
+        case .test: return "test"
+        case .y4m(let path): return "y4m:\(path)"
+        case .raw(let path, let w, let h, let format, let fps): return "raw:\(path):\(w)x\(h):\(format)@\(Self.format(fps))"
+        case .mjpeg(let path, let fps): return "mjpeg:\(path)@\(Self.format(fps))"
+        }
+    }
+
+    private static func format(_ fps: Double) -> String {
+        fps == fps.rounded() ? String(Int(fps)) : String(fps)
+    }
+
+    /// A source for this spec, not started yet; nil for `.camera`, which the V4L2 module opens.
+    public func makeSource(request: SourceRequest = SourceRequest()) -> (any FrameSource)? {
+        switch self {
+        case .camera: return nil
+        case .test: return TestPatternSource()
+        case .y4m(let path): return Y4MSource(path: path, request: request)
+        case .raw(let path, let w, let h, let format, let fps):
+            return RawSource(path: path, width: w, height: h, format: format, fps: fps, request: request)
+        case .mjpeg(let path, let fps): return MJPEGSource(path: path, fps: fps, request: request)
+        }
+    }
+}

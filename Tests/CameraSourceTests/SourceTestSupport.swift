@@ -1,0 +1,142 @@
+import CTurboJPEG
+import Foundation
+import Glibc
+import Testing
+@testable import CameraSource
+
+/// Files, pipes and JPEGs for the source tests.
+enum Fixture {
+    /// A fresh file with `bytes` in a per-test temporary directory; returns its path.
+    static func file(_ bytes: [UInt8], name: String = "clip") -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipcam-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try! Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// A pipe whose read end is returned; `bytes` are written from a background thread, then the write end closes.
+    static func pipe(_ bytes: [UInt8], chunk: Int = 4096) -> Int32 {
+        var fds: [Int32] = [0, 0]
+        precondition(Glibc.pipe(&fds) == 0)
+        let writeEnd = fds[1]
+        if bytes.count <= 32768 {  // fits the pipe buffer: no writer thread needed
+            if !bytes.isEmpty { precondition(write(writeEnd, bytes, bytes.count) == bytes.count) }
+            close(writeEnd)
+            return fds[0]
+        }
+        let thread = Thread {
+            var sent = 0
+            bytes.withUnsafeBytes { raw in
+                while sent < raw.count {
+                    let n = write(writeEnd, raw.baseAddress! + sent, min(chunk, raw.count - sent))
+                    if n <= 0 { break }
+                    sent += n
+                }
+            }
+            close(writeEnd)
+        }
+        thread.start()
+        return fds[0]
+    }
+
+    /// Deterministic pseudo-random bytes.
+    static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
+        var rng = SplitMix(seed: seed)
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+    }
+
+    /// A baseline (or progressive) JPEG of noise, which is full of FF 00 stuffing.
+    static func jpeg(width: Int, height: Int, seed: UInt64, quality: Int32 = 90, progressive: Bool = false) -> [UInt8] {
+        let handle = tjInitCompress()!
+        defer { tjDestroy(handle) }
+        let pixels = bytes(width * height * 3, seed: seed)
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let flags: Int32 = progressive ? Int32(TJFLAG_PROGRESSIVE) : 0
+        let status = tjCompress2(
+            handle, pixels, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue), &out, &size,
+            Int32(TJSAMP_420.rawValue), quality, flags)
+        precondition(status == 0 && out != nil)
+        defer { tjFree(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    /// Offset just past the first SOS segment (where entropy-coded data starts).
+    static func entropyStart(_ jpeg: [UInt8]) -> Int {
+        var i = 2
+        while i + 4 <= jpeg.count {
+            precondition(jpeg[i] == 0xFF)
+            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+            if jpeg[i + 1] == 0xDA { return i + 2 + length }
+            i += 2 + length
+        }
+        fatalError("no SOS")
+    }
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The bytes of a frame's buffer (all planes, or the compressed payload).
+func payload(_ frame: VideoFrame) -> [UInt8] {
+    Array(UnsafeRawBufferPointer(start: frame.plane0.base, count: frame.byteCount))
+}
+
+/// Reads every frame unpaced, copying and recycling each; stops at `.end` (or after `limit` frames).
+func drain(_ source: FrameSource, limit: Int = 100_000) throws -> [(frame: VideoFrame, bytes: [UInt8])] {
+    var frames: [(VideoFrame, [UInt8])] = []
+    let now = MonotonicInstant(nanoseconds: 1_000_000_000)
+    while frames.count < limit {
+        switch try source.nextFrame(now: now) {
+        case .frame(let frame):
+            frames.append((frame, payload(frame)))
+            source.recycle(bufferIndex: frame.bufferIndex)
+        case .wait(let deadline):
+            Issue.record("unexpected wait \(String(describing: deadline)) from an unpaced file source")
+            return frames
+        case .end:
+            return frames
+        }
+    }
+    return frames
+}
+
+/// The `SourceError` a throwing call raised, or nil when it did not throw one.
+func sourceError(_ body: () throws -> Void) -> SourceError? {
+    do {
+        try body()
+        return nil
+    } catch let error as SourceError {
+        return error
+    } catch {
+        Issue.record("unexpected error type: \(error)")
+        return nil
+    }
+}
+
+let unpaced = SourceRequest(paced: false)
+
+extension SourceStep {
+    var frame: VideoFrame? {
+        if case .frame(let f) = self { return f }
+        return nil
+    }
+    var waitDeadline: MonotonicInstant?? {
+        if case .wait(let d) = self { return .some(d) }
+        return nil
+    }
+    var isEnd: Bool {
+        if case .end = self { return true }
+        return false
+    }
+}
