@@ -89,14 +89,28 @@ public struct PipStateMachine: Sendable {
         public init() {}
     }
 
+    /// Timing and policy; may be changed between events.
     public var configuration: Configuration
-    public private(set) var phase: PipPhase = .idle
+    /// Where PiP is in its life cycle.
+    public internal(set) var phase: PipPhase = .idle
     /// A content source is attached and its source window exists.
-    public private(set) var isPossible = false
+    public internal(set) var isPossible = false
     /// Where the PiP window is (or will be) in root coordinates.
-    public private(set) var pipFrame: Rect
-    /// The source window's last known on-screen frame.
-    public private(set) var sourceFrame: Rect?
+    public internal(set) var pipFrame: Rect
+    /// The source window's last known on-screen frame (forgotten when the source goes away:
+    /// send `.sourceFrameChanged` for a newly attached source window).
+    public internal(set) var sourceFrame: Rect?
+
+    /// The proxy's grow (`.starting`) or shrink (`.stopping`); nil in the other phases.
+    var animation: PipAnimation?
+    /// A start asked for while stopping or restoring, performed after that stop's `didStop`.
+    var startQueued = false
+    /// Whether the current (or last) start was an automatic one.
+    var startedAutomatically = false
+    /// The source window's reported visibility and the automatic start or stop waiting on it.
+    var visibility = SourceVisibility()
+    /// Until when hide/show reports are taken as the echo of our own `.restoreSource`.
+    var restoreGraceEnd: MonotonicInstant?
 
     public init(configuration: Configuration = Configuration(), pipFrame: Rect) {
         self.configuration = configuration
@@ -107,10 +121,50 @@ public struct PipStateMachine: Sendable {
     public var isActive: Bool { phase == .active }
 
     /// When the driver should send the next `.tick` (nil: no timer needed).
-    public var nextDeadline: MonotonicInstant? { fatalError("not implemented") }
+    public var nextDeadline: MonotonicInstant? {
+        let frame = animation?.nextDeadline(frameNanoseconds: configuration.frameNanoseconds)
+        let debounce = visibility.deadline(debounceNanoseconds: configuration.debounceNanoseconds)
+        switch (frame, debounce) {
+        case let (a?, b?): return min(a, b)
+        case let (a, b): return a ?? b
+        }
+    }
 
     /// Feeds one event at time `now`; returns the actions to perform, in order.
+    ///
+    /// Time is only read from `now`, which must not go backwards; deadlines (animation frames,
+    /// debouncing) act only on `.tick`.
     public mutating func handle(_ event: PipEvent, now: MonotonicInstant) -> [PipAction] {
-        fatalError("not implemented")
+        switch event {
+        case .startRequested:
+            visibility.absorb()
+            return requestStart(now: now)
+        case .stopRequested(let restore):
+            return requestStop(restore: restore, now: now)
+        case .pipWindowClosed:
+            return requestStop(restore: false, now: now)
+        case .sourceHidden:
+            reportVisibility(hidden: true, now: now)
+            return []
+        case .sourceShown:
+            reportVisibility(hidden: false, now: now)
+            return []
+        case .sourceFrameChanged(let frame):
+            sourceFrame = frame
+            return []
+        case .pipFrameChanged(let frame):
+            pipFrame = frame
+            return []
+        case .tick:
+            return step(now: now) + automaticDeadline(now: now)
+        case .restoreCompleted:
+            return completeRestore(now: now)
+        case .contentSourceAttached:
+            guard !isPossible else { return [] }
+            isPossible = true
+            return [.possibleChanged(true)]
+        case .contentSourceRemoved, .sourceDestroyed:
+            return detach(now: now)
+        }
     }
 }
