@@ -11,7 +11,8 @@ public final class DisplayLoop {
     public typealias EventHandler = (WindowEvent) -> Void
 
     public let display: XDisplay
-    private var windowHandlers: [WindowID: EventHandler] = [:]
+    private var windowHandlers: [WindowID: [(token: Int, handler: EventHandler)]] = [:]
+    private var nextToken = 0
     private var otherHandlers: [EventHandler] = []
     private var readers: [(fd: Int32, handler: () -> Void)] = []
     private var timers: [(id: Int, deadline: MonotonicInstant, handler: () -> Void)] = []
@@ -22,9 +23,22 @@ public final class DisplayLoop {
 
     public init(display: XDisplay) { self.display = display }
 
-    /// Sends events about `window` to `handler` (replacing an earlier one).
-    public func register(_ window: WindowID, _ handler: @escaping EventHandler) { windowHandlers[window] = handler }
-    public func unregister(_ window: WindowID) { windowHandlers[window] = nil }
+    /// Sends events about `window` to `handler` (after earlier handlers of the same window);
+    /// returns a token for `unregister`.
+    @discardableResult
+    public func register(_ window: WindowID, _ handler: @escaping EventHandler) -> Int {
+        nextToken += 1
+        windowHandlers[window, default: []].append((nextToken, handler))
+        return nextToken
+    }
+
+    /// Removes the handler `register` returned `token` for.
+    public func unregister(_ token: Int) {
+        for (window, list) in windowHandlers {
+            let kept = list.filter { $0.token != token }
+            windowHandlers[window] = kept.isEmpty ? nil : kept
+        }
+    }
 
     /// Sends events that name no registered window (root properties, shared-memory completions) to `handler`.
     public func observeOtherEvents(_ handler: @escaping EventHandler) { otherHandlers.append(handler) }
@@ -71,8 +85,8 @@ public final class DisplayLoop {
     }
 
     private func dispatch(_ event: WindowEvent) {
-        if let w = event.window, let handler = windowHandlers[w] {
-            handler(event)
+        if let w = event.window, let handlers = windowHandlers[w] {
+            for entry in handlers { entry.handler(event) }
         } else {
             for handler in otherHandlers { handler(event) }
         }

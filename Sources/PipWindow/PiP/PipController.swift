@@ -36,6 +36,8 @@ public final class PipController {
     private let pipPresenter: Presenter
     private let proxyPresenter: Presenter
     private var watcher: SourceWindowWatcher?
+    private var watcherToken: Int?
+    private var ownTokens: [Int] = []
     private var tickTimer: Int?
     private var queuedEvents: [PipEvent] = []
     private var handlingEvents = false
@@ -90,10 +92,10 @@ public final class PipController {
         proxyPresenter = try Presenter(display: display, window: proxy, allowShm: allowSharedMemory)
         machine = PipStateMachine(pipFrame: rect)
         self.contentSource = contentSource
-        loop.register(pipWindow.id) { [unowned self] in handlePipWindowEvent($0) }
-        loop.register(proxy) { [unowned self] event in
+        ownTokens.append(loop.register(pipWindow.id) { [unowned self] in handlePipWindowEvent($0) })
+        ownTokens.append(loop.register(proxy) { [unowned self] event in
             if case .expose(_, 0) = event { proxyPresenter.redraw() }
-        }
+        })
         contentSourceChanged(from: nil)
     }
 
@@ -114,9 +116,10 @@ public final class PipController {
 
     /// Draws `frame` in whichever of the animation proxy or PiP window is showing.
     /// Returns `.busy` when that window's images are all still with the server.
-    public func present(_ frame: VideoFrame) throws -> Presenter.Outcome {
-        if proxyShown { return try proxyPresenter.present(frame) }
-        if pipShown { return try pipPresenter.present(frame) }
+    /// `counted: false` for a redraw of a frame already shown (not a new frame for the statistics).
+    public func present(_ frame: VideoFrame, counted: Bool = true) throws -> Presenter.Outcome {
+        if proxyShown { return try proxyPresenter.present(frame, counted: counted) }
+        if pipShown { return try pipPresenter.present(frame, counted: counted) }
         return .busy
     }
 
@@ -126,8 +129,9 @@ public final class PipController {
     }
 
     /// Routes a shared-memory completion to the presenter that owns the segment.
-    public func completed(segment: UInt) -> MonotonicInstant? {
-        pipPresenter.completed(segment: segment) ?? proxyPresenter.completed(segment: segment)
+    public func completed(segment: UInt) -> (mine: Bool, capturedAt: MonotonicInstant?) {
+        let pip = pipPresenter.completed(segment: segment)
+        return pip.mine ? pip : proxyPresenter.completed(segment: segment)
     }
 
     /// Whether all puts have completed (for a clean shutdown).
@@ -136,9 +140,7 @@ public final class PipController {
     /// Destroys the windows. The controller must not be used afterwards.
     public func tearDown() {
         if let t = tickTimer { loop.cancelTimer(t) }
-        loop.unregister(pipWindow.id)
-        loop.unregister(proxy)
-        if let w = watcher { loop.unregister(w.window) }
+        for token in ownTokens + [watcherToken].compactMap({ $0 }) { loop.unregister(token) }
         pipPresenter.close()
         proxyPresenter.close()
         display.destroy(proxy)
@@ -148,11 +150,12 @@ public final class PipController {
     // MARK: events in
 
     private func contentSourceChanged(from old: PipContentSource?) {
-        if let old, let w = watcher, old.sourceWindow == contentSource?.sourceWindow {
-            _ = w  // same window: only the content size may have changed
-        } else {
-            if let w = watcher { loop.unregister(w.window) }
+        // The same source window with new content (the active-speaker case) keeps PiP up as it is.
+        let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
+        if !sameWindow {
+            if let token = watcherToken { loop.unregister(token) }
             watcher = nil
+            watcherToken = nil
             if old != nil { feed(.contentSourceRemoved) }
         }
         guard let content = contentSource else { return }
@@ -162,7 +165,7 @@ public final class PipController {
         w.report = { [unowned self] in feed($0) }
         guard w.begin() else { return }
         watcher = w
-        loop.register(w.window) { [unowned self, unowned w] in w.handle($0) }
+        watcherToken = loop.register(w.window) { [unowned w] in w.handle($0) }
         feed(.contentSourceAttached)
         if let frame = w.frame { feed(.sourceFrameChanged(frame)) }
         if w.isHidden { feed(.sourceHidden) }

@@ -9,8 +9,9 @@ public final class Presenter {
         case busy
         /// Put with shared memory; `completed(segment:)` reports when the server is done.
         case pending
-        /// Put and already complete (plain XPutImage, synced), with the frame's capture time.
-        case completed(MonotonicInstant)
+        /// Put and already complete (plain XPutImage, synced), with the frame's capture time
+        /// (nil for puts that do not count as a shown frame).
+        case completed(MonotonicInstant?)
     }
 
     private let display: XDisplay
@@ -20,7 +21,7 @@ public final class Presenter {
     private let allowShm: Bool
     private let converter = FrameConverter()
     private var images: [ImageBuffer] = []
-    private var captureTimes: [MonotonicInstant] = []
+    private var captureTimes: [MonotonicInstant?] = []
     private var lastPresented: Int?
     private var next = 0
     public private(set) var width = 0
@@ -58,7 +59,7 @@ public final class Presenter {
         for _ in 0..<2 {
             guard let image = display.makeImage(width: width, height: height, allowShm: allowShm) else { continue }
             images.append(image)
-            captureTimes.append(MonotonicInstant(nanoseconds: 0))
+            captureTimes.append(nil)
         }
     }
 
@@ -74,8 +75,9 @@ public final class Presenter {
 
     /// Converts `frame` into a free image, draws the overlay and puts it on the window.
     /// Throws what the converter throws (a corrupt JPEG); the frame is then not shown.
-    public func present(_ frame: VideoFrame) throws -> Outcome {
-        try render(capturedAt: frame.timestamp) { pixels, stride, width, height in
+    /// `counted: false` marks a redraw of a frame already shown: its completion reports no capture time.
+    public func present(_ frame: VideoFrame, counted: Bool = true) throws -> Outcome {
+        try render(capturedAt: counted ? frame.timestamp : nil) { pixels, stride, width, height in
             try converter.convert(
                 frame, into: pixels, stride: stride, width: width, height: height,
                 layout: layout, rotation: rotation, mirror: mirror)
@@ -85,11 +87,11 @@ public final class Presenter {
     /// Puts a picture drawn by `body` (a placeholder) instead of a frame.
     @discardableResult
     public func present(drawing body: (UnsafeMutableRawPointer, Int, Int, Int) -> Void) -> Outcome {
-        (try? render(capturedAt: .now()) { pixels, stride, width, height in body(pixels, stride, width, height) }) ?? .busy
+        (try? render(capturedAt: nil) { pixels, stride, width, height in body(pixels, stride, width, height) }) ?? .busy
     }
 
     private func render(
-        capturedAt timestamp: MonotonicInstant, _ body: (UnsafeMutableRawPointer, Int, Int, Int) throws -> Void
+        capturedAt timestamp: MonotonicInstant?, _ body: (UnsafeMutableRawPointer, Int, Int, Int) throws -> Void
     ) throws -> Outcome {
         guard let index = freeImage() else { return .busy }
         let image = images[index]
@@ -108,11 +110,12 @@ public final class Presenter {
     /// The pixel layout of the window's visual (for overlay drawing).
     public var pixelLayout: PixelLayout { layout }
 
-    /// Marks the image whose shared segment the server finished with; returns its frame's capture time.
-    public func completed(segment: UInt) -> MonotonicInstant? {
-        guard let index = images.firstIndex(where: { $0.segmentID == segment && $0.inFlight }) else { return nil }
+    /// Marks the image whose shared segment the server finished with. Returns whether the segment
+    /// was this presenter's, and the capture time of a counted frame.
+    public func completed(segment: UInt) -> (mine: Bool, capturedAt: MonotonicInstant?) {
+        guard let index = images.firstIndex(where: { $0.segmentID == segment && $0.inFlight }) else { return (false, nil) }
         images[index].inFlight = false
-        return captureTimes[index]
+        return (true, captureTimes[index])
     }
 
     /// Puts the last shown picture again (after an Expose).
