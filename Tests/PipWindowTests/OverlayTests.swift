@@ -60,4 +60,15 @@ import Testing
         let half = layout.components(of: image[4])  // alpha 128 toward white, then dimmed by half
         #expect(abs(Int(half.red) - 89) <= 1 && abs(Int(half.green) - 64) <= 1 && abs(Int(half.blue) - 114) <= 1)
     }
+
+    @Test func partialOpacityScalesTheMask() {
+        let layout = PixelLayout.xrgb
+        var image = [UInt32](repeating: layout.pixel(red: 0, green: 0, blue: 0), count: 1)
+        image.withUnsafeMutableBytes { raw in
+            Compositor(layout: layout).draw(
+                AlphaMask(width: 1, height: 1, alpha: [255]), at: 0, y: 0, opacity: 0.5, into: raw.baseAddress!,
+                stride: 4, width: 1, height: 1)
+        }
+        #expect(abs(Int(layout.components(of: image[0]).red) - 127) <= 1)
+    }
 }

@@ -19,7 +19,7 @@ public struct Compositor {
                 let line = (pixels + row * stride).assumingMemoryBound(to: UInt32.self)
                 let maskRow = (row - y) * mask.width - x
                 for col in x0..<x1 {
-                    let a = Int(alpha[maskRow + col]) * scale >> 8
+                    let a = (Int(alpha[maskRow + col]) * scale) >> 8
                     if a == 0 { continue }
                     line[col] = blend(line[col], toward: 255, amount: a)
                 }
