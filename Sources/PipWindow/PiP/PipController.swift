@@ -186,6 +186,8 @@ public final class PipController {
             feed(.pipWindowClosed)
         case .visibility(_, _, let unobscured) where !unobscured:
             pipWindow.raiseIfObscured()
+        case .keyPress(_, let keysym, _) where keysym == 0xff1b:  // Escape: back to the source window
+            stop()
         case .buttonPress(let p) where p.button == 1:
             if let last = lastClick, p.time &- last.time < 400, abs(p.x - last.x) < 8, abs(p.y - last.y) < 8 {
                 lastClick = nil

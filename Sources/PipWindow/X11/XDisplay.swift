@@ -131,6 +131,9 @@ public final class XDisplay {
             let b = e.xbutton
             let p = pointer(b.window, b.button, b.x, b.y, b.x_root, b.y_root, b.time, b.state)
             return e.type == ButtonPress ? .buttonPress(p) : .buttonRelease(p)
+        case KeyPress:
+            let keysym = XLookupKeysym(&e.xkey, 0)
+            return .keyPress(window: e.xkey.window, keysym: keysym, state: e.xkey.state)
         case MotionNotify:
             let m = e.xmotion
             return .motion(pointer(m.window, 0, m.x, m.y, m.x_root, m.y_root, m.time, m.state))

@@ -35,6 +35,8 @@ public enum WindowEvent: Sendable {
     case destroyed(WindowID)
     case visibility(window: WindowID, fullyObscured: Bool, unobscured: Bool)
     case shmCompletion(segment: UInt)
+    /// A key press with its (unshifted) keysym, e.g. 0xff1b for Escape.
+    case keyPress(window: WindowID, keysym: UInt, state: UInt32)
     case other
 }
 
@@ -83,7 +85,7 @@ extension WindowEvent {
     public var window: WindowID? {
         switch self {
         case .configure(let w, _, _), .expose(let w, _), .clientMessage(let w, _, _), .property(let w, _, _),
-            .visibility(let w, _, _):
+            .visibility(let w, _, _), .keyPress(let w, _, _):
             return w
         case .buttonPress(let p), .buttonRelease(let p), .motion(let p):
             return p.window
