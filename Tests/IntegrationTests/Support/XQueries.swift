@@ -161,7 +161,7 @@ extension XServer {
                 return candidates.count == 1 ? candidates[0] : nil
             }
         } catch let error as HarnessError {
-            throw HarnessError("\(error) (matching windows at the deadline: \(seen))")
+            throw HarnessError("\(error) (matching windows at the deadline: \(seen))\n\(diagnostics())")
         }
     }
 
@@ -198,6 +198,26 @@ extension XServer {
                 x: try number("Absolute upper-left X") + border, y: try number("Absolute upper-left Y") + border,
                 width: try number("Width"), height: try number("Height")),
             borderWidth: border, mapState: fields["Map State"] ?? "?")
+    }
+
+    /// Waits until the window's geometry stops changing (a WM placing or tiling it, an
+    /// animation ending): the same value read over `quietPeriod`. Returns that geometry.
+    @discardableResult
+    func waitForStableGeometry(
+        of window: XWindowID, quietPeriod: Duration = .milliseconds(200), timeout: Duration = .seconds(5)
+    ) throws -> XRect {
+        let clock = ContinuousClock()
+        var last = try geometry(of: window)
+        var since = clock.now
+        return try poll(timeout: timeout, what: "the geometry of \(window) to settle (last \(last))") {
+            let now = try geometry(of: window)
+            if now != last {
+                last = now
+                since = clock.now
+                return nil
+            }
+            return clock.now - since >= quietPeriod ? now : nil
+        }
     }
 
     /// The window's own area in root coordinates (no WM decorations). Throws if it is gone.

@@ -112,6 +112,22 @@ final class XServer: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// A few lines on the server's state for failure messages: the WM and the top-level windows.
+    func diagnostics() -> String {
+        var lines = ["display \(display), Xvfb \(xvfb.isRunning ? "running" : "ended")"]
+        if let manager = windowManagerProcess.withLock({ $0 }) {
+            lines.append("\(windowManager): \(manager.termination.map { "ended, \($0)" } ?? "running")"
+                + " stderr: \(manager.stderrText.suffix(500))")
+        }
+        if let tree = try? run(["xwininfo", "-root", "-children"], timeout: .seconds(3)) {
+            lines.append(tree.stdoutText.split(whereSeparator: \.isNewline).suffix(20).joined(separator: "\n"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The process id of Xvfb.
+    var serverPID: pid_t { xvfb.pid }
+
     /// Whether Xvfb is still running.
     var isRunning: Bool { xvfb.isRunning }
 
@@ -165,12 +181,52 @@ final class XServer: Sendable {
             command, environment: environment.merging(wmEnvironment) { $1 })
         windowManagerProcess.withLock { $0 = process }
         let expected = manager.advertisedName
-        try waitUntil("\(manager) to manage \(display)", timeout: timeout) {
-            if let ended = process.termination {
-                throw HarnessError("\(manager) exited (\(ended)) before managing \(display): \(process.stderrText.suffix(1500))")
-            }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        try waitUntil("\(manager) to claim \(display)", timeout: timeout) {
+            try checkAlive(process, manager)
             return try runningWindowManagerName() == expected
         }
+        // The check window is set before the WM handles events: openbox drops MapRequests
+        // that arrive during its startup. Map probe windows until one is really managed.
+        var attempt = 0
+        while true {
+            attempt += 1
+            if try probeIsManaged(within: .milliseconds(min(500 * attempt, 2000))) { return }
+            try checkAlive(process, manager)
+            guard clock.now < deadline else {
+                throw HarnessError.timedOut("\(manager) to manage a window on \(display)", after: timeout,
+                    detail: "probe windows stayed unmanaged; \(manager) stderr: \(process.stderrText.suffix(1500))")
+            }
+        }
+    }
+
+    private func checkAlive(_ process: RunningProcess, _ manager: WindowManager) throws {
+        if let ended = process.termination {
+            throw HarnessError("\(manager) exited (\(ended)) on \(display): \(process.stderrText.suffix(1500))")
+        }
+    }
+
+    /// Maps a small window and reports whether the WM reparents it within `limit`;
+    /// the probe is gone again when this returns.
+    private func probeIsManaged(within limit: Duration) throws -> Bool {
+        let name = "pipcam-wm-probe"
+        let probe = try RunningProcess(
+            ["xlogo", "-name", name, "-geometry", "16x16+0+0"], environment: environment)
+        defer {
+            probe.terminate(grace: .seconds(1))
+            try? waitUntil("the WM probe window to go", timeout: .seconds(2)) {
+                try windows(className: name).isEmpty
+            }
+        }
+        let root = try rootWindow()
+        return (try? poll(timeout: limit, what: "the WM to manage its probe") { () -> Bool? in
+            guard let window = try windows(className: name).first,
+                let parent = try parent(of: window), parent != root,
+                try info(of: window)?.isViewable == true
+            else { return nil }
+            return true
+        }) ?? false
     }
 
     /// No bar, no focus following the mouse, no pointer warping: a quiet i3 for tests.
