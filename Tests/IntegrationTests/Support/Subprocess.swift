@@ -102,6 +102,7 @@ final class RunningProcess: Sendable, CustomStringConvertible {
             kill(-pid, SIGKILL)
             var status: Int32 = 0
             _ = waitpid(pid, &status, 0)
+            Spawner.forget(pid)
         }
         for path in [stdoutPath, stderrPath, stdinPath].compactMap({ $0 }) {
             unlink(path)
@@ -125,6 +126,7 @@ final class RunningProcess: Sendable, CustomStringConvertible {
             } else if reaped == -1 && errno == ECHILD {
                 known = .exited(-1)  // reaped elsewhere; nothing more to learn
             }
+            if known != nil { Spawner.forget(pid) }
             return known
         }
     }
@@ -193,11 +195,24 @@ func runChecked(
 /// Per-test-process scratch directory for captured output and generated files.
 enum Scratch {
     static let directory: String = {
-        let path = NSTemporaryDirectory() + "pipcam-tests-\(getpid())"
+        let parent = NSTemporaryDirectory()
+        removeAbandonedDirectories(in: parent)
+        let path = parent + "pipcam-tests-\(getpid())"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: Scratch.directory) }
         return path
     }()
+
+    /// Removes the scratch directories of test processes that were killed (no atexit ran).
+    private static func removeAbandonedDirectories(in parent: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
+        for name in names where name.hasPrefix("pipcam-tests-") {
+            guard let pid = pid_t(name.dropFirst("pipcam-tests-".count)), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: parent + name)
+            }
+        }
+    }
 
     /// A new empty directory under the scratch directory.
     static func makeDirectory(_ prefix: String) throws -> String {
@@ -208,7 +223,7 @@ enum Scratch {
 }
 
 /// posix_spawn with a new process group, default signal dispositions and an empty mask.
-private enum Spawner {
+enum Spawner {
     /// Serialises spawns and descriptor creation: glibc as seen from Swift has no pipe2 or
     /// closefrom, so a descriptor is briefly inheritable before FD_CLOEXEC is set on it.
     static let lock = Mutex(())
@@ -252,12 +267,18 @@ private enum Spawner {
             }
             var pid: pid_t = 0
             let error = posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp)
+            if error == 0 { ChildCleanup.register(pid) }
             guard error == 0 else {
                 throw HarnessError("cannot start `\(command[0])`: \(String(cString: strerror(error)))"
                     + (error == ENOENT ? " (not on PATH; run scripts/bootstrap test)" : ""))
             }
             return pid
         }
+    }
+
+    /// Drops a reaped child from the interrupt clean-up table.
+    static func forget(_ pid: pid_t) {
+        lock.withLock { _ in ChildCleanup.unregister(pid) }
     }
 
     /// A pipe whose ends are both close-on-exec (dup2 into a child clears it there).
