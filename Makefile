@@ -5,6 +5,7 @@ ARGS ?=
 TEST_FLAGS ?=
 
 .PHONY: help bootstrap build release run test clean
+.DEFAULT_GOAL := build
 
 help:
 	@echo "make build     debug build"

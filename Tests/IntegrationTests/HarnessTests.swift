@@ -35,6 +35,17 @@ struct HarnessTests {
         #expect(result.exitCode == nil)
     }
 
+    @Test func waitsForOutputOfARunningProcess() throws {
+        let process = try RunningProcess(["sh", "-c", "echo starting >&2; sleep 0.2; echo ready >&2; sleep 30"])
+        let stderr = try process.waitForOutput(containing: "ready")
+        #expect(stderr == "starting\nready\n")
+        #expect(process.isRunning)
+        #expect(process.terminate().termination == .signaled(SIGTERM))
+
+        let quitter = try RunningProcess(["sh", "-c", "echo bye; exit 4"])
+        #expect(throws: HarnessError.self) { try quitter.waitForOutput(containing: "never", inStderr: false) }
+    }
+
     @Test func terminateKillsTheWholeProcessGroup() throws {
         // The shell's child `sleep` would outlive a plain kill of the shell.
         let shell = try RunningProcess(["sh", "-c", "sleep 60 & echo $!; wait"])

@@ -115,6 +115,22 @@ final class RunningProcess: Sendable, CustomStringConvertible {
     var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     var stderrText: String { String(decoding: stderr, as: UTF8.self) }
 
+    /// Waits until stderr (or stdout) contains `text` and returns all of it so far; throws if
+    /// the process ends first or `timeout` passes. For lines like `--stats` output.
+    @discardableResult
+    func waitForOutput(
+        containing text: String, inStderr: Bool = true, timeout: Duration = .seconds(10)
+    ) throws -> String {
+        try poll(timeout: timeout, what: "\(self) to print '\(text)' (so far: \((inStderr ? stderrText : stdoutText).suffix(500)))") {
+            let output = inStderr ? stderrText : stdoutText
+            if output.contains(text) { return output }
+            if let ended = termination {
+                throw HarnessError("\(self) ended (\(ended)) without printing '\(text)': \(output.suffix(1000))")
+            }
+            return nil
+        }
+    }
+
     /// The termination, if the process has ended (reaps it without blocking).
     var termination: Termination? {
         state.withLock { known in
