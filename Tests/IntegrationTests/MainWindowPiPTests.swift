@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Issue #3 at the X level: the main window, PiP growing out of it when it is minimized (openbox) or
+/// unmapped (no window manager), shrinking back and restoring it, `--pip`, and the PiP button.
+@Suite struct MainWindowPiPTests {
+    /// Records whether `window` was ever viewable while `body` ran (polling as fast as xwininfo goes).
+    func sawViewable(_ x: XServer, _ window: XWindowID, during body: () throws -> Void) rethrows -> Bool {
+        let seen = Atomic<Bool>(false), done = Atomic<Bool>(false)
+        let watcher = Thread {
+            while !done.load(ordering: .relaxed) {
+                if (try? x.info(of: window))?.isViewable == true { seen.store(true, ordering: .relaxed) }
+            }
+        }
+        watcher.start()
+        defer { done.store(true, ordering: .relaxed) }
+        try body()
+        return seen.load(ordering: .relaxed)
+    }
+
+    func windows(_ x: XServer) throws -> (main: XWindowID, pip: XWindowID, proxy: XWindowID) {
+        let main = try x.waitForWindow(className: "pipcam", role: "main")
+        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
+        let proxy = try x.waitForWindow(className: "pipcam", role: "PictureInPictureAnimation", viewable: false)
+        return (main, pip, proxy)
+    }
+
+    func isViewable(_ x: XServer, _ w: XWindowID) throws -> Bool { try x.info(of: w)?.isViewable == true }
+
+    @Test(arguments: [WindowManager.openbox, .none])
+    func hidingTheMainWindowStartsPipAndShowingItStopsPip(wm: WindowManager) throws {
+        let x = try XServer(windowManager: wm)
+        _ = try x.startPipcam(["--source", "test"])
+        let (main, pip, proxy) = try windows(x)
+        #expect(try x.property("_NET_WM_NAME", of: main)?.strings.first == "pipcam")
+        #expect(try !isViewable(x, pip))
+        let before = try x.waitForStableGeometry(of: main)
+        let outerBefore = try x.outerGeometry(of: main)
+
+        let started = ContinuousClock.now
+        let animated = try sawViewable(x, proxy) {
+            try x.runChecked(["xdotool", wm == .none ? "windowunmap" : "windowminimize", "\(main.raw)"])
+            try waitUntil("PiP is up", timeout: .seconds(1)) { try isViewable(x, pip) }
+            try waitUntil("the animation proxy is gone", timeout: .seconds(1)) { try !isViewable(x, proxy) }
+        }
+        #expect(animated, "an animation window grew out of the main window")
+        #expect(ContinuousClock.now - started < .seconds(1))
+        let pipRect = try x.waitForStableGeometry(of: pip)
+        #expect(pipRect.width < outerBefore.width && pipRect.x + pipRect.width > 1280 - 100, "PiP sits bottom-right: \(pipRect)")
+
+        let shrunk = try sawViewable(x, proxy) {
+            try x.runChecked(["xdotool", wm == .none ? "windowmap" : "windowactivate", "\(main.raw)"])
+            try waitUntil("PiP is gone", timeout: .seconds(1)) { try !isViewable(x, pip) }
+            Thread.sleep(forTimeInterval: 0.4)  // the shrink runs for 250 ms after PiP is unmapped
+        }
+        #expect(shrunk, "PiP shrank back through the animation window")
+        try waitUntil("the main window is back", timeout: .seconds(1)) { try isViewable(x, main) }
+        #expect(try x.waitForStableGeometry(of: main) == before, "restored at its old frame")
+    }
+
+    @Test(arguments: [WindowManager.openbox, .none])
+    func pipFlagStartsInPipAndStoppingBringsUpTheMainWindow(wm: WindowManager) throws {
+        let x = try XServer(windowManager: wm)
+        _ = try x.startPipcam(["--source", "test", "--pip"])
+        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture")
+        let main = try x.waitForWindow(className: "pipcam", role: "main", viewable: false)
+        #expect(try !isViewable(x, main))
+        let r = try x.waitForStableGeometry(of: pip)
+        try x.click(at: r.center, count: 2)  // double-click: back to the main window
+        try waitUntil("the main window appears", timeout: .seconds(2)) { try isViewable(x, main) }
+        try waitUntil("PiP is gone", timeout: .seconds(1)) { try !isViewable(x, pip) }
+    }
+
+    @Test func pipButtonStartsPipAndThePlaceholderBringsItBack() throws {
+        let x = try XServer(windowManager: .openbox)
+        _ = try x.startPipcam(["--source", "test"])
+        let (main, pip, _) = try windows(x)
+        let m = try x.waitForStableGeometry(of: main)
+        let videoShot = try x.screenshot(of: main)
+        try x.click(at: XPoint(m.x + m.width - 30, m.y + m.height - 30))
+        try waitUntil("PiP is up", timeout: .seconds(2)) { try isViewable(x, pip) }
+        #expect(try isViewable(x, main), "the main window stays visible")
+        // The placeholder: a plain dark grey window with a line of white text, no test pattern.
+        try waitUntil("the placeholder is drawn", timeout: .seconds(2)) {
+            let shot = try x.screenshot(of: main)
+            let grey = shot.meanColor(in: XRect(x: 0, y: 0, width: shot.width, height: 40))
+            return abs(grey.red - 38) < 3 && abs(grey.green - 38) < 3 && abs(grey.blue - 38) < 3
+        }
+        #expect(videoShot.distinctColorCount > 6, "before, the main window showed the test pattern")
+        try x.click(at: m.center)
+        try waitUntil("PiP is gone", timeout: .seconds(2)) { try !isViewable(x, pip) }
+        try waitUntil("video is back in the main window", timeout: .seconds(2)) {
+            try x.screenshot(of: main).distinctColorCount > 6
+        }
+    }
+
+    @Test func closingTheMainWindowExitsZero() throws {
+        let x = try XServer(windowManager: .openbox)
+        let p = try x.startPipcam(["--source", "test"])
+        let main = try x.waitForWindow(className: "pipcam", role: "main")
+        _ = try x.waitForStableGeometry(of: main)
+        // xdotool has no WM_DELETE_WINDOW; openbox's close (via the keyboard binding) sends it.
+        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(main.raw)"])
+        try x.key("alt+F4")
+        let result = try p.wait(timeout: .seconds(5))
+        #expect(result.exitCode == 0, "\(result)")
+    }
+}
