@@ -78,13 +78,16 @@ public final class FrameMailbox: Sendable {
 
     // MARK: display side
 
-    /// Takes the waiting frame, if any.
+    /// Takes the waiting frame, if any. The capture thread is woken: a file source waits for the
+    /// mailbox to empty before reading on.
     public func take() -> VideoFrame? {
-        state.withLock { s in
+        let frame = state.withLock { s in
             let frame = s.pending
             s.pending = nil
             return frame
         }
+        if frame != nil { toCapture.signal() }
+        return frame
     }
 
     /// Gives a frame's buffer back to the capture thread.
