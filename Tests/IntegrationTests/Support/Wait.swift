@@ -1,0 +1,32 @@
+import Foundation
+
+/// Polls `probe` until it returns a value or `timeout` passes; never blocks longer.
+/// The interval starts at 5 ms and backs off to 50 ms, so fast conditions are seen fast.
+func poll<T>(
+    timeout: Duration, what: @autoclosure () -> String, _ probe: () throws -> T?
+) throws -> T {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var interval = Duration.milliseconds(5)
+    while true {
+        if let value = try probe() { return value }
+        if clock.now >= deadline { throw HarnessError.timedOut(what(), after: timeout) }
+        Thread.sleep(forTimeInterval: interval.seconds)
+        interval = min(interval * 2, .milliseconds(50))
+    }
+}
+
+/// Waits until `condition` holds, or throws a timeout error naming `what`.
+func waitUntil(
+    _ what: @autoclosure () -> String, timeout: Duration = .seconds(5), _ condition: () throws -> Bool
+) throws {
+    _ = try poll(timeout: timeout, what: what()) { try condition() ? true : nil }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double (for sleeps and arithmetic).
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

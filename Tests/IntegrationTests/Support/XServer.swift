@@ -1,0 +1,219 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// The window managers the integration tests run under.
+enum WindowManager: String, Sendable, CaseIterable, CustomStringConvertible {
+    case none, openbox, i3
+
+    /// The name the WM publishes in `_NET_WM_NAME` on its `_NET_SUPPORTING_WM_CHECK` window.
+    var advertisedName: String? {
+        switch self {
+        case .none: nil
+        case .openbox: "Openbox"
+        case .i3: "i3"
+        }
+    }
+    var description: String { rawValue }
+}
+
+/// A private Xvfb server, optionally with a window manager, for one test.
+///
+/// The display number comes from Xvfb itself (`-displayfd`), so any number of servers can
+/// run side by side. Everything started through `start(_:)` runs in its own process group and
+/// is killed, then the server, by `stop()`, which `deinit` also calls (so a failing test
+/// cleans up as it unwinds).
+///
+///     let x = try XServer(windowManager: .openbox)
+///     let pipcam = try x.startPipcam(["--pip", "--source", "test"])
+///     let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture")
+final class XServer: Sendable {
+    /// The display name, e.g. ":3".
+    let display: String
+    let width: Int
+    let height: Int
+    let windowManager: WindowManager
+    /// A private temporary directory (also the children's XDG_RUNTIME_DIR), removed on stop.
+    let directory: String
+    /// The environment for X clients of this server: the test's own, with DISPLAY and
+    /// XDG_RUNTIME_DIR pointing here and no Wayland or session-bus variables.
+    let environment: [String: String]
+
+    private let xvfb: RunningProcess
+    private let children = Mutex<[RunningProcess]>([])
+    private let windowManagerProcess = Mutex<RunningProcess?>(nil)
+
+    /// Starts Xvfb with a `width`x`height`x24 screen and waits until it accepts clients,
+    /// then starts `windowManager` and waits until it manages the screen.
+    /// `i3Config` lines are appended to the minimal i3 configuration.
+    init(
+        width: Int = 1280, height: Int = 720, windowManager: WindowManager = .none,
+        i3Config: String = "", timeout: Duration = .seconds(10)
+    ) throws {
+        self.width = width
+        self.height = height
+        self.windowManager = windowManager
+        directory = try Scratch.makeDirectory("xserver")
+        chmod(directory, 0o700)
+
+        let (readEnd, writeEnd) = try makeCloseOnExecPipe()
+        defer { close(readEnd) }
+        let command = [
+            "Xvfb", "-displayfd", "3", "-screen", "0", "\(width)x\(height)x24",
+            "-nolisten", "tcp", "-noreset",
+        ]
+        do {
+            xvfb = try RunningProcess(command, extraDescriptors: [3: writeEnd])
+        } catch {
+            close(writeEnd)
+            throw error
+        }
+        close(writeEnd)  // only Xvfb holds it now: EOF if it dies before writing
+
+        do {
+            let number = try Self.readDisplayNumber(from: readEnd, timeout: timeout, xvfb: xvfb)
+            display = ":\(number)"
+        } catch {
+            xvfb.terminate(grace: .milliseconds(200))
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY", "DESKTOP_STARTUP_ID"] {
+            environment[name] = nil
+        }
+        environment["DISPLAY"] = display
+        environment["XDG_RUNTIME_DIR"] = directory
+        self.environment = environment
+
+        if windowManager != .none {
+            do {
+                try startWindowManager(windowManager, i3Config: i3Config, timeout: timeout)
+            } catch {
+                stop()
+                throw error
+            }
+        }
+    }
+
+    deinit { stop() }
+
+    /// Kills every process started on this server (SIGTERM, then SIGKILL), the window manager,
+    /// then Xvfb, and removes the temporary directory. Safe to call more than once.
+    func stop() {
+        let started = children.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+        for process in started.reversed() { process.terminate(grace: .seconds(2)) }
+        windowManagerProcess.withLock { $0 }?.terminate(grace: .seconds(2))
+        xvfb.terminate(grace: .seconds(2))
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Whether Xvfb is still running.
+    var isRunning: Bool { xvfb.isRunning }
+
+    /// Starts a long-running X client on this server; it is stopped with the server.
+    /// `extraEnvironment` overrides variables of `environment`.
+    func start(
+        _ command: [String], extraEnvironment: [String: String] = [:], stdin: StandardInput = .null
+    ) throws -> RunningProcess {
+        let process = try RunningProcess(
+            command, environment: environment.merging(extraEnvironment) { $1 }, stdin: stdin)
+        children.withLock { $0.append(process) }
+        return process
+    }
+
+    /// Runs a short X client command on this server to completion.
+    func run(_ command: [String], timeout: Duration = .seconds(10)) throws -> ProcessResult {
+        try IntegrationTests.run(command, environment: environment, timeout: timeout)
+    }
+
+    /// Like `run`, but a non-zero exit throws.
+    @discardableResult
+    func runChecked(_ command: [String], timeout: Duration = .seconds(10)) throws -> ProcessResult {
+        try IntegrationTests.runChecked(command, environment: environment, timeout: timeout)
+    }
+
+    // MARK: Window manager
+
+    /// The `_NET_WM_NAME` of the window manager managing the screen, if one is.
+    func runningWindowManagerName() throws -> String? {
+        guard let check = try rootProperty("_NET_SUPPORTING_WM_CHECK")?.windows.first,
+            let own = try property("_NET_SUPPORTING_WM_CHECK", of: check)?.windows.first, own == check
+        else { return nil }
+        return try property("_NET_WM_NAME", of: check)?.strings.first ?? ""
+    }
+
+    private func startWindowManager(_ manager: WindowManager, i3Config: String, timeout: Duration) throws {
+        // A private config home: a developer's own ~/.config must not change how tests behave.
+        let configHome = "\(directory)/config"
+        try FileManager.default.createDirectory(atPath: configHome, withIntermediateDirectories: true)
+        let wmEnvironment = ["XDG_CONFIG_HOME": configHome, "XDG_CACHE_HOME": "\(directory)/cache"]
+        let command: [String]
+        switch manager {
+        case .none: return
+        case .openbox: command = ["openbox", "--sm-disable"]
+        case .i3:
+            let path = "\(configHome)/i3.config"
+            try (Self.minimalI3Config + i3Config + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            command = ["i3", "-c", path]
+        }
+        let process = try RunningProcess(
+            command, environment: environment.merging(wmEnvironment) { $1 })
+        windowManagerProcess.withLock { $0 = process }
+        let expected = manager.advertisedName
+        try waitUntil("\(manager) to manage \(display)", timeout: timeout) {
+            if let ended = process.termination {
+                throw HarnessError("\(manager) exited (\(ended)) before managing \(display): \(process.stderrText.suffix(1500))")
+            }
+            return try runningWindowManagerName() == expected
+        }
+    }
+
+    /// No bar, no focus following the mouse, no pointer warping: a quiet i3 for tests.
+    static let minimalI3Config = """
+        # pipcam integration tests: a bare i3. No bar {} block, so no i3bar.
+        font fixed
+        focus_follows_mouse no
+        mouse_warping none
+        focus_on_window_activation smart
+        default_border normal 1
+        default_floating_border normal 1
+        floating_modifier Mod1
+        workspace_auto_back_and_forth no
+
+        """
+
+    // MARK: Startup
+
+    private static func readDisplayNumber(from fd: Int32, timeout: Duration, xvfb: RunningProcess) throws -> Int {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var text = ""
+        while !text.contains("\n") {
+            let left = deadline - clock.now
+            guard left > .zero else {
+                throw HarnessError.timedOut("Xvfb to report its display", after: timeout, detail: xvfb.stderrText)
+            }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = Glibc.poll(&descriptor, 1, Int32(max(1, left.seconds * 1000)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let ended = (try? xvfb.wait(timeout: .seconds(1)))?.termination.description ?? "still running"
+                throw HarnessError("Xvfb closed -displayfd without a display number (\(ended)): \(xvfb.stderrText.suffix(1500))")
+            }
+            text += String(decoding: buffer[..<count], as: UTF8.self)
+        }
+        guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw HarnessError("Xvfb wrote '\(text)' to -displayfd, not a display number")
+        }
+        return number
+    }
+}
