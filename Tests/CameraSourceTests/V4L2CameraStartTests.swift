@@ -9,11 +9,6 @@ func makeCamera(_ device: FakeV4L2Device, _ w: Int = 480, _ h: Int = 270) -> V4L
     V4L2Camera(path: "/dev/video0", request: SourceRequest(displayWidth: w, displayHeight: h), openDevice: device.opener)
 }
 
-/// The error `body` throws, as a `SourceError`.
-func sourceError(_ body: () throws -> Void) -> SourceError? {
-    do { try body() } catch let e as SourceError { return e } catch { return nil }
-    return nil
-}
 
 @Suite struct V4L2CameraStartTests {
     @Test func startRunsTheV4L2SequenceInOrder() throws {

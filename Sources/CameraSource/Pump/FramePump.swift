@@ -13,7 +13,6 @@ public final class FramePump: @unchecked Sendable {
     private let source: FrameSource
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
-    private var outstanding = 0
 
     /// - Parameters:
     ///   - source: a started source; the pump owns it from now on.
@@ -47,14 +46,14 @@ public final class FramePump: @unchecked Sendable {
     }
 
     private func loop() {
-        defer { source.stop() }
+        defer {
+            recycleReturnedBuffers()
+            source.stop()
+        }
         var ended = false
         while !stopRequested.load(ordering: .sequentiallyConsistent) {
             mailbox.toCapture.drain()
-            mailbox.drainReturns { index in
-                outstanding -= 1
-                source.recycle(bufferIndex: index)
-            }
+            recycleReturnedBuffers()
             if ended || (!source.isLive && mailbox.hasPending) {
                 wait(deadline: nil, includeSource: false)
                 continue
@@ -62,11 +61,7 @@ public final class FramePump: @unchecked Sendable {
             do {
                 switch try source.nextFrame(now: .now()) {
                 case .frame(let frame):
-                    outstanding += 1
-                    if let stale = mailbox.post(frame) {
-                        outstanding -= 1
-                        source.recycle(bufferIndex: stale)
-                    }
+                    if let stale = mailbox.post(frame) { source.recycle(bufferIndex: stale) }
                 case .wait(let deadline):
                     wait(deadline: deadline, includeSource: true)
                 case .end:
@@ -81,6 +76,10 @@ public final class FramePump: @unchecked Sendable {
                 mailbox.finish(.failed(.runtime(thing: source.name, reason: "\(error)")))
             }
         }
+    }
+
+    private func recycleReturnedBuffers() {
+        mailbox.drainReturns { source.recycle(bufferIndex: $0) }
     }
 
     private func wait(deadline: MonotonicInstant?, includeSource: Bool) {

@@ -23,6 +23,15 @@ public final class LibV4L2Device: V4L2Device {
             && FourCC.bgr32.rawValue == CV4L2_PIX_FMT_BGR32 && FourCC.xbgr32.rawValue == CV4L2_PIX_FMT_XBGR32
             && FourCC.abgr32.rawValue == CV4L2_PIX_FMT_ABGR32 && FourCC.grey.rawValue == CV4L2_PIX_FMT_GREY)
         _ = quietLog
+        // libv4l2's plugins print to stderr about non-V4L2 files before we could report it in one
+        // line, so such files are turned away with a plain kernel QUERYCAP first.
+        let probe = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard probe >= 0 else { throw V4L2Error(call: "open", errno: errno) }
+        var probeCapability = v4l2_capability()
+        let probeFailed = CV4L2_kernel_ioctl(probe, CV4L2_VIDIOC_QUERYCAP, &probeCapability) != 0
+        let probeErrno = errno
+        _ = Glibc.close(probe)
+        if probeFailed { throw V4L2Error(call: "open", errno: probeErrno == EINVAL ? ENOTTY : probeErrno) }
         var fd: Int32
         repeat { fd = CV4L2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw V4L2Error(call: "open", errno: errno) }

@@ -16,8 +16,12 @@ public struct FrameStats {
     private var samples = 0
     private var rateWindowStart: MonotonicInstant
     private var shownAtWindowStart = 0
+    private let startTime: MonotonicInstant
 
-    public init(now: MonotonicInstant) { rateWindowStart = now }
+    public init(now: MonotonicInstant) {
+        rateWindowStart = now
+        startTime = now
+    }
 
     /// A frame was taken for display: sequence gaps are frames dropped on the way.
     public mutating func noteTaken(sequence: UInt64) {
@@ -57,6 +61,13 @@ public struct FrameStats {
         fps = Double(shown - shownAtWindowStart) / elapsed
         rateWindowStart = now
         shownAtWindowStart = shown
+    }
+
+    /// Sets the frame rate to the average over the whole run (for the line printed at exit, whose
+    /// last window may be a sliver of a second).
+    public mutating func finishRate(now: MonotonicInstant) {
+        let elapsed = now.seconds(since: startTime)
+        if elapsed > 0 { fps = Double(shown) / elapsed }
     }
 
     /// Process CPU time (user + system) in milliseconds.

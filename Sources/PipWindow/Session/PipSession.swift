@@ -42,8 +42,10 @@ public final class PipSession {
             while display.pendingEvents > 0 { handle(display.nextEvent()) }
             presentWaitingFrame()
             checkEnding()
-            display.flush()
             if exitCode != nil { break }
+            // XPending flushes our requests and reads what already arrived: an event Xlib has queued
+            // would not wake poll() (the X fd is drained), so look before sleeping.
+            if display.pendingEvents > 0 { continue }
             waitForActivity()
             tick(now: .now())
         }
@@ -148,7 +150,7 @@ public final class PipSession {
         if let window { display.destroy(window.id) }
         display.sync()
         if options.printStats {
-            stats.updateRate(now: .now())
+            stats.finishRate(now: .now())
             writeErrorLine(stats.line(state: "active", camera: cameraState))
         }
     }

@@ -38,7 +38,8 @@ public final class FloatingWindow {
         display.setProperty(id, ._NET_WM_BYPASS_COMPOSITOR, type: .CARDINAL_, values: [2])
         display.setProperty(id, ._NET_WM_WINDOW_TYPE, type: .ATOM_, values: [Int(display[._NET_WM_WINDOW_TYPE_UTILITY])])
         let states: [AtomName] = [._NET_WM_STATE_ABOVE, ._NET_WM_STATE_STICKY, ._NET_WM_STATE_SKIP_TASKBAR, ._NET_WM_STATE_SKIP_PAGER]
-        let supported = states.filter { wm.supports(display[$0]) }.map { Int(display[$0]) }
+        // With no window manager yet, ask for everything: one that starts later reads this at manage time.
+        let supported = states.filter { !wm.isRunning || wm.supports(display[$0]) }.map { Int(display[$0]) }
         display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: supported)
     }
 
