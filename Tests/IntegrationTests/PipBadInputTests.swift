@@ -72,7 +72,7 @@ extension PipTests {
                 environment["WAYLAND_DISPLAY"] = nil
                 result = try run([Pipcam.binaryPath()] + arguments, environment: environment, timeout: .seconds(10))
             } else {
-                let x = try XServer()
+                let x = try makeServer()
                 (mapped, result) = try x.watchingForMappedWindows {
                     try x.runPipcam(arguments, timeout: .seconds(10))
                 }

@@ -8,7 +8,7 @@ extension PipTests {
     @Suite struct Drag {
         @Test(arguments: [WindowManager.openbox, .none])
         func dragInsideMovesTheWindow(_ manager: WindowManager) throws {
-            let x = try XServer(windowManager: manager)
+            let x = try makeServer(manager)
             let (pipcam, window) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
             let start = try x.settledGeometry(of: window)
 
@@ -31,7 +31,7 @@ extension PipTests {
 
         @Test(arguments: [WindowManager.openbox, .none])
         func bottomRightCornerDragResizesKeepingTheAspect(_ manager: WindowManager) throws {
-            let x = try XServer(windowManager: manager)
+            let x = try makeServer(manager)
             let (pipcam, window) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
             let start = try x.settledGeometry(of: window)
 
@@ -58,5 +58,23 @@ extension PipTests {
             #expect(abs(ratio2 / (16.0 / 9.0) - 1) <= 0.02, "aspect lost: \(shrunk) has ratio \(ratio2)")
             #expect(pipcam.isRunning)
         }
+    }
+}
+
+extension PipTests.Drag {
+    /// i3 floats (and makes sticky) a window mapped with `_NET_WM_DESKTOP = 0xFFFFFFFF`: the PiP
+    /// keeps its own size instead of being tiled full-screen, and a drag moves it.
+    @Test func floatsUnderI3AndDragMovesIt() throws {
+        let x = try makeServer(.i3)
+        let (pipcam, window) = try x.startPip(["--source", "test", "--size", "400x225", "--corner", "top-left"])
+        let start = try x.settledGeometry(of: window)
+        #expect(start.width == 400 && start.height == 225, "tiled instead of floating: \(start)")
+
+        try x.drag(from: start.center, to: XPoint(start.center.x + 250, start.center.y + 150), steps: 10)
+        let moved = try x.settledGeometry(of: window)
+        let expected = start.offsetBy(dx: 250, dy: 150)
+        #expect(abs(moved.x - expected.x) <= 3 && abs(moved.y - expected.y) <= 3,
+                "dragged by (250, 150) from \(start): now \(moved), expected \(expected)")
+        #expect(pipcam.isRunning)
     }
 }

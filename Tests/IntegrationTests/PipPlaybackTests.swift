@@ -35,7 +35,7 @@ extension PipTests {
         @Test(arguments: PlaybackClip.allCases)
         func fileSourcePlaysToItsEndAndExitsZero(_ clip: PlaybackClip) throws {
             let spec = try clip.sourceSpec()
-            let x = try XServer()
+            let x = try makeServer()
             let pipcam = try x.startPipcam(["--pip", "--untimed", "--stats", "--source", spec])
             let result = try pipcam.wait(timeout: .seconds(20))
             #expect(result.termination == .exited(0), "\(result)")
@@ -55,7 +55,7 @@ extension PipTests {
         /// Without `--untimed`, a file plays at its own rate: 30 frames at 30 fps take about a second.
         @Test func fileSourcePlaysAtItsRate() throws {
             let clip = try TestMedia.y4m(subsampling: 420, width: 320, height: 180, frames: 30, rate: 30)
-            let x = try XServer()
+            let x = try makeServer()
             let clock = ContinuousClock()
             let started = clock.now
             let pipcam = try x.startPipcam(["--pip", "--stats", "--source", "y4m:\(clip)"])
@@ -70,7 +70,7 @@ extension PipTests {
         }
 
         @Test func framesLimitExitsZeroAfterThatManyFrames() throws {
-            let x = try XServer()
+            let x = try makeServer()
             let pipcam = try x.startPipcam(["--pip", "--source", "test", "--frames", "45", "--stats"])
             let window = try x.waitForWindow(className: PipIdentity.instance, role: PipIdentity.role)
             let result = try pipcam.wait(timeout: .seconds(15))

@@ -18,6 +18,31 @@ enum PipIdentity {
     static let title = "Picture in Picture"
 }
 
+/// An Xvfb with `manager`, ready to manage new windows.
+///
+/// The harness considers a WM up once it advertises itself in `_NET_SUPPORTING_WM_CHECK`, but
+/// openbox does that before its event loop runs: a window mapped in that gap is occasionally
+/// never managed (no frame, no WM_STATE, left unmapped: seen about 1 run in 12 on 2 busy cores).
+/// So map a probe client first and wait until the WM has managed it (WM_STATE set).
+func makeServer(_ manager: WindowManager = .none) throws -> XServer {
+    let x = try XServer(windowManager: manager)
+    guard manager != .none else { return x }
+    let probe = try x.start(["xlogo", "-geometry", "40x40+0+0"])
+    defer { probe.terminate(grace: .milliseconds(500)) }
+    let clock = ContinuousClock()
+    var remapped = clock.now
+    try waitUntil("\(manager) to manage a probe window", timeout: .seconds(10)) {
+        guard let window = try x.windows(className: "xlogo").first else { return false }
+        if try x.property("WM_STATE", of: window) != nil { return true }
+        if clock.now - remapped > .seconds(1) {  // a lost MapRequest: ask again
+            _ = try x.run(["xdotool", "windowmap", "\(window)"])
+            remapped = clock.now
+        }
+        return false
+    }
+    return x
+}
+
 extension XServer {
     /// Starts `pipcam --pip arguments…` and waits until its PiP window is viewable.
     /// Fails fast (with pipcam's stderr) if pipcam exits first.
@@ -25,16 +50,23 @@ extension XServer {
         _ arguments: [String], extraEnvironment: [String: String] = [:], timeout: Duration = .seconds(10)
     ) throws -> (process: RunningProcess, window: XWindowID) {
         let process = try startPipcam(["--pip"] + arguments, extraEnvironment: extraEnvironment)
-        let window = try poll(timeout: timeout, what: "the PiP window of `pipcam --pip \(arguments.joined(separator: " "))`") {
-            () throws -> XWindowID? in
-            if let ended = process.termination {
-                throw HarnessError("pipcam ended (\(ended)) before showing its PiP window; stderr:\n\(process.stderrText.suffix(1500))")
+        var seen: [String] = []
+        do {
+            let window = try poll(timeout: timeout, what: "the PiP window of `pipcam --pip \(arguments.joined(separator: " "))`") {
+                () throws -> XWindowID? in
+                if let ended = process.termination {
+                    throw HarnessError("pipcam ended (\(ended)) before showing its PiP window; stderr:\n\(process.stderrText.suffix(1500))")
+                }
+                let candidates = try windows(className: PipIdentity.instance, role: PipIdentity.role)
+                let states = try candidates.map { ($0, try info(of: $0)?.mapState ?? "gone") }
+                seen = states.map { "\($0.0) \($0.1)" }
+                let viewable = states.filter { $0.1 == "IsViewable" }.map(\.0)
+                return viewable.count == 1 ? viewable[0] : nil
             }
-            let viewable = try windows(className: PipIdentity.instance, role: PipIdentity.role)
-                .filter { try info(of: $0)?.isViewable == true }
-            return viewable.count == 1 ? viewable[0] : nil
+            return (process, window)
+        } catch let error as HarnessError {
+            throw HarnessError("\(error); PiP windows at the deadline: \(seen); pipcam \(process.isRunning ? "running" : "ended"), stderr: \(process.stderrText.suffix(1000))")
         }
-        return (process, window)
     }
 
     /// Polls the window's geometry until it has not changed for `quiet` (a drag or a WM

@@ -8,7 +8,7 @@ extension PipTests {
         /// Everything a WM rule or a pager relies on, under openbox and with no WM.
         @Test(arguments: [WindowManager.openbox, .none])
         func identityAndHints(_ manager: WindowManager) throws {
-            let x = try XServer(windowManager: manager)
+            let x = try makeServer(manager)
             let (pipcam, window) = try x.startPip(["--source", "test"])
 
             let wmClass = try #require(try x.wmClass(of: window), "WM_CLASS missing")
@@ -60,7 +60,7 @@ extension PipTests {
 
         /// The aspect hints follow the source (a 4:3 clip), not a fixed 16:9, and so does the window.
         @Test func aspectHintsFollowTheSource() throws {
-            let x = try XServer()
+            let x = try makeServer()
             let clip = try TestMedia.y4m(subsampling: 420, width: 160, height: 120, frames: 300, rate: 30)
             let (_, window) = try x.startPip(["--source", "y4m:\(clip)"])
             let hints = try #require(SizeHints(try x.rawIntegers("WM_NORMAL_HINTS", of: window) ?? []))
@@ -77,7 +77,7 @@ extension PipTests {
         /// work area wide. openbox with a "panel" reserving strips on three sides, so the work
         /// area differs from the screen.
         @Test func defaultPlacementIsBottomRightOfTheWorkArea() throws {
-            let x = try XServer(windowManager: .openbox)
+            let x = try makeServer(.openbox)
             let area = try reserveStruts(on: x, left: 50, top: 30, bottom: 40)
             #expect(area == XRect(x: 50, y: 30, width: 1230, height: 650), "work area with struts")
 
@@ -96,7 +96,7 @@ extension PipTests {
             (.none, "top-left"), (.none, "top-right"), (.none, "bottom-left"),
         ])
         func sizeAndCorner(_ manager: WindowManager, _ corner: String) throws {
-            let x = try XServer(windowManager: manager)
+            let x = try makeServer(manager)
             let area = try x.workArea()
             let (_, window) = try x.startPip(["--source", "test", "--size", "400x225", "--corner", corner])
             let frame = try x.settledGeometry(of: window)
