@@ -36,7 +36,7 @@ struct Launcher {
         } catch {
             return fail(error)
         }
-        return PipSession(display: display, source: source, options: options).run()
+        return PipcamApp(display: display, source: source, options: options).run()
     }
 
     /// The user's source, else the first camera, else the test pattern (saying so).

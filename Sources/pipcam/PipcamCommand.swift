@@ -76,6 +76,7 @@ struct PipcamCommand: ParsableCommand {
         o.rotation = Rotation(degrees: rotate) ?? Rotation(degrees: 0)!
         o.frameLimit = frames
         o.printStats = stats
+        o.startInPip = pip
         return o
     }
 }

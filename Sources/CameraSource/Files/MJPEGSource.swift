@@ -103,7 +103,10 @@ public final class MJPEGSource: FileFrameSource {
                 case 0xD0...0xD7, 0x01: try append(reader, 2)
                 case 0x00: part = .entropyCodedData
                 default:
-                    guard try reader.ensureAvailable(4) else { continue }
+                    guard try reader.ensureAvailable(4) else {
+                        try append(reader, reader.availableCount)
+                        return
+                    }
                     let segment = Int(reader.available[2]) << 8 | Int(reader.available[3])
                     guard segment >= 2 else {
                         try append(reader, 2)

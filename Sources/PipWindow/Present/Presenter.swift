@@ -9,8 +9,9 @@ public final class Presenter {
         case busy
         /// Put with shared memory; `completed(segment:)` reports when the server is done.
         case pending
-        /// Put and already complete (plain XPutImage, synced), with the frame's capture time.
-        case completed(MonotonicInstant)
+        /// Put and already complete (plain XPutImage, synced), with the frame's capture time
+        /// (nil for puts that do not count as a shown frame).
+        case completed(MonotonicInstant?)
     }
 
     private let display: XDisplay
@@ -20,7 +21,7 @@ public final class Presenter {
     private let allowShm: Bool
     private let converter = FrameConverter()
     private var images: [ImageBuffer] = []
-    private var captureTimes: [MonotonicInstant] = []
+    private var captureTimes: [MonotonicInstant?] = []
     private var lastPresented: Int?
     private var next = 0
     public private(set) var width = 0
@@ -46,18 +47,20 @@ public final class Presenter {
         gc = display.createGC(window)
     }
 
-    /// Matches the images to the window's size (allocates only when the size changed).
+    /// Matches the images to the window's size. Images are reallocated only when the window grows
+    /// past them, so an animation or a shrinking resize costs no allocation.
     public func resize(width: Int, height: Int) {
-        guard width != self.width || height != self.height, width > 0, height > 0 else { return }
+        guard width > 0, height > 0, width != self.width || height != self.height else { return }
+        self.width = width
+        self.height = height
+        lastPresented = nil
+        if let first = images.first, first.width >= width, first.height >= height { return }
         releaseImages()
         for _ in 0..<2 {
             guard let image = display.makeImage(width: width, height: height, allowShm: allowShm) else { continue }
             images.append(image)
-            captureTimes.append(MonotonicInstant(nanoseconds: 0))
+            captureTimes.append(nil)
         }
-        self.width = width
-        self.height = height
-        lastPresented = nil
     }
 
     /// Whether an image is free to take a new frame.
@@ -66,29 +69,53 @@ public final class Presenter {
     /// Whether every put has completed.
     public var isIdle: Bool { !images.contains { $0.inFlight } }
 
-    /// Converts `frame` into a free image and puts it on the window.
+    /// Drawn over each picture before it is put (controls, badges); gets the image's pixels, stride,
+    /// width and height.
+    public var overlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)?
+
+    /// Converts `frame` into a free image, draws the overlay and puts it on the window.
     /// Throws what the converter throws (a corrupt JPEG); the frame is then not shown.
-    public func present(_ frame: VideoFrame) throws -> Outcome {
+    /// `counted: false` marks a redraw of a frame already shown: its completion reports no capture time.
+    public func present(_ frame: VideoFrame, counted: Bool = true) throws -> Outcome {
+        try render(capturedAt: counted ? frame.timestamp : nil) { pixels, stride, width, height in
+            try converter.convert(
+                frame, into: pixels, stride: stride, width: width, height: height,
+                layout: layout, rotation: rotation, mirror: mirror)
+        }
+    }
+
+    /// Puts a picture drawn by `body` (a placeholder) instead of a frame.
+    @discardableResult
+    public func present(drawing body: (UnsafeMutableRawPointer, Int, Int, Int) -> Void) -> Outcome {
+        (try? render(capturedAt: nil) { pixels, stride, width, height in body(pixels, stride, width, height) }) ?? .busy
+    }
+
+    private func render(
+        capturedAt timestamp: MonotonicInstant?, _ body: (UnsafeMutableRawPointer, Int, Int, Int) throws -> Void
+    ) throws -> Outcome {
         guard let index = freeImage() else { return .busy }
         let image = images[index]
-        try converter.convert(
-            frame, into: image.pixels, stride: image.stride, width: image.width, height: image.height,
-            layout: layout, rotation: rotation, mirror: mirror)
-        captureTimes[index] = frame.timestamp
+        try body(image.pixels, image.stride, width, height)
+        overlay?(image.pixels, image.stride, width, height)
+        captureTimes[index] = timestamp
         display.put(image, on: window, gc: gc, at: (0, 0), size: (width, height))
         lastPresented = index
         next = (index + 1) % images.count
         if image.usesSharedMemory { return .pending }
         // Without shared memory the put is finished once the server has processed the request.
         display.sync()
-        return .completed(frame.timestamp)
+        return .completed(timestamp)
     }
 
-    /// Marks the image whose shared segment the server finished with; returns its frame's capture time.
-    public func completed(segment: UInt) -> MonotonicInstant? {
-        guard let index = images.firstIndex(where: { $0.segmentID == segment && $0.inFlight }) else { return nil }
+    /// The pixel layout of the window's visual (for overlay drawing).
+    public var pixelLayout: PixelLayout { layout }
+
+    /// Marks the image whose shared segment the server finished with. Returns whether the segment
+    /// was this presenter's, and the capture time of a counted frame.
+    public func completed(segment: UInt) -> (mine: Bool, capturedAt: MonotonicInstant?) {
+        guard let index = images.firstIndex(where: { $0.segmentID == segment && $0.inFlight }) else { return (false, nil) }
         images[index].inFlight = false
-        return captureTimes[index]
+        return (true, captureTimes[index])
     }
 
     /// Puts the last shown picture again (after an Expose).

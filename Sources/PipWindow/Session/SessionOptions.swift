@@ -12,6 +12,8 @@ public struct SessionOptions: Sendable {
     public var frameLimit: Int?
     /// Print a stats line every second and at exit.
     public var printStats = false
+    /// Start in Picture in Picture (`--pip`): the main window appears only when PiP stops.
+    public var startInPip = false
     /// Try MIT-SHM (false: plain XPutImage; also `PIPCAM_NO_XSHM=1`).
     public var allowSharedMemory = true
 

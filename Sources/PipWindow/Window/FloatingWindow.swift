@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The PiP window: borderless, above other windows, on every desktop, out of task bars, with the
 /// source's aspect ratio; dragged from anywhere and resized from its edges.
 public final class FloatingWindow {
@@ -26,7 +22,7 @@ public final class FloatingWindow {
             rect: rect,
             events: [.exposure, .structureNotify, .buttonPress, .buttonRelease, .pointerMotion, .visibilityChange,
                      .propertyChange, .keyPress, .enterWindow, .leaveWindow])
-        applyIdentity(role: "PictureInPicture", title: "Picture in Picture")
+        display.setIdentity(id, role: "PictureInPicture", title: "Picture in Picture")
         display.setSizeHints(id, position: rect, minimum: minimumSize, aspect: aspect)
         display.setWMHints(id, acceptsFocus: true)
         display.setProtocols(id, [.WM_DELETE_WINDOW])
@@ -45,14 +41,6 @@ public final class FloatingWindow {
 
     private var minimumSize: (Int, Int) {
         (Self.minimumWidth, max(1, Int((Double(Self.minimumWidth) / aspect).rounded())))
-    }
-
-    private func applyIdentity(role: String, title: String) {
-        display.setClass(id, instance: "pipcam", className: "Pipcam")
-        display.setProperty(id, .WM_WINDOW_ROLE, text: role, type: .STRING_)
-        display.setProperty(id, ._NET_WM_NAME, text: title)
-        display.setProperty(id, .WM_CLIENT_MACHINE, text: XDisplay.hostName, type: .STRING_)
-        display.setProperty(id, ._NET_WM_PID, type: .CARDINAL_, values: [Int(getpid())])
     }
 
     public func show() { display.map(id) }

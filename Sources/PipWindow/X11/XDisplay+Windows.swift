@@ -155,6 +155,30 @@ extension XDisplay {
         return error == nil ? rect : nil
     }
 
+    /// Whether `w` is mapped (nil when the window does not exist).
+    public func isMapped(_ w: WindowID) -> Bool? {
+        let (state, error) = withErrorTrap { () -> Int32? in
+            var attributes = XWindowAttributes()
+            guard XGetWindowAttributes(raw, w, &attributes) != 0 else { return nil }
+            return attributes.map_state
+        }
+        guard error == nil, let state else { return nil }
+        return state != IsUnmapped
+    }
+
+    /// Selects events on a window another client may destroy at any moment; false if it is gone.
+    /// The events already selected are kept: a client has one event mask per window, so selecting
+    /// anew would drop what another part of pipcam asked for on its own window.
+    public func watch(_ w: WindowID, _ events: EventMask) -> Bool {
+        let (ok, error) = withErrorTrap { () -> Bool in
+            var attributes = XWindowAttributes()
+            guard XGetWindowAttributes(raw, w, &attributes) != 0 else { return false }
+            XSelectInput(raw, w, attributes.your_event_mask | events.rawValue)
+            return true
+        }
+        return ok && error == nil
+    }
+
     /// A new graphics context without exposure events (image puts would generate them otherwise).
     public func createGC(_ w: WindowID) -> OpaquePointer {
         var values = XGCValues()

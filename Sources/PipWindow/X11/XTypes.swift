@@ -77,3 +77,20 @@ public enum DisplayError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension WindowEvent {
+    /// The window the event is about (nil for events that name no window).
+    public var window: WindowID? {
+        switch self {
+        case .configure(let w, _, _), .expose(let w, _), .clientMessage(let w, _, _), .property(let w, _, _),
+            .visibility(let w, _, _):
+            return w
+        case .buttonPress(let p), .buttonRelease(let p), .motion(let p):
+            return p.window
+        case .mapped(let w), .unmapped(let w), .destroyed(let w):
+            return w
+        case .shmCompletion, .other:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CameraSource
+
+/// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
+/// source routed to whichever window shows video. Runs on the thread that calls `run()`.
+public final class PipcamApp {
+    private let loop: DisplayLoop
+    private let source: FrameSource
+    private let options: SessionOptions
+    private let pump: FramePump
+    private let signals = SignalPipe()
+    private var main: MainWindow!
+    private var pip: PipController!
+    private var stats: FrameStats
+    /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
+    /// size at once — the animation proxy on every step, the PiP window on hand-over.
+    private var held: VideoFrame?
+
+    /// - Parameter source: a started source; the app runs it on a capture thread.
+    public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
+        loop = DisplayLoop(display: display)
+        self.source = source
+        self.options = options
+        pump = FramePump(source: source)
+        stats = FrameStats(now: .now())
+    }
+
+    /// Runs until the source ends, the main window is closed, a frame limit is reached or a signal
+    /// arrives; returns the exit status.
+    public func run() -> Int32 {
+        do {
+            try setUp()
+        } catch {
+            writeErrorLine("pipcam: \(error)")
+            pump.stop()
+            return 1
+        }
+        pump.run()
+        let code = loop.run()
+        tearDown()
+        return code
+    }
+
+    private var allowShm: Bool {
+        options.allowSharedMemory && getenv("PIPCAM_NO_XSHM").map { String(cString: $0) } != "1"
+    }
+
+    private func setUp() throws {
+        let display = loop.display
+        let rotated = options.rotation.rotatedSize(width: max(1, source.frameWidth), height: max(1, source.frameHeight))
+        main = try MainWindow(
+            display: display, sourceSize: (rotated.width, rotated.height),
+            workArea: WindowManagerInfo.workArea(display: display), allowSharedMemory: allowShm)
+        pip = try PipController(
+            loop: loop, contentSource: PipContentSource(sourceWindow: main.id, preferredContentSize: (rotated.width, rotated.height)),
+            corner: options.corner, size: options.size, allowSharedMemory: allowShm)
+        let mirror = options.mirror ?? source.mirroredByDefault
+        pip.setPicture(mirror: mirror, rotation: options.rotation)
+        main.presenter.mirror = mirror
+        main.presenter.rotation = options.rotation
+        pip.delegate = self
+        pip.onPossibleChanged = { [unowned self] in main.buttonEnabled = $0 }
+        pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
+        main.buttonEnabled = pip.isPossible
+        main.redrawVideo = { [unowned self] in redrawHeldFrame() }
+        loop.register(main.id) { [unowned self] event in
+            switch main.handle(event) {
+            case .startPip: pip.start()
+            case .returnFromPip: pip.stop()
+            case .close: loop.stop(exitCode: 0)
+            case nil: break
+            }
+        }
+        loop.observeOtherEvents { [unowned self] event in
+            if case .shmCompletion(let segment) = event { completed(segment: segment) }
+        }
+        loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
+        loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
+        loop.everyIteration { [unowned self] in
+            presentWaitingFrame()
+            checkEnding()
+        }
+        scheduleStats()
+        if options.startInPip { pip.start() } else { main.show() }
+        display.flush()
+    }
+
+    // MARK: frames
+
+    private enum Target { case pip, main }
+
+    private var target: Target? {
+        if pip.isShowingVideo { return .pip }
+        if main.isMapped && main.content == .video { return .main }
+        return nil
+    }
+
+    private func canPresent(_ t: Target) -> Bool { t == .pip ? pip.canPresent : main.presenter.canPresent }
+
+    private func present(_ frame: VideoFrame, to t: Target, counted: Bool) throws -> Presenter.Outcome {
+        t == .pip ? try pip.present(frame, counted: counted) : try main.presenter.present(frame, counted: counted)
+    }
+
+    private func presentWaitingFrame() {
+        let t = target
+        if let t, !canPresent(t) { return }
+        guard let frame = pump.mailbox.take() else { return }
+        stats.noteTaken(sequence: frame.sequence)
+        if let old = held { pump.mailbox.giveBack(old.bufferIndex) }
+        held = frame
+        guard let t else { return }
+        do {
+            if case .completed(let captured?) = try present(frame, to: t, counted: true) { noteShown(captured: captured) }
+        } catch {
+            stats.noteCorrupt()
+        }
+    }
+
+    private func redrawHeldFrame() {
+        guard let frame = held, let t = target, canPresent(t) else { return }
+        _ = try? present(frame, to: t, counted: false)
+    }
+
+    private func completed(segment: UInt) {
+        let fromMain = main.presenter.completed(segment: segment)
+        let result = fromMain.mine ? fromMain : pip.completed(segment: segment)
+        if let captured = result.capturedAt { noteShown(captured: captured) }
+    }
+
+    private func noteShown(captured: MonotonicInstant) {
+        let now = MonotonicInstant.now()
+        stats.noteShown(latencyNanoseconds: now > captured ? now.nanoseconds - captured.nanoseconds : 0)
+        if let limit = options.frameLimit, stats.shown >= limit { loop.stop(exitCode: 0) }
+    }
+
+    private func checkEnding() {
+        guard loop.exitCode == nil, main.presenter.isIdle, pip.isIdle, let ending = pump.mailbox.ending else { return }
+        switch ending {
+        case .endOfStream:
+            loop.stop(exitCode: 0)
+        case .failed(let error):
+            writeErrorLine("pipcam: \(error)")
+            loop.stop(exitCode: error.exitCode)
+        }
+    }
+
+    // MARK: stats and shutdown
+
+    private var stateName: String {
+        switch pip.phase {
+        case .idle: return "idle"
+        case .starting: return "starting"
+        case .active: return "active"
+        case .stopping, .restoring: return "stopping"
+        }
+    }
+
+    private func scheduleStats() {
+        loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
+            stats.updateRate(now: .now())
+            if options.printStats { writeErrorLine(stats.line(state: stateName, camera: "streaming")) }
+            scheduleStats()
+        }
+    }
+
+    private func tearDown() {
+        if let frame = held { pump.mailbox.giveBack(frame.bufferIndex) }
+        held = nil
+        pump.stop()
+        pip.tearDown()
+        main.presenter.close()
+        loop.display.destroy(main.id)
+        loop.display.sync()
+        if options.printStats {
+            stats.finishRate(now: .now())
+            writeErrorLine(stats.line(state: stateName, camera: "streaming"))
+        }
+    }
+}
+
+extension PipcamApp: PipControllerDelegate {
+    public func pipControllerDidStart(_ controller: PipController) {
+        if main.isMapped { main.content = .placeholder }
+    }
+
+    public func pipController(_ controller: PipController, restoreUserInterfaceWithCompletion completion: @escaping () -> Void) {
+        main.content = .video
+        if !main.isMapped { main.show() }
+        completion()
+    }
+
+    public func pipControllerDidStop(_ controller: PipController) {
+        main.content = .video
+        // Closing a PiP that was never anything but PiP (`--pip`) ends pipcam, like closing its only window.
+        if !main.wasShown { loop.stop(exitCode: 0) }
+    }
+}

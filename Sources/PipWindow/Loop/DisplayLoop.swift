@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CameraSource
+
+/// The event loop of the thread that owns an X connection: dispatches X events to the handler of
+/// the window they concern, runs timers, and wakes for other descriptors (frames, signals).
+///
+/// Everything registered here runs on the loop's thread. `run()` returns when `stop(exitCode:)` is called.
+public final class DisplayLoop {
+    public typealias EventHandler = (WindowEvent) -> Void
+
+    public let display: XDisplay
+    private var windowHandlers: [WindowID: [(token: Int, handler: EventHandler)]] = [:]
+    private var nextToken = 0
+    private var otherHandlers: [EventHandler] = []
+    private var readers: [(fd: Int32, handler: () -> Void)] = []
+    private var timers: [(id: Int, deadline: MonotonicInstant, handler: () -> Void)] = []
+    private var nextTimerID = 0
+    private var pollSet: [pollfd] = []
+    private var beforeSleep: [() -> Void] = []
+    public private(set) var exitCode: Int32?
+
+    public init(display: XDisplay) { self.display = display }
+
+    /// Sends events about `window` to `handler` (after earlier handlers of the same window);
+    /// returns a token for `unregister`.
+    @discardableResult
+    public func register(_ window: WindowID, _ handler: @escaping EventHandler) -> Int {
+        nextToken += 1
+        windowHandlers[window, default: []].append((nextToken, handler))
+        return nextToken
+    }
+
+    /// Removes the handler `register` returned `token` for.
+    public func unregister(_ token: Int) {
+        for (window, list) in windowHandlers {
+            let kept = list.filter { $0.token != token }
+            windowHandlers[window] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// Sends events that name no registered window (root properties, shared-memory completions) to `handler`.
+    public func observeOtherEvents(_ handler: @escaping EventHandler) { otherHandlers.append(handler) }
+
+    /// Calls `handler` whenever `fd` is readable (the handler must consume what made it readable).
+    public func addReader(_ fd: Int32, _ handler: @escaping () -> Void) {
+        readers.append((fd, handler))
+        pollSet.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+    }
+
+    /// Runs `body` once per loop iteration, after events and before sleeping.
+    public func everyIteration(_ body: @escaping () -> Void) { beforeSleep.append(body) }
+
+    /// Calls `handler` once at `deadline`; returns an id for `cancelTimer`.
+    @discardableResult
+    public func schedule(at deadline: MonotonicInstant, _ handler: @escaping () -> Void) -> Int {
+        nextTimerID += 1
+        timers.append((nextTimerID, deadline, handler))
+        return nextTimerID
+    }
+
+    public func cancelTimer(_ id: Int) { timers.removeAll { $0.id == id } }
+
+    /// Makes `run()` return `code` after the current iteration.
+    public func stop(exitCode code: Int32) {
+        if exitCode == nil { exitCode = code }
+    }
+
+    /// Runs until `stop(exitCode:)`; returns the exit code.
+    public func run() -> Int32 {
+        pollSet.insert(pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0), at: 0)
+        defer { pollSet.removeFirst() }
+        while exitCode == nil {
+            while display.pendingEvents > 0 && exitCode == nil { dispatch(display.nextEvent()) }
+            runDueTimers()
+            for body in beforeSleep { body() }
+            if exitCode != nil { break }
+            // XPending flushes our requests and reads what already arrived: an event Xlib has queued
+            // would not wake poll() (the X fd is drained), so look before sleeping.
+            if display.pendingEvents > 0 { continue }
+            sleepUntilActivity()
+        }
+        return exitCode ?? 0
+    }
+
+    private func dispatch(_ event: WindowEvent) {
+        if let w = event.window, let handlers = windowHandlers[w] {
+            for entry in handlers { entry.handler(event) }
+        } else {
+            for handler in otherHandlers { handler(event) }
+        }
+    }
+
+    private func runDueTimers() {
+        let now = MonotonicInstant.now()
+        while let index = timers.firstIndex(where: { $0.deadline <= now }) {
+            let timer = timers.remove(at: index)
+            timer.handler()
+        }
+    }
+
+    private func sleepUntilActivity() {
+        var timeout: Int32 = -1
+        var nearest: MonotonicInstant?
+        for timer in timers where nearest == nil || timer.deadline < nearest! { nearest = timer.deadline }
+        if let nearest {
+            let now = MonotonicInstant.now()
+            timeout = nearest > now ? Int32(min((nearest.nanoseconds - now.nanoseconds + 999_999) / 1_000_000, 60_000)) : 0
+        }
+        for i in pollSet.indices { pollSet[i].revents = 0 }
+        let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
+        guard ready > 0 else { return }
+        for (i, reader) in readers.enumerated() where pollSet[i + 1].revents != 0 { reader.handler() }
+    }
+}

@@ -1,0 +1,282 @@
+import CameraSource
+
+/// Picture in Picture for X11, after `AVPictureInPictureController`: a floating, always-on-top video
+/// window that grows out of a source window when it starts, shrinks back into it (restoring it)
+/// when it stops, and can start by itself when the source window is minimized or hidden.
+///
+/// The controller lives on a `DisplayLoop`'s thread and is used only there. Frames reach it through
+/// `present(_:)` while `isShowingVideo` is true (the owner routes its frames; nothing is captured twice).
+///
+/// ```swift
+/// let loop = DisplayLoop(display: try XDisplay())
+/// let pip = PipController(loop: loop, contentSource: PipContentSource(
+///     sourceWindow: myWindow, preferredContentSize: (1280, 720)))
+/// pip.delegate = self
+/// pip.start()
+/// ```
+public final class PipController {
+    /// Whether PiP can work on `display`: 24-bit colour, which the presenter needs.
+    public static func isSupported(display: XDisplay) -> Bool {
+        let masks = display.visualMasks
+        return PixelLayout(redMask: masks.red, greenMask: masks.green, blueMask: masks.blue, bitsPerPixel: masks.bitsPerPixel) != nil
+    }
+
+    public weak var delegate: PipControllerDelegate?
+    /// Called on the loop's thread whenever `isPossible` changes (drives a PiP button).
+    public var onPossibleChanged: ((Bool) -> Void)?
+    /// Called when the controller needs the current frame drawn again (its window appeared or was resized).
+    public var onNeedsFrame: (() -> Void)?
+
+    private let loop: DisplayLoop
+    private var display: XDisplay { loop.display }
+    private var machine: PipStateMachine
+    private let wm: WindowManagerInfo
+    let pipWindow: FloatingWindow
+    private let proxy: WindowID
+    private let pipPresenter: Presenter
+    private let proxyPresenter: Presenter
+    private var watcher: SourceWindowWatcher?
+    private var watcherToken: Int?
+    private var ownTokens: [Int] = []
+    private var tickTimer: Int?
+    private var queuedEvents: [PipEvent] = []
+    private var handlingEvents = false
+    private var proxyShown = false
+    private var pipShown = false
+    private var lastClick: PointerEvent?
+
+    /// The source and content of PiP; setting it while PiP is up switches the content in place
+    /// (new aspect ratio, new restore target). nil stops PiP without restoring anything.
+    public var contentSource: PipContentSource? {
+        didSet { contentSourceChanged(from: oldValue) }
+    }
+
+    /// `isPictureInPicturePossible`: a content source is attached and its source window exists.
+    public var isPossible: Bool { machine.isPossible }
+    /// `isPictureInPictureActive`.
+    public var isActive: Bool { machine.isActive }
+    /// Where in its life cycle PiP is.
+    public var phase: PipPhase { machine.phase }
+    /// The PiP window's frame in root coordinates.
+    public var pipFrame: Rect { pipWindow.rect }
+    /// `canStartPictureInPictureAutomaticallyFromInline`: start when the source window is hidden,
+    /// stop (restoring it) when it comes back.
+    public var startsAutomaticallyWhenSourceHidden: Bool {
+        get { machine.configuration.startsAutomatically }
+        set { machine.configuration.startsAutomatically = newValue }
+    }
+    /// Whether frames should be presented to the controller (the proxy or the PiP window is showing).
+    public var isShowingVideo: Bool { proxyShown || pipShown }
+    /// The X id of the PiP window.
+    public var pipWindowID: WindowID { pipWindow.id }
+
+    /// Creates the (unmapped) PiP and animation windows on `loop`'s display.
+    /// - Parameters:
+    ///   - corner: where the PiP window goes; `size` overrides the default quarter-of-the-work-area width.
+    public init(
+        loop: DisplayLoop, contentSource: PipContentSource?, corner: Corner = .bottomRight, size: (Int, Int)? = nil,
+        allowSharedMemory: Bool = true
+    ) throws {
+        self.loop = loop
+        let display = loop.display
+        wm = WindowManagerInfo(display: display)
+        let content = contentSource ?? PipContentSource(sourceWindow: 0, preferredContentSize: (16, 9))
+        let aspect = Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight)
+        let rect = Placement.initialRect(
+            workArea: WindowManagerInfo.workArea(display: display), corner: corner,
+            aspect: Double(aspect.0) / Double(aspect.1), size: size)
+        pipWindow = FloatingWindow(display: display, rect: rect, aspect: aspect, wm: wm)
+        proxy = display.createWindow(rect: rect, events: [.exposure], overrideRedirect: true)
+        display.setIdentity(proxy, role: "PictureInPictureAnimation", title: "Picture in Picture")
+        pipPresenter = try Presenter(display: display, window: pipWindow.id, allowShm: allowSharedMemory)
+        proxyPresenter = try Presenter(display: display, window: proxy, allowShm: allowSharedMemory)
+        machine = PipStateMachine(pipFrame: rect)
+        self.contentSource = contentSource
+        ownTokens.append(loop.register(pipWindow.id) { [unowned self] in handlePipWindowEvent($0) })
+        ownTokens.append(loop.register(proxy) { [unowned self] event in
+            if case .expose(_, 0) = event { proxyPresenter.redraw() }
+        })
+        contentSourceChanged(from: nil)
+    }
+
+    /// `startPictureInPicture()`: grows PiP out of the source window.
+    public func start() { feed(.startRequested) }
+    /// `stopPictureInPicture()`: shrinks PiP back into the source window and restores it.
+    public func stop() { feed(.stopRequested(restore: true)) }
+    /// Closes PiP without restoring the source window (the PiP window's close control).
+    public func close() { feed(.stopRequested(restore: false)) }
+
+    /// Mirror and rotation of the picture in PiP.
+    public func setPicture(mirror: Bool, rotation: Rotation) {
+        for p in [pipPresenter, proxyPresenter] {
+            p.mirror = mirror
+            p.rotation = rotation
+        }
+    }
+
+    /// Draws `frame` in whichever of the animation proxy or PiP window is showing.
+    /// Returns `.busy` when that window's images are all still with the server.
+    /// `counted: false` for a redraw of a frame already shown (not a new frame for the statistics).
+    public func present(_ frame: VideoFrame, counted: Bool = true) throws -> Presenter.Outcome {
+        if proxyShown { return try proxyPresenter.present(frame, counted: counted) }
+        if pipShown { return try pipPresenter.present(frame, counted: counted) }
+        return .busy
+    }
+
+    /// Whether the showing window can take a frame now.
+    public var canPresent: Bool {
+        proxyShown ? proxyPresenter.canPresent : pipShown ? pipPresenter.canPresent : false
+    }
+
+    /// Routes a shared-memory completion to the presenter that owns the segment.
+    public func completed(segment: UInt) -> (mine: Bool, capturedAt: MonotonicInstant?) {
+        let pip = pipPresenter.completed(segment: segment)
+        return pip.mine ? pip : proxyPresenter.completed(segment: segment)
+    }
+
+    /// Whether all puts have completed (for a clean shutdown).
+    public var isIdle: Bool { pipPresenter.isIdle && proxyPresenter.isIdle }
+
+    /// Destroys the windows. The controller must not be used afterwards.
+    public func tearDown() {
+        if let t = tickTimer { loop.cancelTimer(t) }
+        for token in ownTokens + [watcherToken].compactMap({ $0 }) { loop.unregister(token) }
+        pipPresenter.close()
+        proxyPresenter.close()
+        display.destroy(proxy)
+        display.destroy(pipWindow.id)
+    }
+
+    // MARK: events in
+
+    private func contentSourceChanged(from old: PipContentSource?) {
+        // The same source window with new content (the active-speaker case) keeps PiP up as it is.
+        let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
+        if !sameWindow {
+            if let token = watcherToken { loop.unregister(token) }
+            watcher = nil
+            watcherToken = nil
+            if old != nil { feed(.contentSourceRemoved) }
+        }
+        guard let content = contentSource else { return }
+        pipWindow.setAspect(Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight))
+        guard watcher == nil, content.sourceWindow != 0 else { return }
+        let w = SourceWindowWatcher(display: display, window: content.sourceWindow, windowManagerRunning: wm.isRunning)
+        w.report = { [unowned self] in feed($0) }
+        guard w.begin() else { return }
+        watcher = w
+        watcherToken = loop.register(w.window) { [unowned w] in w.handle($0) }
+        feed(.contentSourceAttached)
+        if let frame = w.frame { feed(.sourceFrameChanged(frame)) }
+        if w.isHidden { feed(.sourceHidden) }
+    }
+
+    private func handlePipWindowEvent(_ event: WindowEvent) {
+        switch event {
+        case .configure(_, let r, let synthetic):
+            if pipWindow.noteConfigure(r, synthetic: synthetic) {
+                pipPresenter.resize(width: r.width, height: r.height)
+                onNeedsFrame?()
+            }
+            if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
+        case .expose(_, 0):
+            pipPresenter.redraw()
+        case .clientMessage(_, let type, let data)
+            where type == display[.WM_PROTOCOLS] && UInt(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
+            feed(.pipWindowClosed)
+        case .visibility(_, _, let unobscured) where !unobscured:
+            pipWindow.raiseIfObscured()
+        case .buttonPress(let p) where p.button == 1:
+            if let last = lastClick, p.time &- last.time < 400, abs(p.x - last.x) < 8, abs(p.y - last.y) < 8 {
+                lastClick = nil
+                stop()  // double-click: back to the source window, like mpv and Firefox PiP
+                return
+            }
+            lastClick = p
+            pipWindow.handlePointer(event)
+        default:
+            pipWindow.handlePointer(event)
+        }
+    }
+
+    /// Feeds the machine; events raised while actions run (a synchronous restore completion) queue up.
+    private func feed(_ event: PipEvent) {
+        queuedEvents.append(event)
+        guard !handlingEvents else { return }
+        handlingEvents = true
+        defer { handlingEvents = false }
+        while !queuedEvents.isEmpty {
+            let next = queuedEvents.removeFirst()
+            for action in machine.handle(next, now: .now()) { perform(action) }
+        }
+        scheduleTick()
+    }
+
+    private func scheduleTick() {
+        if let t = tickTimer { loop.cancelTimer(t) }
+        tickTimer = nil
+        guard let deadline = machine.nextDeadline else { return }
+        tickTimer = loop.schedule(at: deadline) { [unowned self] in
+            tickTimer = nil
+            feed(.tick)
+        }
+    }
+
+    // MARK: actions out
+
+    private func perform(_ action: PipAction) {
+        switch action {
+        case .willStart: delegate?.pipControllerWillStart(self)
+        case .didStart: delegate?.pipControllerDidStart(self)
+        case .failedToStart: delegate?.pipController(self, failedToStartWith: .notPossible)
+        case .willStop: delegate?.pipControllerWillStop(self)
+        case .didStop: delegate?.pipControllerDidStop(self)
+        case .restoreUserInterface:
+            if let delegate {
+                delegate.pipController(self, restoreUserInterfaceWithCompletion: { [weak self] in self?.feed(.restoreCompleted) })
+            } else {
+                feed(.restoreCompleted)
+            }
+        case .possibleChanged(let possible): onPossibleChanged?(possible)
+        case .showProxy(let r):
+            placeProxy(r)
+            display.map(proxy)
+            display.raise(proxy)
+            proxyShown = true
+            onNeedsFrame?()
+        case .moveProxy(let r):
+            placeProxy(r)
+            onNeedsFrame?()
+        case .hideProxy:
+            display.unmap(proxy)
+            proxyShown = false
+        case .showPip(let r):
+            if r != pipWindow.rect { pipWindow.setRect(r) }
+            pipPresenter.resize(width: r.width, height: r.height)
+            pipWindow.show()
+            pipShown = true
+            onNeedsFrame?()
+        case .hidePip:
+            pipWindow.hide()
+            pipShown = false
+        case .restoreSource:
+            restoreSourceWindow()
+        }
+    }
+
+    private func placeProxy(_ r: Rect) {
+        display.moveResize(proxy, to: r)
+        proxyPresenter.resize(width: r.width, height: r.height)
+    }
+
+    /// Maps (de-iconifies, ICCCM 4.1.4) and activates the source window; its frame is the one it had.
+    private func restoreSourceWindow() {
+        guard let w = watcher?.window else { return }
+        display.map(w)
+        if wm.isRunning && wm.supports(display[._NET_ACTIVE_WINDOW]) {
+            display.sendToRoot(about: w, ._NET_ACTIVE_WINDOW, [1, 0, 0])
+        } else {
+            display.raise(w)
+        }
+    }
+}

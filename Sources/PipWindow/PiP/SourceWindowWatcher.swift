@@ -1,0 +1,87 @@
+/// Watches the window PiP grows out of and shrinks back into (pipcam's main window, another
+/// application's window, or an embedder's top-level) and reports what the state machine needs:
+/// hidden/shown, its on-screen frame, and its destruction.
+///
+/// Hidden means iconified (`WM_STATE` Iconic) or `_NET_WM_STATE_HIDDEN` when a window manager runs,
+/// and unmapped when none does — an unmap alone is no signal under a window manager (reparenting,
+/// workspace switches).
+final class SourceWindowWatcher {
+    let window: WindowID
+    private let display: XDisplay
+    private let windowManagerRunning: Bool
+    private(set) var isHidden = false
+    private(set) var frame: Rect?
+    private(set) var isGone = false
+    /// Called with what changed: `.sourceHidden`, `.sourceShown`, `.sourceFrameChanged`, `.sourceDestroyed`.
+    var report: (PipEvent) -> Void = { _ in }
+
+    init(display: XDisplay, window: WindowID, windowManagerRunning: Bool) {
+        self.display = display
+        self.window = window
+        self.windowManagerRunning = windowManagerRunning
+    }
+
+    /// Starts watching; false if the window does not exist.
+    func begin() -> Bool {
+        guard display.watch(window, [.structureNotify, .propertyChange]) else {
+            isGone = true
+            return false
+        }
+        isHidden = computeHidden() ?? true
+        if !isHidden { refreshFrame() }
+        return !isGone
+    }
+
+    /// Handles an event about the source window.
+    func handle(_ event: WindowEvent) {
+        switch event {
+        case .destroyed:
+            guard !isGone else { return }
+            isGone = true
+            report(.sourceDestroyed)
+        case .configure, .mapped:
+            if !isHidden { refreshFrame() }
+            updateVisibility()
+        case .unmapped:
+            updateVisibility()
+        case .property(_, let atom, _) where atom == display[.WM_STATE] || atom == display[._NET_WM_STATE]
+            || atom == display[._NET_FRAME_EXTENTS]:
+            updateVisibility()
+            if !isHidden { refreshFrame() }
+        default:
+            break
+        }
+    }
+
+    private func updateVisibility() {
+        guard let hidden = computeHidden() else { return }
+        guard hidden != isHidden else { return }
+        isHidden = hidden
+        if !hidden { refreshFrame() }
+        report(hidden ? .sourceHidden : .sourceShown)
+    }
+
+    /// nil when the window is gone.
+    private func computeHidden() -> Bool? {
+        guard let mapped = display.isMapped(window) else { return nil }
+        guard windowManagerRunning else { return !mapped }
+        let iconic = display.integers(window, .WM_STATE).first == 3
+        let states = display.integers(window, ._NET_WM_STATE).map { UInt(bitPattern: $0) }
+        return iconic || states.contains(display[._NET_WM_STATE_HIDDEN])
+    }
+
+    /// The window's rectangle in root coordinates grown by its window-manager frame.
+    private func refreshFrame() {
+        guard let inner = display.rootGeometry(of: window), inner.width > 1 || inner.height > 1 else { return }
+        let extents = display.integers(window, ._NET_FRAME_EXTENTS)
+        var outer = inner
+        if extents.count == 4 {
+            outer = Rect(
+                x: inner.x - extents[0], y: inner.y - extents[2],
+                width: inner.width + extents[0] + extents[1], height: inner.height + extents[2] + extents[3])
+        }
+        guard outer != frame else { return }
+        frame = outer
+        report(.sourceFrameChanged(outer))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import PipWindow
+
+@Suite struct OverlayTests {
+    static let assetsDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("assets")
+
+    @Test func embeddedAssetsMatchTheFilesInAssets() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.assetsDirectory.path)
+            .filter { $0.hasSuffix(".pgm") }
+        #expect(Set(files) == Set(EmbeddedAssets.files.keys), "run scripts/embed-assets")
+        for name in files {
+            let onDisk = try [UInt8](Data(contentsOf: Self.assetsDirectory.appendingPathComponent(name)))
+            #expect(Base64.decode(EmbeddedAssets.files[name]!) == onDisk, "\(name) differs: run scripts/embed-assets")
+        }
+    }
+
+    @Test func iconsLoadAtBothScales() throws {
+        for name in ["pip-start", "pip-stop", "close", "back-to-main", "mirror"] {
+            let one = try #require(AlphaMask.asset(name))
+            let two = try #require(AlphaMask.asset(name, doubleSize: true))
+            #expect(one.width == 24 && one.height == 24)
+            #expect(two.width == 48 && two.height == 48)
+            #expect(one.alpha.contains { $0 > 200 }, "\(name) has visible strokes")
+            #expect(one.alpha.contains { $0 == 0 }, "\(name) has transparent parts")
+        }
+        let title = try #require(AlphaMask.asset("placeholder-title"))
+        #expect(title.width > 4 * title.height)
+    }
+
+    @Test func pgmParserRejectsMalformedInput() {
+        #expect(AlphaMask(pgm: Array("P5 2 1 255\n".utf8) + [1, 2]) == AlphaMask(width: 2, height: 1, alpha: [1, 2]))
+        #expect(AlphaMask(pgm: Array("P5 # c\n2 1 255\n".utf8) + [7, 9])?.alpha == [7, 9])
+        #expect(AlphaMask(pgm: Array("P5 2 1 255\n".utf8) + [1]) == nil)
+        #expect(AlphaMask(pgm: Array("P6 2 1 255\n".utf8) + [1, 2]) == nil)
+        #expect(AlphaMask(pgm: Array("P5 2 1 65535\n".utf8) + [1, 2, 3, 4]) == nil)
+        #expect(AlphaMask(pgm: []) == nil)
+        #expect(Base64.decode("aGk=") == Array("hi".utf8))
+        #expect(Base64.decode("a*b") == nil)
+    }
+
+    @Test func compositorBlendsClipsAndDims() {
+        let layout = PixelLayout.xrgb
+        let compositor = Compositor(layout: layout)
+        var image = [UInt32](repeating: layout.pixel(red: 100, green: 0, blue: 200), count: 4 * 3)
+        let mask = AlphaMask(width: 2, height: 2, alpha: [255, 0, 128, 255])
+        image.withUnsafeMutableBytes { raw in
+            compositor.draw(mask, at: 3, y: 2, into: raw.baseAddress!, stride: 16, width: 4, height: 3)
+        }
+        // Only the mask's top-left pixel lands inside the 4×3 image (at 3,2); it is opaque white.
+        #expect(layout.components(of: image[2 * 4 + 3]) == (255, 255, 255))
+        #expect(layout.components(of: image[2 * 4 + 2]) == (100, 0, 200))
+        image.withUnsafeMutableBytes { raw in
+            compositor.draw(mask, at: 0, y: 0, opacity: 1, into: raw.baseAddress!, stride: 16, width: 4, height: 3)
+            compositor.dim(x: 0, y: 1, w: 1, h: 1, amount: 0.5, into: raw.baseAddress!, stride: 16, width: 4, height: 3)
+        }
+        #expect(layout.components(of: image[1]) == (100, 0, 200))  // alpha 0 leaves the picture alone
+        let half = layout.components(of: image[4])  // alpha 128 toward white, then dimmed by half
+        #expect(abs(Int(half.red) - 89) <= 1 && abs(Int(half.green) - 64) <= 1 && abs(Int(half.blue) - 114) <= 1)
+    }
+}
