@@ -37,7 +37,7 @@ extension PipTests {
             let spec = try clip.sourceSpec()
             let x = try makeServer()
             let pipcam = try x.startPipcam(["--pip", "--untimed", "--stats", "--source", spec])
-            let result = try pipcam.wait(timeout: .seconds(20))
+            let result = try waitForEnd(of: pipcam, timeout: .seconds(8), what: "a \(PlaybackClip.frames)-frame file played --untimed")
             #expect(result.termination == .exited(0), "\(result)")
 
             let errorLines = lines(of: result.stderrText)
@@ -59,7 +59,7 @@ extension PipTests {
             let clock = ContinuousClock()
             let started = clock.now
             let pipcam = try x.startPipcam(["--pip", "--stats", "--source", "y4m:\(clip)"])
-            let result = try pipcam.wait(timeout: .seconds(20))
+            let result = try waitForEnd(of: pipcam, timeout: .seconds(8), what: "a 1-second file played at its rate")
             let elapsed = clock.now - started
             #expect(result.termination == .exited(0), "\(result)")
             #expect(elapsed >= .milliseconds(900), "30 frames at 30 fps played in \(elapsed)")
@@ -73,12 +73,22 @@ extension PipTests {
             let x = try makeServer()
             let pipcam = try x.startPipcam(["--pip", "--source", "test", "--frames", "45", "--stats"])
             let window = try x.waitForWindow(className: PipIdentity.instance, role: PipIdentity.role)
-            let result = try pipcam.wait(timeout: .seconds(15))
+            let result = try waitForEnd(of: pipcam, timeout: .seconds(8), what: "45 frames of the 30 fps test pattern")
             #expect(result.termination == .exited(0), "\(result)")
             let final = try #require(lines(of: result.stderrText).last.flatMap { StatsLine($0) }, "stderr:\n\(result.stderrText)")
             #expect(final.shown == 45, "--frames 45: \(final)")
             #expect(final.text.contains(" shown=45 "), "\(final)")
             #expect(try x.info(of: window)?.isViewable != true, "the window outlived pipcam")
         }
+    }
+}
+
+/// Waits for pipcam to exit by itself; on timeout the error says what it printed meanwhile.
+func waitForEnd(of pipcam: RunningProcess, timeout: Duration, what: String) throws -> ProcessResult {
+    do {
+        return try pipcam.wait(timeout: timeout)
+    } catch {
+        let partial = pipcam.terminate(grace: .seconds(1))
+        throw HarnessError("pipcam did not exit within \(timeout) after \(what); stderr so far:\n\(partial.stderrText.suffix(800))")
     }
 }
