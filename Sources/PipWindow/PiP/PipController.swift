@@ -123,6 +123,9 @@ public final class PipController {
         return .busy
     }
 
+    /// The pixel layout of the PiP window's visual (for drawing overlays).
+    public var pixelLayout: PixelLayout { pipPresenter.pixelLayout }
+
     /// Drawn over every picture in the PiP and animation windows.
     public var overlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)? {
         didSet {
@@ -165,6 +168,7 @@ public final class PipController {
     private func contentSourceChanged(from old: PipContentSource?) {
         // The same source window with new content (the active-speaker case) keeps PiP up as it is.
         let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
+            && old?.animationWindow == contentSource?.animationWindow
         if !sameWindow {
             if let token = watcherToken { loop.unregister(token) }
             watcher = nil
@@ -174,7 +178,9 @@ public final class PipController {
         guard let content = contentSource else { return }
         pipWindow.setAspect(Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight))
         guard watcher == nil, content.sourceWindow != 0 else { return }
-        let w = SourceWindowWatcher(display: display, window: content.sourceWindow, windowManagerRunning: wm.isRunning)
+        let w = SourceWindowWatcher(
+            display: display, window: content.sourceWindow, frameWindow: content.animationWindow,
+            windowManagerRunning: wm.isRunning)
         w.report = { [unowned self] in feed($0) }
         guard w.begin() else { return }
         watcher = w

@@ -9,6 +9,7 @@ public enum AtomName: String, CaseIterable, Sendable {
     case _NET_WM_STATE_SKIP_TASKBAR, _NET_WM_STATE_SKIP_PAGER, _NET_WM_STATE_HIDDEN
     case _NET_WM_MOVERESIZE, _NET_ACTIVE_WINDOW
     case _MOTIF_WM_HINTS
+    case _XEMBED, _XEMBED_INFO
 }
 
 /// A pointer event in window and root coordinates.
