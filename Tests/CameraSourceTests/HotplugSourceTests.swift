@@ -67,7 +67,7 @@ final class StubSource: FrameSource {
 /// once every test frame is back.
 @Suite struct HotplugSourceTests {
     private let t0 = MonotonicInstant(nanoseconds: 10_000_000_000)
-    private let probe = Int64(HotplugSource.probeNanoseconds)
+    private let probe: Int64 = 2_000_000_000  // how often it looks for a camera
     private let request = SourceRequest(displayWidth: 320, displayHeight: 180)
 
     /// A hot-plug source over `placeholder`; `found` is what each probe finds; cameras made are kept in `made`.

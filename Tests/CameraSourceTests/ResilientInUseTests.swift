@@ -7,7 +7,7 @@ import Glibc
 /// Another application holds the camera (EBUSY): pipcam stays up and retries once a second.
 @Suite struct ResilientInUseTests {
     private let t0 = MonotonicInstant(nanoseconds: 10_000_000_000)
-    private let second = Int64(ResilientCamera.inUseRetryNanoseconds)
+    private let second: Int64 = 1_000_000_000  // the in-use retry interval
 
     @Test(arguments: ["S_FMT", "REQBUFS", "STREAMON"])
     func busyAtStartWaitsAndRetriesEachSecond(call: String) throws {
