@@ -13,14 +13,16 @@ public final class FramePump: @unchecked Sendable {
     private let source: FrameSource
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
-    private var governor = PressureGovernor()
+    private var governor: PressureGovernor
 
     /// - Parameters:
     ///   - source: a started source; the pump owns it from now on.
     ///   - mailbox: where frames go.
-    public init(source: FrameSource, mailbox: FrameMailbox = FrameMailbox()) {
+    ///   - governor: decides when a live source is throttled (tests pass shorter windows).
+    public init(source: FrameSource, mailbox: FrameMailbox = FrameMailbox(), governor: PressureGovernor = PressureGovernor()) {
         self.source = source
         self.mailbox = mailbox
+        self.governor = governor
     }
 
     /// Starts the capture thread.
