@@ -113,5 +113,8 @@ public final class FramePump: @unchecked Sendable {
         _ = withUnsafeMutableBytes(of: &fds) { raw in
             poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout)
         }
+        // V4L2 reports POLLERR with no buffer queued and after an unplug; DQBUF then says what it
+        // is, but a readable error must not turn this loop into a spin while that is sorted out.
+        if fds.1.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && fds.0.revents == 0 { usleep(10_000) }
     }
 }
