@@ -23,8 +23,8 @@ struct PipcamCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The PiP window size, e.g. 480x270.", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Initial PiP corner: top-left, top-right, bottom-left or bottom-right.", valueName: "corner"))
-    var corner: String = "bottom-right"
+    @Option(help: ArgumentHelp("Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right).", valueName: "corner"))
+    var corner: String?
 
     @Flag(inversion: .prefixedNo, help: "Flip the picture horizontally (default: on for cameras, off for files).")
     var mirror: Bool?
@@ -57,7 +57,7 @@ struct PipcamCommand: ParsableCommand {
         if let size, Self.parseSize(size) == nil {
             throw ValidationError("--size: bad size '\(size)': expected WxH, e.g. 480x270")
         }
-        if Corner(rawValue: corner) == nil {
+        if let corner, Corner(rawValue: corner) == nil {
             throw ValidationError("--corner: unknown corner '\(corner)' (expected top-left, top-right, bottom-left or bottom-right)")
         }
         if Rotation(degrees: rotate) == nil {
@@ -97,7 +97,8 @@ struct PipcamCommand: ParsableCommand {
     var sessionOptions: SessionOptions {
         var o = SessionOptions()
         o.size = size.flatMap(Self.parseSize)
-        o.corner = Corner(rawValue: corner) ?? .bottomRight
+        o.corner = corner.flatMap(Corner.init(rawValue:)) ?? .bottomRight
+        o.remembersGeometry = corner == nil && size == nil
         o.mirror = mirror
         o.rotation = Rotation(degrees: rotate) ?? Rotation(degrees: 0)!
         o.frameLimit = frames

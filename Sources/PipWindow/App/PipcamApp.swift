@@ -25,6 +25,10 @@ public final class PipcamApp {
     /// The picture's size after rotation, as the PiP window's aspect ratio was last set from it.
     private var contentSize = (width: 0, height: 0)
     private var notices: NoticeAssets!
+    /// Mirroring chosen with the PiP window's mirror control (wins over the option and the source).
+    private var mirrorOverride: Bool?
+    /// The picture's rotation (`--rotate`, then `r` in the PiP window).
+    private var rotation: Rotation = .deg0
 
     /// - Parameter source: a started source; the app runs it on a capture thread.
     public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
@@ -57,6 +61,7 @@ public final class PipcamApp {
 
     private func setUp() throws {
         let display = loop.display
+        rotation = options.rotation
         let rotated = options.rotation.rotatedSize(width: max(1, source.frameWidth), height: max(1, source.frameHeight))
         let content: PipContentSource
         if let followed = options.followWindow {
@@ -79,7 +84,8 @@ public final class PipcamApp {
             installMainWindow(window)
         }
         pip = try PipController(
-            loop: loop, contentSource: content, corner: options.corner, size: options.size, allowSharedMemory: allowShm)
+            loop: loop, contentSource: content, corner: options.corner, size: options.size,
+            frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm)
         contentSize = (rotated.width, rotated.height)
         notices = NoticeAssets()
         installBanner()
@@ -89,6 +95,21 @@ public final class PipcamApp {
         pip.onPossibleChanged = { [unowned self] in main?.buttonEnabled = $0 }
         pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
         pip.onFrameShown = { [unowned self] in noteShown(captured: $0) }
+        pip.onMirrorToggle = { [unowned self] in
+            mirrorOverride = !(mirrorOverride ?? options.mirror ?? status.prefersMirror)
+            applyPicture()
+            redrawHeldFrame()
+        }
+        pip.onRotate = { [unowned self] in
+            rotation = Rotation(degrees: (rotation.degrees + 90) % 360) ?? .deg0
+            applyPicture()
+            if let frame = held { followContentSize(of: frame) }
+            redrawHeldFrame()
+        }
+        pip.onFrameSettled = { [unowned self] rect in
+            guard let path = GeometryMemory.filePath() else { return }
+            GeometryMemory(rect: rect, in: WindowManagerInfo.workArea(display: loop.display)).save(to: path)
+        }
         main?.buttonEnabled = pip.isPossible
         loop.observeOtherEvents { [unowned self] event in
             // PiP's own completions go to the controller (onFrameShown); the main window's come here.
@@ -201,16 +222,25 @@ public final class PipcamApp {
     }
 
     private func applyPicture() {
-        let mirror = options.mirror ?? status.prefersMirror
-        pip.setPicture(mirror: mirror, rotation: options.rotation)
+        let mirror = mirrorOverride ?? options.mirror ?? status.prefersMirror
+        pip.setPicture(mirror: mirror, rotation: rotation)
         main?.presenter.mirror = mirror
-        main?.presenter.rotation = options.rotation
+        main?.presenter.rotation = rotation
+    }
+
+    /// The PiP frame remembered from the last run, fitted to this source's shape.
+    private func rememberedFrame(aspect: Double) -> Rect? {
+        guard options.remembersGeometry, let path = GeometryMemory.filePath(), let memory = GeometryMemory.load(from: path)
+        else { return nil }
+        var fitted = memory
+        fitted.height = max(16, Int((Double(memory.width) / aspect).rounded()))
+        return fitted.rect(in: WindowManagerInfo.workArea(display: loop.display))
     }
 
     /// A source whose picture changes shape (another camera mode, a camera plugged in) reshapes PiP.
     private func followContentSize(of frame: VideoFrame) {
         guard frame.width > 0, frame.height > 0 else { return }
-        let rotated = options.rotation.rotatedSize(width: frame.width, height: frame.height)
+        let rotated = rotation.rotatedSize(width: frame.width, height: frame.height)
         guard rotated.width != contentSize.width || rotated.height != contentSize.height else { return }
         contentSize = (rotated.width, rotated.height)
         pip.contentSource = PipContentSource(
@@ -223,7 +253,7 @@ public final class PipcamApp {
         let banner = notices.noCamera
         let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { [unowned self] pixels, stride, w, h in
             guard status.camera == .waiting else { return }
-            let y = h - banner.height - 12
+            let y = h - banner.height - 56  // above the PiP controls' bottom row
             compositor.dim(x: 0, y: y - 6, w: w, h: banner.height + 12, amount: 0.6, into: pixels, stride: stride, width: w, height: h)
             compositor.draw(banner, at: (w - banner.width) / 2, y: y, into: pixels, stride: stride, width: w, height: h)
         }

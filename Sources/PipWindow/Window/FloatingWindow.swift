@@ -10,6 +10,11 @@ public final class FloatingWindow {
     public static let minimumWidth = 96
     private let wm: WindowManagerInfo
     private var gesture: GestureTracker?
+    /// Called when a move or resize pipcam did itself (no window manager's help) ended.
+    public var onOwnDragEnded: ((DragKind) -> Void)?
+    /// Called when a move or resize was handed to the window manager (`_NET_WM_MOVERESIZE`);
+    /// it ends when the pointer button is released, which only the window manager sees.
+    public var onWindowManagerDragStarted: ((DragKind) -> Void)?
 
     /// Creates (unmapped) the PiP window at `rect` with every hint set before it is first mapped,
     /// since window managers read most of them only at map time.
@@ -91,8 +96,9 @@ public final class FloatingWindow {
             defer { gesture = g }
             return g.motion(p, window: self)
         case .buttonRelease(let p) where p.button == 1:
-            guard gesture != nil else { return false }
+            guard let g = gesture else { return false }
             gesture = nil
+            if g.dragging && !g.handedToWindowManager { onOwnDragEnded?(g.kind) }
             return true
         default:
             return false
@@ -105,6 +111,7 @@ public final class FloatingWindow {
         display.ungrabPointer(time: press.time)
         display.sendToRoot(about: id, ._NET_WM_MOVERESIZE, [press.rootX, press.rootY, kind.rawValue, press.button, 1])
         display.flush()
+        onWindowManagerDragStarted?(kind)
         return true
     }
 

@@ -147,6 +147,21 @@ extension XDisplay {
 
     public func ungrabPointer(time: UInt) { XUngrabPointer(raw, time) }
 
+    /// Whether any pointer button is held down now (a window manager may be moving a window).
+    public func pointerButtonsDown() -> Bool {
+        var rootReturn: UInt = 0, child: UInt = 0
+        var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
+        var mask: UInt32 = 0
+        XQueryPointer(raw, root, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
+        return mask & UInt32(Button1Mask | Button2Mask | Button3Mask) != 0
+    }
+
+    /// Dots per inch of the screen (from its size in millimetres), for choosing 1× or 2× icons.
+    public var dotsPerInch: Double {
+        let mm = XDisplayWidthMM(raw, screen)
+        return mm > 0 ? Double(XDisplayWidth(raw, screen)) * 25.4 / Double(mm) : 96
+    }
+
     /// A window's rectangle in root coordinates (nil if it is gone).
     public func rootGeometry(of w: WindowID) -> Rect? {
         let (rect, error) = withErrorTrap { () -> Rect? in

@@ -38,6 +38,9 @@ public enum WindowEvent: Sendable {
     case shmCompletion(segment: UInt)
     /// A key press with its (unshifted) keysym, e.g. 0xff1b for Escape.
     case keyPress(window: WindowID, keysym: UInt, state: UInt32)
+    /// The pointer entered or left the window.
+    case pointerEntered(WindowID)
+    case pointerLeft(WindowID)
     case other
 }
 
@@ -90,7 +93,7 @@ extension WindowEvent {
             return w
         case .buttonPress(let p), .buttonRelease(let p), .motion(let p):
             return p.window
-        case .mapped(let w), .unmapped(let w), .destroyed(let w):
+        case .mapped(let w), .unmapped(let w), .destroyed(let w), .pointerEntered(let w), .pointerLeft(let w):
             return w
         case .shmCompletion, .other:
             return nil
