@@ -2,10 +2,11 @@
 """A small XEmbed embedder for pipcam's integration tests, speaking the protocol the way suckless
 tabbed and GTK's GtkSocket do, on plain libX11 through ctypes.
 
-Usage: xembed-embedder.py COMMAND [ARG...]
+Usage: xembed-embedder.py [--other-visual] COMMAND [ARG...]
 
 It opens a top-level window (WM_CLASS xembed-embedder), waits until a window manager (if any)
-manages it, then runs COMMAND with $XEMBED set to that window's id, like tabbed. It selects
+manages it (with --other-visual its window has a TrueColor visual other than the default one,
+and its own colormap, as GTK's sockets have), then runs COMMAND with $XEMBED set to that window's id, like tabbed. It selects
 SubstructureRedirect on its window, as tabbed and GtkSocket do: the client's map and configure
 requests come to the embedder, which carries them out. It reports on stdout, one line each:
 
@@ -120,6 +121,22 @@ class WindowChanges(ctypes.Structure):
                 ("border_width", ctypes.c_int), ("sibling", Window), ("stack_mode", ctypes.c_int)]
 
 
+class SetWindowAttributes(ctypes.Structure):
+    _fields_ = [("background_pixmap", ctypes.c_ulong), ("background_pixel", ctypes.c_ulong),
+                ("border_pixmap", ctypes.c_ulong), ("border_pixel", ctypes.c_ulong), ("bit_gravity", ctypes.c_int),
+                ("win_gravity", ctypes.c_int), ("backing_store", ctypes.c_int), ("backing_planes", ctypes.c_ulong),
+                ("backing_pixel", ctypes.c_ulong), ("save_under", ctypes.c_int), ("event_mask", ctypes.c_long),
+                ("do_not_propagate_mask", ctypes.c_long), ("override_redirect", ctypes.c_int),
+                ("colormap", ctypes.c_ulong), ("cursor", ctypes.c_ulong)]
+
+
+class VisualInfo(ctypes.Structure):
+    _fields_ = [("visual", ctypes.c_void_p), ("visualid", ctypes.c_ulong), ("screen", ctypes.c_int),
+                ("depth", ctypes.c_int), ("c_class", ctypes.c_int), ("red_mask", ctypes.c_ulong),
+                ("green_mask", ctypes.c_ulong), ("blue_mask", ctypes.c_ulong), ("colormap_size", ctypes.c_int),
+                ("bits_per_rgb", ctypes.c_int)]
+
+
 class ClassHint(ctypes.Structure):
     _fields_ = [("res_name", ctypes.c_char_p), ("res_class", ctypes.c_char_p)]
 
@@ -134,6 +151,18 @@ x.XGetWindowProperty.argtypes = [ctypes.c_void_p, Window, Atom, ctypes.c_long, c
                                  ctypes.POINTER(ctypes.c_void_p)]
 x.XConfigureWindow.argtypes = [ctypes.c_void_p, Window, ctypes.c_uint, ctypes.POINTER(WindowChanges)]
 x.XSetClassHint.argtypes = [ctypes.c_void_p, Window, ctypes.POINTER(ClassHint)]
+x.XGetVisualInfo.restype = ctypes.POINTER(VisualInfo)
+x.XGetVisualInfo.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.POINTER(VisualInfo), ctypes.POINTER(ctypes.c_int)]
+x.XDefaultVisual.restype = ctypes.c_void_p
+x.XDefaultVisual.argtypes = [ctypes.c_void_p, ctypes.c_int]
+x.XVisualIDFromVisual.restype = ctypes.c_ulong
+x.XVisualIDFromVisual.argtypes = [ctypes.c_void_p]
+x.XCreateColormap.restype = ctypes.c_ulong
+x.XCreateColormap.argtypes = [ctypes.c_void_p, Window, ctypes.c_void_p, ctypes.c_int]
+x.XCreateWindow.restype = Window
+x.XCreateWindow.argtypes = [ctypes.c_void_p, Window, ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_uint,
+                            ctypes.c_uint, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p, ctypes.c_ulong,
+                            ctypes.POINTER(SetWindowAttributes)]
 
 # A child that goes away between two requests must not end the embedder (Xlib exits on errors).
 ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(lambda d, e: 0)
@@ -165,7 +194,25 @@ def property_values(dpy, window, atom, format32=True):
         x.XFree(data)
 
 
+def other_visual_window(dpy, root):
+    """A 480x270 top-level in a depth-24 TrueColor visual that is not the default one."""
+    default = x.XVisualIDFromVisual(x.XDefaultVisual(dpy, 0))
+    template, count = VisualInfo(depth=24, c_class=4), ctypes.c_int()  # TrueColor
+    infos = x.XGetVisualInfo(dpy, 0x4 | 0x8, ctypes.byref(template), ctypes.byref(count))  # depth, class
+    chosen = next((infos[i] for i in range(count.value) if infos[i].visualid != default), None)
+    if chosen is None:
+        sys.exit("xembed-embedder: no TrueColor visual besides the default one")
+    attributes = SetWindowAttributes(background_pixel=0x303030, border_pixel=0,
+                                     colormap=x.XCreateColormap(dpy, root, chosen.visual, 0))
+    say("visual 0x%x (default 0x%x)" % (chosen.visualid, default))
+    return x.XCreateWindow(dpy, root, 60, 60, 480, 270, 0, 24, 1, chosen.visual,
+                           (1 << 1) | (1 << 3) | (1 << 13), ctypes.byref(attributes))  # back pixel, border, colormap
+
+
 def main():
+    other_visual = len(sys.argv) > 1 and sys.argv[1] == "--other-visual"
+    if other_visual:
+        del sys.argv[1]
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     dpy = x.XOpenDisplay(None)
@@ -176,7 +223,10 @@ def main():
     COMMAND = atom("_EMBEDDER_COMMAND")
 
     root = x.XDefaultRootWindow(dpy)
-    embedder = x.XCreateSimpleWindow(dpy, root, 60, 60, 480, 270, 0, 0, 0x303030)
+    if other_visual:
+        embedder = other_visual_window(dpy, root)
+    else:
+        embedder = x.XCreateSimpleWindow(dpy, root, 60, 60, 480, 270, 0, 0, 0x303030)
     x.XStoreName(dpy, embedder, b"XEmbed embedder")
     hint = ClassHint(b"xembed-embedder", b"XembedEmbedder")
     x.XSetClassHint(dpy, embedder, ctypes.byref(hint))

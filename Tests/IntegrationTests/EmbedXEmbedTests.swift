@@ -10,10 +10,12 @@ struct XEmbedEmbedder {
 
     static let script = Pipcam.packageRoot + "/Tests/Embedders/xembed-embedder.py"
 
-    /// Starts the embedder, which starts `pipcam arguments…` inside it.
-    init(_ x: XServer, pipcam arguments: [String]) throws {
+    /// Starts the embedder, which starts `pipcam arguments…` inside it; with `otherVisual`, the
+    /// embedder's window has a visual other than the default one (and its own colormap), like GTK's sockets.
+    init(_ x: XServer, otherVisual: Bool = false, pipcam arguments: [String]) throws {
         self.x = x
-        process = try x.start(["python3", Self.script, try Pipcam.binaryPath()] + arguments)
+        process = try x.start(
+            ["python3", Self.script] + (otherVisual ? ["--other-visual"] : []) + [try Pipcam.binaryPath()] + arguments)
         let output = try process.waitForOutput(containing: "embedder 0x", inStderr: false)
         guard let line = IntegrationTests.lines(of: output).first(where: { $0.hasPrefix("embedder ") }),
             let id = XWindowID(line.dropFirst("embedder ".count))
@@ -99,6 +101,21 @@ extension EmbedTests {
             // The embedder goes away: pipcam exits 0.
             try embedder.send("destroy")
             #expect(try embedder.waitForLine("exited ") == "exited 0", "\(embedder.lines)")
+        }
+
+        @Test func embedsInAWindowOfAnotherVisual() throws {
+            // GtkSocket windows have a visual of their own: a child inheriting the parent's
+            // colormap in the default visual would fail with BadMatch and never appear.
+            let x = try makeServer(.none)
+            let embedder = try XEmbedEmbedder(x, otherVisual: true, pipcam: ["--source", "test"])
+            #expect(try embedder.waitForLine("visual ").hasPrefix("visual 0x"))
+            let child = try #require(XWindowID(try embedder.waitForLine("child ").dropFirst("child ".count)))
+            try embedder.waitForLine("mapped ")
+            let view = try x.waitForWindow(className: "pipcam", role: PipcamRole.main)
+            #expect(view == child)
+            #expect(try x.parent(of: view) == embedder.window)
+            try waitUntil("the view shows the moving test pattern", timeout: .seconds(3)) { try x.showsMovingPicture(view) }
+            #expect(embedder.process.isRunning && !embedder.lines.contains { $0.hasPrefix("exited") }, "\(embedder.lines)")
         }
 
         @Test func minimizingTheEmbedderPopsOutToPipAndBack() throws {
