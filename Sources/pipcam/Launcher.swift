@@ -29,7 +29,18 @@ struct Launcher {
             return 2
         }
         defer { display.close() }
-        let options = command.sessionOptions
+        var options = command.sessionOptions
+        // Claimed before the source starts: a second pipcam must not take the camera from the first.
+        do throws(InstanceClaim.Failure) {
+            options.control = try InstanceClaim.claim(display: display, name: command.name)
+        } catch {
+            let flag = command.name.map { " --name \($0)" } ?? ""
+            writeErrorLine(
+                "pipcam: already running on \(InstanceName.describe(display: displayName, name: command.name)) "
+                    + "(use 'pipcam toggle|start|stop|status|quit\(flag)', or --name NAME for another instance)")
+            return 1
+        }
+        options.sourceName = spec.description
         let source = SourceFactory.make(spec, request: request(display: display, options: options))
         do {
             try source.start()

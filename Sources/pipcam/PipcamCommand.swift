@@ -9,8 +9,10 @@ struct PipcamCommand: ParsableCommand {
         abstract: "Show a camera in a floating Picture-in-Picture window.",
         discussion: """
             With no --source, pipcam shows the first capture camera, or the built-in test pattern \
-            when there is none. File sources play once and pipcam exits at their end.
-            """)
+            when there is none. File sources play once and pipcam exits at their end. \
+            One pipcam runs per display (more with --name); the subcommands control it.
+            """,
+        subcommands: [ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, QuitCommand.self])
 
     @Flag(help: "Start in Picture in Picture.")
     var pip = false
@@ -41,6 +43,13 @@ struct PipcamCommand: ParsableCommand {
     @Flag(help: "Print a stats line on standard error every second and at exit.")
     var stats = false
 
+    @Option(help: ArgumentHelp("A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+F9.", valueName: "spec"))
+    var hotkey: String?
+
+    @Option(help: ArgumentHelp(
+        "Run as the instance NAME, besides the unnamed one; control it with 'pipcam toggle --name NAME'.", valueName: "name"))
+    var name: String?
+
     @Flag(help: "List capture devices with their formats, sizes and frame rates.")
     var listCameras = false
 
@@ -54,6 +63,14 @@ struct PipcamCommand: ParsableCommand {
         if Rotation(degrees: rotate) == nil {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
         }
+        if let hotkey {
+            do {
+                _ = try HotkeySpec.parse(hotkey)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        if let name, let problem = InstanceName.problem(with: name) { throw ValidationError(problem) }
         if let frames, frames < 1 {
             throw ValidationError("--frames: \(frames) is not a positive number of frames")
         }
@@ -77,6 +94,7 @@ struct PipcamCommand: ParsableCommand {
         o.frameLimit = frames
         o.printStats = stats
         o.startInPip = pip
+        o.hotkey = hotkey.flatMap { try? HotkeySpec.parse($0) }
         return o
     }
 }

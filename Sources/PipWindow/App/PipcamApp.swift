@@ -6,14 +6,14 @@ import CameraSource
 /// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
 /// source routed to whichever window shows video. Runs on the thread that calls `run()`.
 public final class PipcamApp {
-    private let loop: DisplayLoop
+    let loop: DisplayLoop
     private let source: FrameSource
-    private let options: SessionOptions
+    let options: SessionOptions
     private let pump: FramePump
     private let signals = SignalPipe()
-    private var main: MainWindow!
-    private var pip: PipController!
-    private var stats: FrameStats
+    var main: MainWindow!
+    var pip: PipController!
+    var stats: FrameStats
     /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
     /// size at once — the animation proxy on every step, the PiP window on hand-over.
     private var held: VideoFrame?
@@ -83,6 +83,7 @@ public final class PipcamApp {
             checkEnding()
         }
         scheduleStats()
+        installControl()
         if options.startInPip { pip.start() } else { main.show() }
         display.flush()
     }
@@ -148,7 +149,7 @@ public final class PipcamApp {
 
     // MARK: stats and shutdown
 
-    private var stateName: String {
+    var stateName: String {
         switch pip.phase {
         case .idle: return "idle"
         case .starting: return "starting"

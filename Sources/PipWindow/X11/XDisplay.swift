@@ -131,6 +131,9 @@ public final class XDisplay {
             let b = e.xbutton
             let p = pointer(b.window, b.button, b.x, b.y, b.x_root, b.y_root, b.time, b.state)
             return e.type == ButtonPress ? .buttonPress(p) : .buttonRelease(p)
+        case KeyPress where e.xkey.window == root, KeyRelease where e.xkey.window == root:
+            let k = e.xkey
+            return .rootKey(keycode: k.keycode, state: k.state, time: k.time, pressed: e.type == KeyPress)
         case KeyPress:
             let keysym = XLookupKeysym(&e.xkey, 0)
             return .keyPress(window: e.xkey.window, keysym: keysym, state: e.xkey.state)
@@ -155,7 +158,7 @@ public final class XDisplay {
                 $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { $0.pointee.shmseg }
             }
             return .shmCompletion(segment: segment)
-        default: return .other
+        default: return translateControlEvent(&e)
         }
     }
 }
