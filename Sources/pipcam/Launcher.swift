@@ -11,9 +11,9 @@ struct Launcher {
 
     func run() -> Int32 {
         if command.listCameras { return listCameras() }
-        let spec: SourceSpec
+        let spec: SourceSpec?
         do {
-            spec = try chooseSource()
+            spec = try command.source.map { try SourceSpec.parse($0) }
         } catch {
             return fail(error)
         }
@@ -40,8 +40,9 @@ struct Launcher {
                     + "(use 'pipcam toggle|start|stop|status|quit\(flag)', or --name NAME for another instance)")
             return 1
         }
-        options.sourceName = spec.description
-        let source = SourceFactory.make(spec, request: request(display: display, options: options))
+        let source = makeSource(spec, request: request(display: display, options: options))
+        // Read now, before the capture thread owns the source.
+        options.sourceName = spec?.description ?? source.name
         do {
             try source.start()
         } catch {
@@ -50,12 +51,14 @@ struct Launcher {
         return PipcamApp(display: display, source: source, options: options).run()
     }
 
-    /// The user's source, else the first camera, else the test pattern (saying so).
-    private func chooseSource() throws -> SourceSpec {
-        if let text = command.source { return try SourceSpec.parse(text) }
-        if let path = CameraDiscovery().firstCaptureCameraPath() { return .camera(path: path) }
-        writeErrorLine("pipcam: no camera found; showing the built-in test source (--source test)")
-        return .test
+    /// The user's source, else the first camera, else the test pattern (saying so) until a camera
+    /// is plugged in.
+    private func makeSource(_ spec: SourceSpec?, request: SourceRequest) -> FrameSource {
+        if let spec { return SourceFactory.make(spec, request: request) }
+        let discovery = CameraDiscovery()
+        if let path = discovery.firstCaptureCameraPath() { return SourceFactory.make(.camera(path: path), request: request) }
+        writeErrorLine("pipcam: no camera found; showing the built-in test source until one is plugged in")
+        return HotplugSource(request: request, findCamera: { discovery.firstCaptureCameraPath() })
     }
 
     private func request(display: XDisplay, options: SessionOptions) -> SourceRequest {

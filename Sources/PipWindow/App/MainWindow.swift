@@ -15,6 +15,8 @@ final class MainWindow {
     private(set) var wasShown = false
     var content: Content = .video { didSet { if content != oldValue { redraw() } } }
     var buttonEnabled = false { didSet { if buttonEnabled != oldValue { redraw() } } }
+    /// Drawn over the video before the PiP button (a status banner); set by the owner.
+    var bannerOverlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)?
     /// Draws the current frame again (video content); set by the owner.
     var redrawVideo: () -> Void = {}
     private let icons: (start: AlphaMask, stop: AlphaMask, title: AlphaMask, action: AlphaMask)
@@ -40,7 +42,10 @@ final class MainWindow {
             AlphaMask.asset("pip-start")!, AlphaMask.asset("pip-stop", doubleSize: true)!,
             AlphaMask.asset("placeholder-title")!, AlphaMask.asset("placeholder-action")!
         )
-        presenter.overlay = { [unowned self] pixels, stride, w, h in drawButton(pixels, stride, w, h) }
+        presenter.overlay = { [unowned self] pixels, stride, w, h in
+            bannerOverlay?(pixels, stride, w, h)
+            drawButton(pixels, stride, w, h)
+        }
     }
 
     func show() {
@@ -94,14 +99,7 @@ final class MainWindow {
     }
 
     private func drawPlaceholder(_ pixels: UnsafeMutableRawPointer, _ stride: Int, _ w: Int, _ h: Int) {
-        compositor.fill(x: 0, y: 0, w: w, h: h, grey: 38, into: pixels, stride: stride, width: w, height: h)
-        let (icon, title, action) = (icons.stop, icons.title, icons.action)
-        let top = (h - icon.height - 16 - title.height - 10 - action.height) / 2
-        compositor.draw(icon, at: (w - icon.width) / 2, y: top, into: pixels, stride: stride, width: w, height: h)
-        let titleY = top + icon.height + 16
-        compositor.draw(title, at: (w - title.width) / 2, y: titleY, into: pixels, stride: stride, width: w, height: h)
-        compositor.draw(
-            action, at: (w - action.width) / 2, y: titleY + title.height + 10, opacity: 0.7, into: pixels,
-            stride: stride, width: w, height: h)
+        NoticePainter(compositor: compositor).paint(
+            icon: icons.stop, lines: [icons.title, icons.action], into: pixels, stride: stride, width: w, height: h)
     }
 }

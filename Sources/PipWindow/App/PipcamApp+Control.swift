@@ -40,6 +40,6 @@ extension PipcamApp {
             dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: mainFrame, mainVisible: main.isMapped)
     }
 
-    /// The camera's state for `status` (`streaming` until camera interruptions are reported).
-    var cameraStateName: String { "streaming" }
+    /// The camera's state for `status`, as the stats line names it.
+    var cameraStateName: String { status.camera.description }
 }

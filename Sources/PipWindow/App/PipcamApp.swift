@@ -17,6 +17,11 @@ public final class PipcamApp {
     /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
     /// size at once — the animation proxy on every step, the PiP window on hand-over.
     private var held: VideoFrame?
+    /// The source's last status as the display acted on it.
+    var status = SourceStatus(camera: .streaming, prefersMirror: false)
+    /// The picture's size after rotation, as the PiP window's aspect ratio was last set from it.
+    private var contentSize = (width: 0, height: 0)
+    private var notices: NoticeAssets!
 
     /// - Parameter source: a started source; the app runs it on a capture thread.
     public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
@@ -56,10 +61,11 @@ public final class PipcamApp {
         pip = try PipController(
             loop: loop, contentSource: PipContentSource(sourceWindow: main.id, preferredContentSize: (rotated.width, rotated.height)),
             corner: options.corner, size: options.size, allowSharedMemory: allowShm)
-        let mirror = options.mirror ?? source.mirroredByDefault
-        pip.setPicture(mirror: mirror, rotation: options.rotation)
-        main.presenter.mirror = mirror
-        main.presenter.rotation = options.rotation
+        contentSize = (rotated.width, rotated.height)
+        notices = NoticeAssets()
+        installBanner()
+        status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault)
+        applyPicture()
         pip.delegate = self
         pip.onPossibleChanged = { [unowned self] in main.buttonEnabled = $0 }
         pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
@@ -79,6 +85,7 @@ public final class PipcamApp {
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
         loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
         loop.everyIteration { [unowned self] in
+            followSourceStatus()
             presentWaitingFrame()
             checkEnding()
         }
@@ -109,6 +116,7 @@ public final class PipcamApp {
         if let t, !canPresent(t) { return }
         guard let frame = pump.mailbox.take() else { return }
         stats.noteTaken(sequence: frame.sequence)
+        followContentSize(of: frame)
         if let old = held { pump.mailbox.giveBack(old.bufferIndex) }
         held = frame
         guard let t else { return }
@@ -120,8 +128,76 @@ public final class PipcamApp {
     }
 
     private func redrawHeldFrame() {
-        guard let frame = held, let t = target, canPresent(t) else { return }
-        _ = try? present(frame, to: t, counted: false)
+        guard let t = target, canPresent(t) else { return }
+        if let notice = notices.notice(for: status.camera) {
+            drawNotice(notice, on: t)
+        } else if let frame = held {
+            _ = try? present(frame, to: t, counted: false)
+        }
+    }
+
+    // MARK: the source's state
+
+    /// Acts on what the capture side reported: frames it needs back, interruptions, mirroring.
+    private func followSourceStatus() {
+        if pump.mailbox.takeReleaseRequest() { releaseFrames() }
+        let now = pump.mailbox.status
+        guard now != status else { return }
+        let wasInterrupted = notices.notice(for: status.camera) != nil
+        status = now
+        applyPicture()
+        if notices.notice(for: now.camera) != nil {
+            // Say what happened instead of leaving the last frame frozen on screen.
+            releaseFrames()
+            redrawHeldFrame()
+        } else if wasInterrupted {
+            redrawHeldFrame()
+        }
+    }
+
+    /// Gives back every frame the display holds (the newest one, kept for redraws, included).
+    private func releaseFrames() {
+        if let frame = held { pump.mailbox.giveBack(frame.bufferIndex) }
+        held = nil
+        if let frame = pump.mailbox.take() { pump.mailbox.giveBack(frame.bufferIndex) }
+    }
+
+    private func applyPicture() {
+        let mirror = options.mirror ?? status.prefersMirror
+        pip.setPicture(mirror: mirror, rotation: options.rotation)
+        main.presenter.mirror = mirror
+        main.presenter.rotation = options.rotation
+    }
+
+    /// A source whose picture changes shape (another camera mode, a camera plugged in) reshapes PiP.
+    private func followContentSize(of frame: VideoFrame) {
+        guard frame.width > 0, frame.height > 0 else { return }
+        let rotated = options.rotation.rotatedSize(width: frame.width, height: frame.height)
+        guard rotated.width != contentSize.width || rotated.height != contentSize.height else { return }
+        contentSize = (rotated.width, rotated.height)
+        pip.contentSource = PipContentSource(sourceWindow: main.id, preferredContentSize: (rotated.width, rotated.height))
+    }
+
+    /// While pipcam waits for a camera, a line over the test pattern says so.
+    private func installBanner() {
+        let compositor = Compositor(layout: main.presenter.pixelLayout)
+        let banner = notices.noCamera
+        let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { [unowned self] pixels, stride, w, h in
+            guard status.camera == .waiting else { return }
+            let y = h - banner.height - 12
+            compositor.dim(x: 0, y: y - 6, w: w, h: banner.height + 12, amount: 0.6, into: pixels, stride: stride, width: w, height: h)
+            compositor.draw(banner, at: (w - banner.width) / 2, y: y, into: pixels, stride: stride, width: w, height: h)
+        }
+        pip.overlay = draw
+        main.bannerOverlay = draw
+    }
+
+    private func drawNotice(_ notice: (icon: AlphaMask, text: AlphaMask), on t: Target) {
+        let painter = NoticePainter(compositor: Compositor(layout: main.presenter.pixelLayout))
+        let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { pixels, stride, w, h in
+            painter.paint(icon: notice.icon, lines: [notice.text], into: pixels, stride: stride, width: w, height: h)
+        }
+        if t == .pip { pip.present(drawing: draw) } else { main.presenter.present(drawing: draw) }
     }
 
     private func completed(segment: UInt) {
@@ -161,7 +237,7 @@ public final class PipcamApp {
     private func scheduleStats() {
         loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
             stats.updateRate(now: .now())
-            if options.printStats { writeErrorLine(stats.line(state: stateName, camera: "streaming")) }
+            if options.printStats { writeErrorLine(stats.line(state: stateName, camera: status.camera.description)) }
             scheduleStats()
         }
     }
@@ -176,7 +252,7 @@ public final class PipcamApp {
         loop.display.sync()
         if options.printStats {
             stats.finishRate(now: .now())
-            writeErrorLine(stats.line(state: stateName, camera: "streaming"))
+            writeErrorLine(stats.line(state: stateName, camera: status.camera.description))
         }
     }
 }

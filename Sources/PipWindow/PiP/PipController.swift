@@ -123,6 +123,19 @@ public final class PipController {
         return .busy
     }
 
+    /// Drawn over every picture in the PiP and animation windows.
+    public var overlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)? {
+        didSet {
+            pipPresenter.overlay = overlay
+            proxyPresenter.overlay = overlay
+        }
+    }
+
+    /// Puts a picture drawn by `body` (a notice) in whichever window is showing.
+    public func present(drawing body: (UnsafeMutableRawPointer, Int, Int, Int) -> Void) {
+        if proxyShown { proxyPresenter.present(drawing: body) } else if pipShown { pipPresenter.present(drawing: body) }
+    }
+
     /// Whether the showing window can take a frame now.
     public var canPresent: Bool {
         proxyShown ? proxyPresenter.canPresent : pipShown ? pipPresenter.canPresent : false
