@@ -32,12 +32,17 @@ extension PipcamApp {
         }
     }
 
-    /// What `pipcam status` reports now.
+    /// What `pipcam status` reports now. `main` is the main window (embedded or not), or with
+    /// `--follow-window` the followed window: the window PiP restores.
     var statusSnapshot: InstanceStatus {
-        let mainFrame = loop.display.rootGeometry(of: main.id) ?? Rect(x: 0, y: 0, width: main.size.width, height: main.size.height)
+        let display = loop.display
+        let window = main?.id ?? sourceWindow
+        let fallback = main.map { Rect(x: 0, y: 0, width: $0.size.width, height: $0.size.height) } ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        let frame = (window != 0 ? display.rootGeometry(of: window) : nil) ?? fallback
+        let visible = main?.isMapped ?? (sourceWindow != 0 && display.isMapped(sourceWindow) == true)
         return InstanceStatus(
             state: stateName, source: options.sourceName, camera: cameraStateName, shown: stats.shown,
-            dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: mainFrame, mainVisible: main.isMapped)
+            dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible)
     }
 
     /// The camera's state for `status`, as the stats line names it.

@@ -131,6 +131,8 @@ public final class XDisplay {
             let b = e.xbutton
             let p = pointer(b.window, b.button, b.x, b.y, b.x_root, b.y_root, b.time, b.state)
             return e.type == ButtonPress ? .buttonPress(p) : .buttonRelease(p)
+        case EnterNotify: return .pointerEntered(e.xcrossing.window)
+        case LeaveNotify: return .pointerLeft(e.xcrossing.window)
         case KeyPress where e.xkey.window == root, KeyRelease where e.xkey.window == root:
             let k = e.xkey
             return .rootKey(keycode: k.keycode, state: k.state, time: k.time, pressed: e.type == KeyPress)

@@ -9,6 +9,7 @@ public enum AtomName: String, CaseIterable, Sendable {
     case _NET_WM_STATE_SKIP_TASKBAR, _NET_WM_STATE_SKIP_PAGER, _NET_WM_STATE_HIDDEN
     case _NET_WM_MOVERESIZE, _NET_ACTIVE_WINDOW
     case _MOTIF_WM_HINTS
+    case _XEMBED, _XEMBED_INFO
     // The control channel (`pipcam toggle|…|status`): command messages, the status conversion
     // target and reply property, the timestamp probe, and ICCCM's TARGETS.
     case _PIPCAM_COMMAND, _PIPCAM_STATUS, _PIPCAM_REPLY, _PIPCAM_TIMESTAMP, TARGETS
@@ -40,6 +41,9 @@ public enum WindowEvent: Sendable {
     case shmCompletion(segment: UInt)
     /// A key press with its (unshifted) keysym, e.g. 0xff1b for Escape.
     case keyPress(window: WindowID, keysym: UInt, state: UInt32)
+    /// The pointer entered or left the window.
+    case pointerEntered(WindowID)
+    case pointerLeft(WindowID)
     /// A key press or release reported to the root window: a passive grab (the global hotkey) fired.
     case rootKey(keycode: UInt32, state: UInt32, time: UInt, pressed: Bool)
     /// The keyboard or modifier mapping changed (MappingNotify; Xlib's copy is already refreshed).
@@ -115,7 +119,7 @@ extension WindowEvent {
             return w
         case .buttonPress(let p), .buttonRelease(let p), .motion(let p):
             return p.window
-        case .mapped(let w), .unmapped(let w), .destroyed(let w):
+        case .mapped(let w), .unmapped(let w), .destroyed(let w), .pointerEntered(let w), .pointerLeft(let w):
             return w
         case .selectionRequest(let r):
             return r.owner
