@@ -250,7 +250,7 @@ public final class PipcamApp {
         let banner = notices.noCamera
         let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { [unowned self] pixels, stride, w, h in
             guard status.camera == .waiting else { return }
-            let y = h - banner.height - 12
+            let y = h - banner.height - 56  // above the PiP controls' bottom row
             compositor.dim(x: 0, y: y - 6, w: w, h: banner.height + 12, amount: 0.6, into: pixels, stride: stride, width: w, height: h)
             compositor.draw(banner, at: (w - banner.width) / 2, y: y, into: pixels, stride: stride, width: w, height: h)
         }

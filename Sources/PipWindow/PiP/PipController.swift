@@ -110,7 +110,8 @@ public final class PipController {
         ownTokens.append(loop.register(proxy) { [unowned self] event in
             if case .expose(_, 0) = event { proxyPresenter.redraw() }
         })
-        pipWindow.onOwnDragEnded = { [unowned self] in settleFrame(snap: true) }
+        // Moves snap to the work area's edges; resizes keep the corner the user left fixed.
+        pipWindow.onOwnDragEnded = { [unowned self] kind in settleFrame(snap: kind == .move) }
         installOverlays()
         contentSourceChanged(from: nil)
     }
@@ -221,7 +222,8 @@ public final class PipController {
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
             // A window manager moving the window on the user's behalf (button held): snap when it ends.
             if pipShown, pipWindow.rect != old, display.pointerButtonsDown() {
-                windowManagerMoveSeen = true
+                let moved = pipWindow.rect.width == old.width && pipWindow.rect.height == old.height
+                windowManagerMoveSeen = moved
                 scheduleSettle()
             }
         case .expose(_, 0):

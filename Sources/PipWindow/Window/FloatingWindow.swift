@@ -11,7 +11,7 @@ public final class FloatingWindow {
     private let wm: WindowManagerInfo
     private var gesture: GestureTracker?
     /// Called when a move or resize pipcam did itself (no window manager's help) ended.
-    public var onOwnDragEnded: (() -> Void)?
+    public var onOwnDragEnded: ((DragKind) -> Void)?
 
     /// Creates (unmapped) the PiP window at `rect` with every hint set before it is first mapped,
     /// since window managers read most of them only at map time.
@@ -95,7 +95,7 @@ public final class FloatingWindow {
         case .buttonRelease(let p) where p.button == 1:
             guard let g = gesture else { return false }
             gesture = nil
-            if g.dragging && !g.handedToWindowManager { onOwnDragEnded?() }
+            if g.dragging && !g.handedToWindowManager { onOwnDragEnded?(g.kind) }
             return true
         default:
             return false
