@@ -112,6 +112,10 @@ public final class PipController {
         })
         // Moves snap to the work area's edges; resizes keep the corner the user left fixed.
         pipWindow.onOwnDragEnded = { [unowned self] kind in settleFrame(snap: kind == .move) }
+        pipWindow.onWindowManagerDragStarted = { [unowned self] kind in
+            windowManagerMoveSeen = kind == .move
+            scheduleSettle()
+        }
         installOverlays()
         contentSourceChanged(from: nil)
     }
@@ -220,12 +224,9 @@ public final class PipController {
                 onNeedsFrame?()
             }
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
-            // A window manager moving the window on the user's behalf (button held): snap when it ends.
-            if pipShown, pipWindow.rect != old, display.pointerButtonsDown() {
-                let moved = pipWindow.rect.width == old.width && pipWindow.rect.height == old.height
-                windowManagerMoveSeen = moved
-                scheduleSettle()
-            }
+            // The window manager resized or moved it on the user's behalf (e.g. its own keyboard
+            // or Alt-drag): remember where it settles.
+            if pipShown, pipWindow.rect != old, settleTimer == nil { scheduleSettle() }
         case .expose(_, 0):
             pipPresenter.redraw()
         case .clientMessage(_, let type, let data)

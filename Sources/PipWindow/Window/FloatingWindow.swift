@@ -12,6 +12,9 @@ public final class FloatingWindow {
     private var gesture: GestureTracker?
     /// Called when a move or resize pipcam did itself (no window manager's help) ended.
     public var onOwnDragEnded: ((DragKind) -> Void)?
+    /// Called when a move or resize was handed to the window manager (`_NET_WM_MOVERESIZE`);
+    /// it ends when the pointer button is released, which only the window manager sees.
+    public var onWindowManagerDragStarted: ((DragKind) -> Void)?
 
     /// Creates (unmapped) the PiP window at `rect` with every hint set before it is first mapped,
     /// since window managers read most of them only at map time.
@@ -108,6 +111,7 @@ public final class FloatingWindow {
         display.ungrabPointer(time: press.time)
         display.sendToRoot(about: id, ._NET_WM_MOVERESIZE, [press.rootX, press.rootY, kind.rawValue, press.button, 1])
         display.flush()
+        onWindowManagerDragStarted?(kind)
         return true
     }
 
