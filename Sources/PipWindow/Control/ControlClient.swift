@@ -58,7 +58,10 @@ public struct ControlClient {
         let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(replyMilliseconds) * 1_000_000)
         while let event = display.nextEvent(withinMilliseconds: remaining(until: deadline)) {
             switch event {
-            case .selectionNotify(let w, let s, _, let property) where w == requestor && s == selection:
+            // Match the target too: another client's late request may name a window id that has since been
+            // reused for ours, and its (refused) answer must not pass for the instance's.
+            case .selectionNotify(let w, let s, let t, let property)
+            where w == requestor && s == selection && t == display[._PIPCAM_STATUS]:
                 guard property != 0, let bytes = display.takeProperty(requestor, property) else {
                     return failed("the \(who) refused the request")
                 }

@@ -27,25 +27,34 @@ public final class HotkeyGrabber {
         self.spec = spec
     }
 
-    /// Grabs the key (again), releasing an earlier grab first.
+    /// Grabs the key, or follows a changed keyboard mapping: grabs held for the same key and lock
+    /// bits are kept, so two programs wanting one key never see it free while one re-grabs.
     public func grab() {
-        release()
         display.detectAutoRepeat()
         locks = display.lockMasks
         guard let keycode = display.keycode(for: spec.keysym) else {
+            release()
             report("no key on this keyboard produces '\(spec.keyName)'; running without a hotkey")
             return
         }
         let masks = locks.grabMasks(for: spec.modifiers)
-        if let error = display.grabKey(keycode, masks: masks) {
-            display.ungrabKey(keycode, masks: masks)
+        let kept = grabbed.map { $0.keycode == keycode ? $0.masks : [] } ?? []
+        if kept == masks { return }
+        let new = masks.filter { !kept.contains($0) }
+        if let error = display.grabKey(keycode, masks: new) {
+            display.ungrabKey(keycode, masks: new)
+            release()
             report(
                 error.isBadAccess
                     ? "another program already uses this key; running without it (bind 'pipcam toggle' to a key in your window manager instead)"
                     : "cannot grab the key (\(error)); running without it")
             return
         }
+        if let old = grabbed {
+            display.ungrabKey(old.keycode, masks: old.keycode == keycode ? old.masks.filter { !masks.contains($0) } : old.masks)
+        }
         grabbed = (keycode, masks)
+        if lastReport != nil { writeErrorLine("pipcam: --hotkey \(spec.text): grabbed after all; it toggles Picture in Picture") }
         lastReport = nil
     }
 
