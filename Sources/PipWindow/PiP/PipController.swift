@@ -30,7 +30,7 @@ public final class PipController {
     private let loop: DisplayLoop
     private var display: XDisplay { loop.display }
     private var machine: PipStateMachine
-    private let wm: WindowManagerInfo
+    private var wm: WindowManagerInfo
     let pipWindow: FloatingWindow
     private let proxy: WindowID
     private let pipPresenter: Presenter
@@ -117,6 +117,14 @@ public final class PipController {
             scheduleSettle()
         }
         installOverlays()
+        // A window manager replaced while PiP runs must be told again what this window is.
+        _ = display.watch(display.root, [.propertyChange])
+        loop.observeOtherEvents { [unowned self] event in
+            guard case .property(let w, let atom, _) = event, w == display.root, atom == display[._NET_SUPPORTING_WM_CHECK]
+            else { return }
+            wm = WindowManagerInfo(display: display)
+            pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
+        }
         contentSourceChanged(from: nil)
     }
 

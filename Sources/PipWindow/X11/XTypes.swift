@@ -10,6 +10,7 @@ public enum AtomName: String, CaseIterable, Sendable {
     case _NET_WM_MOVERESIZE, _NET_ACTIVE_WINDOW
     case _MOTIF_WM_HINTS
     case _XEMBED, _XEMBED_INFO
+    case _NET_WM_WINDOW_OPACITY
     // The control channel (`pipcam toggle|…|status`): command messages, the status conversion
     // target and reply property, the timestamp probe, and ICCCM's TARGETS.
     case _PIPCAM_COMMAND, _PIPCAM_STATUS, _PIPCAM_REPLY, _PIPCAM_TIMESTAMP, TARGETS
