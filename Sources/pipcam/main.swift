@@ -4,10 +4,22 @@ import CameraSource
 import Glibc
 #endif
 
+// The config file's settings go before the command line's, which therefore win.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let subcommands: Set<String> = ["toggle", "start", "stop", "status", "quit", "help"]
+if arguments.first.map({ !subcommands.contains($0) }) ?? true {
+    switch ConfigArguments.load() {
+    case .success(let fromFile): arguments = fromFile + arguments
+    case .failure(let problem):
+        writeErrorLine("pipcam: \(problem)")
+        exit(2)
+    }
+}
+
 // ArgumentParser would exit 64 on a usage error; PRODUCT.md promises one line and exit 2.
 let parsed: ParsableCommand
 do {
-    parsed = try PipcamCommand.parseAsRoot()
+    parsed = try PipcamCommand.parseAsRoot(arguments)
 } catch {
     let code = PipcamCommand.exitCode(for: error)
     if code == .success {

@@ -86,6 +86,7 @@ public final class PipcamApp {
         pip = try PipController(
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm)
+        pip.style = options.style
         contentSize = (rotated.width, rotated.height)
         notices = NoticeAssets()
         installBanner()

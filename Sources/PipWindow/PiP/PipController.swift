@@ -152,6 +152,12 @@ public final class PipController {
         return .busy
     }
 
+    /// The PiP window's outline, opacity and click-through.
+    public var style: PipWindowStyle {
+        get { pipWindow.style }
+        set { pipWindow.style = newValue }
+    }
+
     /// The pixel layout of the PiP window's visual (for drawing overlays).
     public var pixelLayout: PixelLayout { pipPresenter.pixelLayout }
 

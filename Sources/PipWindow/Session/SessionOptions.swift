@@ -20,6 +20,8 @@ public struct SessionOptions: Sendable {
     public var embedInto: WindowID?
     /// Use this other application's window as the PiP source and restore target (`--follow-window`).
     public var followWindow: WindowID?
+    /// The PiP window's outline, opacity and click-through.
+    public var style = PipWindowStyle()
     /// Try MIT-SHM (false: plain XPutImage; also `PIPCAM_NO_XSHM=1`).
     public var allowSharedMemory = true
     /// The source as the user would name it, for `pipcam status` (e.g. `/dev/video0`, `test`).
