@@ -34,7 +34,19 @@ struct Launcher {
             writeErrorLine("pipcam: \(problem)")
             return 2
         }
+        // Claimed before the source starts: a second pipcam must not take the camera from the first.
+        do throws(InstanceClaim.Failure) {
+            options.control = try InstanceClaim.claim(display: display, name: command.name)
+        } catch {
+            let flag = command.name.map { " --name \($0)" } ?? ""
+            writeErrorLine(
+                "pipcam: already running on \(InstanceName.describe(display: displayName, name: command.name)) "
+                    + "(use 'pipcam toggle|start|stop|status|quit\(flag)', or --name NAME for another instance)")
+            return 1
+        }
         let source = makeSource(spec, request: request(display: display, options: options))
+        // Read now, before the capture thread owns the source.
+        options.sourceName = spec?.description ?? source.name
         do {
             try source.start()
         } catch {

@@ -6,22 +6,22 @@ import CameraSource
 /// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
 /// source routed to whichever window shows video. Runs on the thread that calls `run()`.
 public final class PipcamApp {
-    private let loop: DisplayLoop
+    let loop: DisplayLoop
     private let source: FrameSource
-    private let options: SessionOptions
+    let options: SessionOptions
     private let pump: FramePump
     private let signals = SignalPipe()
     /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
-    private var main: MainWindow?
+    var main: MainWindow?
     /// The window PiP grows out of and restores: the main window's top-level, or the followed window.
-    private var sourceWindow: WindowID = 0
-    private var pip: PipController!
-    private var stats: FrameStats
+    var sourceWindow: WindowID = 0
+    var pip: PipController!
+    var stats: FrameStats
     /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
     /// size at once — the animation proxy on every step, the PiP window on hand-over.
     private var held: VideoFrame?
     /// The source's last status as the display acted on it.
-    private var status = SourceStatus(camera: .streaming, prefersMirror: false)
+    var status = SourceStatus(camera: .streaming, prefersMirror: false)
     /// The picture's size after rotation, as the PiP window's aspect ratio was last set from it.
     private var contentSize = (width: 0, height: 0)
     private var notices: NoticeAssets!
@@ -86,6 +86,7 @@ public final class PipcamApp {
         pip = try PipController(
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm)
+        pip.style = options.style
         contentSize = (rotated.width, rotated.height)
         notices = NoticeAssets()
         installBanner()
@@ -125,6 +126,7 @@ public final class PipcamApp {
             checkEnding()
         }
         scheduleStats()
+        installControl()
         if options.startInPip { pip.start() } else { main?.show() }
         display.flush()
     }
@@ -288,7 +290,7 @@ public final class PipcamApp {
 
     // MARK: stats and shutdown
 
-    private var stateName: String {
+    var stateName: String {
         switch pip.phase {
         case .idle: return "idle"
         case .starting: return "starting"

@@ -42,7 +42,7 @@ public final class PipController {
     private let loop: DisplayLoop
     private var display: XDisplay { loop.display }
     private var machine: PipStateMachine
-    private let wm: WindowManagerInfo
+    private var wm: WindowManagerInfo
     let pipWindow: FloatingWindow
     private let proxy: WindowID
     private let pipPresenter: Presenter
@@ -135,6 +135,14 @@ public final class PipController {
             scheduleSettle()
         }
         installOverlays()
+        // A window manager replaced while PiP runs must be told again what this window is.
+        _ = display.watch(display.root, [.propertyChange])
+        loop.observeOtherEvents { [unowned self] event in
+            guard case .property(let w, let atom, _) = event, w == display.root, atom == display[._NET_SUPPORTING_WM_CHECK]
+            else { return }
+            wm = WindowManagerInfo(display: display)
+            pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
+        }
         contentSourceChanged(from: nil)
     }
 
@@ -160,6 +168,12 @@ public final class PipController {
         if proxyShown { return try proxyPresenter.present(frame, counted: counted) }
         if pipShown { return try pipPresenter.present(frame, counted: counted) }
         return .busy
+    }
+
+    /// The PiP window's outline, opacity and click-through.
+    public var style: PipWindowStyle {
+        get { pipWindow.style }
+        set { pipWindow.style = newValue }
     }
 
     /// The pixel layout of the PiP window's visual (for drawing overlays).
