@@ -34,8 +34,6 @@ extension XServer {
         return ForeignWindow(process: process, window: window)
     }
 
-    func isViewable(_ window: XWindowID) throws -> Bool { try info(of: window)?.isViewable == true }
-
     /// Hides a top-level window the way a user does: minimized under a WM, unmapped without one.
     func hide(_ window: XWindowID) throws {
         try runChecked(["xdotool", windowManager == .none ? "windowunmap" : "windowminimize", "\(window.raw)"])
