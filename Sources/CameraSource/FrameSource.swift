@@ -38,6 +38,21 @@ public protocol FrameSource: AnyObject {
     func recycle(bufferIndex: Int)
     /// Stops streaming and releases the device or file. Safe to call more than once.
     func stop()
+    /// What the camera is doing (files and the test pattern are always `.streaming`).
+    var cameraState: CameraState { get }
+    /// Lowers the rate of frames handed out: level 0 is every frame, level n one frame in 2ⁿ.
+    /// Live sources under pressure are throttled this way; others ignore it.
+    func setThrottle(level: Int)
+    /// True while the source cannot go on until every frame it handed out is back (it must close
+    /// the device those frames are mapped from, or switch to another source); the display then
+    /// gives back even the frame it keeps for redrawing.
+    var needsBuffersBack: Bool { get }
+}
+
+extension FrameSource {
+    public var cameraState: CameraState { .streaming }
+    public func setThrottle(level: Int) {}
+    public var needsBuffersBack: Bool { false }
 }
 
 /// What the window wants from a source, so it can pick the cheapest mode that looks right.

@@ -11,9 +11,9 @@ struct Launcher {
 
     func run() -> Int32 {
         if command.listCameras { return listCameras() }
-        let spec: SourceSpec
+        let spec: SourceSpec?
         do {
-            spec = try chooseSource()
+            spec = try command.source.map { try SourceSpec.parse($0) }
         } catch {
             return fail(error)
         }
@@ -29,8 +29,12 @@ struct Launcher {
             return 2
         }
         defer { display.close() }
-        let options = command.sessionOptions
-        let source = SourceFactory.make(spec, request: request(display: display, options: options))
+        var options = command.sessionOptions
+        if let problem = checkWindows(&options, display: display) {
+            writeErrorLine("pipcam: \(problem)")
+            return 2
+        }
+        let source = makeSource(spec, request: request(display: display, options: options))
         do {
             try source.start()
         } catch {
@@ -39,12 +43,29 @@ struct Launcher {
         return PipcamApp(display: display, source: source, options: options).run()
     }
 
-    /// The user's source, else the first camera, else the test pattern (saying so).
-    private func chooseSource() throws -> SourceSpec {
-        if let text = command.source { return try SourceSpec.parse(text) }
-        if let path = CameraDiscovery().firstCaptureCameraPath() { return .camera(path: path) }
-        writeErrorLine("pipcam: no camera found; showing the built-in test source (--source test)")
-        return .test
+    /// The user's source, else the first camera, else the test pattern (saying so) until a camera
+    /// is plugged in.
+    private func makeSource(_ spec: SourceSpec?, request: SourceRequest) -> FrameSource {
+        if let spec { return SourceFactory.make(spec, request: request) }
+        let discovery = CameraDiscovery()
+        if let path = discovery.firstCaptureCameraPath() { return SourceFactory.make(.camera(path: path), request: request) }
+        writeErrorLine("pipcam: no camera found; showing the built-in test source until one is plugged in")
+        return HotplugSource(request: request, findCamera: { discovery.firstCaptureCameraPath() })
+    }
+
+    /// Resolves `--wid` (or `$XEMBED`) and `--follow-window`, which must name existing windows.
+    private func checkWindows(_ options: inout SessionOptions, display: XDisplay) -> String? {
+        let embedText = command.wid ?? getenv("XEMBED").map { String(cString: $0) }
+        if let text = embedText, !text.isEmpty {
+            let flag = command.wid != nil ? "--wid" : "$XEMBED"
+            guard let id = PipcamCommand.parseWindowID(text) else { return "\(flag): '\(text)' is not a window id" }
+            guard display.isMapped(id) != nil else { return "\(flag) \(text): no such window" }
+            options.embedInto = id
+        }
+        if let id = options.followWindow, display.isMapped(id) == nil {
+            return "--follow-window \(command.followWindow ?? ""): no such window"
+        }
+        return nil
     }
 
     private func request(display: XDisplay, options: SessionOptions) -> SourceRequest {

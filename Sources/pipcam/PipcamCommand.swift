@@ -23,8 +23,8 @@ struct PipcamCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The PiP window size, e.g. 480x270.", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Initial PiP corner: top-left, top-right, bottom-left or bottom-right.", valueName: "corner"))
-    var corner: String = "bottom-right"
+    @Option(help: ArgumentHelp("Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right).", valueName: "corner"))
+    var corner: String?
 
     @Flag(inversion: .prefixedNo, help: "Flip the picture horizontally (default: on for cameras, off for files).")
     var mirror: Bool?
@@ -44,19 +44,45 @@ struct PipcamCommand: ParsableCommand {
     @Flag(help: "List capture devices with their formats, sizes and frame rates.")
     var listCameras = false
 
+    @Option(name: [.customShort("w"), .customLong("wid")], help: ArgumentHelp(
+        "Embed the camera view into window XID (decimal or 0x hex); $XEMBED works too.", valueName: "XID"))
+    var wid: String?
+
+    @Option(help: ArgumentHelp(
+        "Use another application's window as the PiP source and restore target: minimizing it starts PiP.",
+        valueName: "XID"))
+    var followWindow: String?
+
     func validate() throws {
         if let size, Self.parseSize(size) == nil {
             throw ValidationError("--size: bad size '\(size)': expected WxH, e.g. 480x270")
         }
-        if Corner(rawValue: corner) == nil {
+        if let corner, Corner(rawValue: corner) == nil {
             throw ValidationError("--corner: unknown corner '\(corner)' (expected top-left, top-right, bottom-left or bottom-right)")
         }
         if Rotation(degrees: rotate) == nil {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
         }
+        if let wid, Self.parseWindowID(wid) == nil {
+            throw ValidationError("--wid: '\(wid)' is not a window id (decimal or 0x hex)")
+        }
+        if let followWindow, Self.parseWindowID(followWindow) == nil {
+            throw ValidationError("--follow-window: '\(followWindow)' is not a window id (decimal or 0x hex)")
+        }
+        if wid != nil && followWindow != nil {
+            throw ValidationError("--wid and --follow-window cannot be used together")
+        }
         if let frames, frames < 1 {
             throw ValidationError("--frames: \(frames) is not a positive number of frames")
         }
+    }
+
+    /// A window id in decimal or 0x hex, as `st -w` and `mpv --wid` take it.
+    static func parseWindowID(_ text: String) -> UInt? {
+        let t = text.filter { $0 != " " }
+        let value = t.lowercased().hasPrefix("0x") ? UInt(t.dropFirst(2), radix: 16) : UInt(t)
+        guard let value, value > 0, value <= 0x1FFF_FFFF else { return nil }
+        return value
     }
 
     /// "WxH" with both sides in 16…16384.
@@ -71,12 +97,14 @@ struct PipcamCommand: ParsableCommand {
     var sessionOptions: SessionOptions {
         var o = SessionOptions()
         o.size = size.flatMap(Self.parseSize)
-        o.corner = Corner(rawValue: corner) ?? .bottomRight
+        o.corner = corner.flatMap(Corner.init(rawValue:)) ?? .bottomRight
+        o.remembersGeometry = corner == nil && size == nil
         o.mirror = mirror
         o.rotation = Rotation(degrees: rotate) ?? Rotation(degrees: 0)!
         o.frameLimit = frames
         o.printStats = stats
         o.startInPip = pip
+        o.followWindow = followWindow.flatMap(Self.parseWindowID)
         return o
     }
 }

@@ -105,3 +105,28 @@ func waitForDisplay(_ mailbox: FrameMailbox) {
         #expect(failure?.exitCode == 2)
     }
 }
+
+@Suite struct PumpBackpressureTests {
+    /// The display may keep the newest frame (to redraw it) until the next one arrives: taking a
+    /// frame, not only giving one back, must let a file source read on.
+    @Test func fileSourceReadsOnWhileTheDisplayHoldsTheLatestFrame() {
+        let source = ScriptedSource(total: 10, buffers: 3, live: false)
+        let pump = FramePump(source: source)
+        pump.run()
+        var held: VideoFrame?
+        var sequences: [UInt64] = []
+        let deadline = MonotonicInstant.now().advanced(byNanoseconds: 3_000_000_000)
+        while sequences.count < 10 && MonotonicInstant.now() < deadline {
+            if let frame = pump.mailbox.take() {
+                if let old = held { pump.mailbox.giveBack(old.bufferIndex) }
+                held = frame
+                sequences.append(frame.sequence)
+            } else {
+                waitForDisplay(pump.mailbox)
+            }
+        }
+        if let held { pump.mailbox.giveBack(held.bufferIndex) }
+        pump.stop()
+        #expect(sequences == (0..<10).map { UInt64($0) })
+    }
+}

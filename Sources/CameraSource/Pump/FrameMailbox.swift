@@ -19,6 +19,8 @@ public final class FrameMailbox: Sendable {
         var returnCount = 0
         var ending: Ending?
         var replaced = 0
+        var status = SourceStatus(camera: .streaming, prefersMirror: false)
+        var releaseRequested = false
     }
 
     private let state: Mutex<State>
@@ -70,6 +72,25 @@ public final class FrameMailbox: Sendable {
         }
     }
 
+    /// Publishes the source's status; wakes the display thread when it changed.
+    public func publish(_ status: SourceStatus) {
+        let changed = state.withLock { s -> Bool in
+            guard s.status != status else { return false }
+            s.status = status
+            return true
+        }
+        if changed { toDisplay.signal() }
+    }
+
+    /// Asks the display thread to give back every frame it holds (see `FrameSource.needsBuffersBack`).
+    public func requestRelease() {
+        let first = state.withLock { s -> Bool in
+            defer { s.releaseRequested = true }
+            return !s.releaseRequested
+        }
+        if first { toDisplay.signal() }
+    }
+
     /// Records that the source ended, and wakes the display thread.
     public func finish(_ ending: Ending) {
         state.withLock { $0.ending = ending }
@@ -78,13 +99,16 @@ public final class FrameMailbox: Sendable {
 
     // MARK: display side
 
-    /// Takes the waiting frame, if any.
+    /// Takes the waiting frame, if any. The capture thread is woken: a file source waits for the
+    /// mailbox to empty before reading on.
     public func take() -> VideoFrame? {
-        state.withLock { s in
+        let frame = state.withLock { s in
             let frame = s.pending
             s.pending = nil
             return frame
         }
+        if frame != nil { toCapture.signal() }
+        return frame
     }
 
     /// Gives a frame's buffer back to the capture thread.
@@ -100,6 +124,17 @@ public final class FrameMailbox: Sendable {
     /// How the source ended, once it has and no frame is left to show.
     public var ending: Ending? {
         state.withLock { s in s.pending == nil ? s.ending : nil }
+    }
+
+    /// The source's latest status.
+    public var status: SourceStatus { state.withLock { $0.status } }
+
+    /// Whether the capture side asked for every frame back; reading it clears the request.
+    public func takeReleaseRequest() -> Bool {
+        state.withLock { s in
+            defer { s.releaseRequested = false }
+            return s.releaseRequested
+        }
     }
 
     /// Frames replaced before the display took them (dropped as stale).

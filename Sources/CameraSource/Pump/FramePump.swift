@@ -13,6 +13,7 @@ public final class FramePump: @unchecked Sendable {
     private let source: FrameSource
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
+    private var governor = PressureGovernor()
 
     /// - Parameters:
     ///   - source: a started source; the pump owns it from now on.
@@ -59,9 +60,17 @@ public final class FramePump: @unchecked Sendable {
                 continue
             }
             do {
-                switch try source.nextFrame(now: .now()) {
+                let now = MonotonicInstant.now()
+                let step = try source.nextFrame(now: now)
+                publishStatus()
+                switch step {
                 case .frame(let frame):
-                    if let stale = mailbox.post(frame) { source.recycle(bufferIndex: stale) }
+                    let stale = mailbox.post(frame)
+                    if let stale { source.recycle(bufferIndex: stale) }
+                    if source.isLive, let level = governor.record(replacedStale: stale != nil, now: now) {
+                        source.setThrottle(level: level)
+                        publishStatus()
+                    }
                 case .wait(let deadline):
                     wait(deadline: deadline, includeSource: true)
                 case .end:
@@ -76,6 +85,11 @@ public final class FramePump: @unchecked Sendable {
                 mailbox.finish(.failed(.runtime(thing: source.name, reason: "\(error)")))
             }
         }
+    }
+
+    private func publishStatus() {
+        mailbox.publish(SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault))
+        if source.needsBuffersBack { mailbox.requestRelease() }
     }
 
     private func recycleReturnedBuffers() {

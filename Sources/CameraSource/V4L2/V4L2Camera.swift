@@ -10,20 +10,7 @@ import Glibc
 /// Driven from one thread. Frames must not be used after `stop()` (their buffers are unmapped).
 public final class V4L2Camera: FrameSource {
     /// Why a camera that was fine stopped delivering: a later start may succeed.
-    public enum Interruption: String, Sendable, Equatable {
-        /// Another application holds the device (EBUSY).
-        case inUse = "in-use"
-        /// The device went away (ENODEV, unplugged).
-        case disconnected
-
-        /// The reason text of the `SourceError.runtime` thrown for this interruption.
-        public var reason: String {
-            switch self {
-            case .inUse: return "in use by another application"
-            case .disconnected: return "disconnected"
-            }
-        }
-    }
+    public typealias Interruption = CameraInterruption
 
     /// Buffers asked for; the driver may give more or fewer (at least 2 needed).
     public static let requestedBufferCount = 4
@@ -74,6 +61,10 @@ public final class V4L2Camera: FrameSource {
     var restartsWithoutFrame = 0
 
     enum BufferState { case idle, queued, withClient }
+
+    /// Buffers handed out and not yet recycled: the camera can be closed only when this is 0,
+    /// since their memory is mapped from the device.
+    public var clientHeldBuffers: Int { bufferStates.reduce(0) { $0 + ($1 == .withClient ? 1 : 0) } }
 
     /// A camera at `path` (`/dev/video0`, `/dev/v4l/by-id/...`), opened on `start()` with
     /// `openDevice` (the real libv4l2 device unless a test passes a fake).

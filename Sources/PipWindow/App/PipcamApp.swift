@@ -11,12 +11,24 @@ public final class PipcamApp {
     private let options: SessionOptions
     private let pump: FramePump
     private let signals = SignalPipe()
-    private var main: MainWindow!
+    /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
+    private var main: MainWindow?
+    /// The window PiP grows out of and restores: the main window's top-level, or the followed window.
+    private var sourceWindow: WindowID = 0
     private var pip: PipController!
     private var stats: FrameStats
     /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
     /// size at once — the animation proxy on every step, the PiP window on hand-over.
     private var held: VideoFrame?
+    /// The source's last status as the display acted on it.
+    private var status = SourceStatus(camera: .streaming, prefersMirror: false)
+    /// The picture's size after rotation, as the PiP window's aspect ratio was last set from it.
+    private var contentSize = (width: 0, height: 0)
+    private var notices: NoticeAssets!
+    /// Mirroring chosen with the PiP window's mirror control (wins over the option and the source).
+    private var mirrorOverride: Bool?
+    /// The picture's rotation (`--rotate`, then `r` in the PiP window).
+    private var rotation: Rotation = .deg0
 
     /// - Parameter source: a started source; the app runs it on a capture thread.
     public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
@@ -49,42 +61,92 @@ public final class PipcamApp {
 
     private func setUp() throws {
         let display = loop.display
+        rotation = options.rotation
         let rotated = options.rotation.rotatedSize(width: max(1, source.frameWidth), height: max(1, source.frameHeight))
-        main = try MainWindow(
-            display: display, sourceSize: (rotated.width, rotated.height),
-            workArea: WindowManagerInfo.workArea(display: display), allowSharedMemory: allowShm)
-        pip = try PipController(
-            loop: loop, contentSource: PipContentSource(sourceWindow: main.id, preferredContentSize: (rotated.width, rotated.height)),
-            corner: options.corner, size: options.size, allowSharedMemory: allowShm)
-        let mirror = options.mirror ?? source.mirroredByDefault
-        pip.setPicture(mirror: mirror, rotation: options.rotation)
-        main.presenter.mirror = mirror
-        main.presenter.rotation = options.rotation
-        pip.delegate = self
-        pip.onPossibleChanged = { [unowned self] in main.buttonEnabled = $0 }
-        pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
-        main.buttonEnabled = pip.isPossible
-        main.redrawVideo = { [unowned self] in redrawHeldFrame() }
-        loop.register(main.id) { [unowned self] event in
-            switch main.handle(event) {
-            case .startPip: pip.start()
-            case .returnFromPip: pip.stop()
-            case .close: loop.stop(exitCode: 0)
-            case nil: break
+        let content: PipContentSource
+        if let followed = options.followWindow {
+            sourceWindow = followed
+            content = PipContentSource(sourceWindow: followed, preferredContentSize: (rotated.width, rotated.height))
+            loop.register(followed) { [unowned self] event in
+                guard case .destroyed = event else { return }
+                writeErrorLine("pipcam: window 0x\(String(followed, radix: 16)) is gone")
+                loop.stop(exitCode: 0)
             }
+        } else {
+            let window = try MainWindow(
+                display: display, sourceSize: (rotated.width, rotated.height),
+                workArea: WindowManagerInfo.workArea(display: display), parent: options.embedInto,
+                allowSharedMemory: allowShm)
+            main = window
+            sourceWindow = options.embedInto.map { display.topLevel(of: $0) } ?? window.id
+            content = PipContentSource(
+                sourceWindow: sourceWindow, preferredContentSize: (rotated.width, rotated.height), animationWindow: window.id)
+            installMainWindow(window)
         }
+        pip = try PipController(
+            loop: loop, contentSource: content, corner: options.corner, size: options.size,
+            frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm)
+        contentSize = (rotated.width, rotated.height)
+        notices = NoticeAssets()
+        installBanner()
+        status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault)
+        applyPicture()
+        pip.delegate = self
+        pip.onPossibleChanged = { [unowned self] in main?.buttonEnabled = $0 }
+        pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
+        pip.onMirrorToggle = { [unowned self] in
+            mirrorOverride = !(mirrorOverride ?? options.mirror ?? status.prefersMirror)
+            applyPicture()
+            redrawHeldFrame()
+        }
+        pip.onRotate = { [unowned self] in
+            rotation = Rotation(degrees: (rotation.degrees + 90) % 360) ?? .deg0
+            applyPicture()
+            if let frame = held { followContentSize(of: frame) }
+            redrawHeldFrame()
+        }
+        pip.onFrameSettled = { [unowned self] rect in
+            guard let path = GeometryMemory.filePath() else { return }
+            GeometryMemory(rect: rect, in: WindowManagerInfo.workArea(display: loop.display)).save(to: path)
+        }
+        main?.buttonEnabled = pip.isPossible
         loop.observeOtherEvents { [unowned self] event in
             if case .shmCompletion(let segment) = event { completed(segment: segment) }
         }
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
         loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
         loop.everyIteration { [unowned self] in
+            followSourceStatus()
             presentWaitingFrame()
             checkEnding()
         }
         scheduleStats()
-        if options.startInPip { pip.start() } else { main.show() }
+        if options.startInPip { pip.start() } else { main?.show() }
         display.flush()
+    }
+
+    private func installMainWindow(_ window: MainWindow) {
+        window.redrawVideo = { [unowned self] in redrawHeldFrame() }
+        loop.register(window.id) { [unowned self] event in
+            if case .destroyed = event {
+                loop.stop(exitCode: 0)  // the embedder destroyed its window, and ours with it
+                return
+            }
+            switch window.handle(event) {
+            case .startPip: pip.start()
+            case .returnFromPip: pip.stop()
+            case .togglePip: pip.isActive ? pip.stop() : pip.start()
+            case .close: loop.stop(exitCode: 0)
+            case nil: break
+            }
+        }
+        if let parent = options.embedInto {
+            // Follow the embedder's size; never select button events on a window we do not own.
+            _ = loop.display.watch(parent, [.structureNotify])
+            loop.register(parent) { event in
+                if case .configure(_, let r, _) = event { window.fitParent(width: r.width, height: r.height) }
+            }
+        }
     }
 
     // MARK: frames
@@ -93,14 +155,15 @@ public final class PipcamApp {
 
     private var target: Target? {
         if pip.isShowingVideo { return .pip }
-        if main.isMapped && main.content == .video { return .main }
+        if let main, main.isMapped, main.content == .video { return .main }
         return nil
     }
 
-    private func canPresent(_ t: Target) -> Bool { t == .pip ? pip.canPresent : main.presenter.canPresent }
+    private func canPresent(_ t: Target) -> Bool { t == .pip ? pip.canPresent : main?.presenter.canPresent == true }
 
     private func present(_ frame: VideoFrame, to t: Target, counted: Bool) throws -> Presenter.Outcome {
-        t == .pip ? try pip.present(frame, counted: counted) : try main.presenter.present(frame, counted: counted)
+        guard t == .main, let main else { return try pip.present(frame, counted: counted) }
+        return try main.presenter.present(frame, counted: counted)
     }
 
     private func presentWaitingFrame() {
@@ -108,6 +171,7 @@ public final class PipcamApp {
         if let t, !canPresent(t) { return }
         guard let frame = pump.mailbox.take() else { return }
         stats.noteTaken(sequence: frame.sequence)
+        followContentSize(of: frame)
         if let old = held { pump.mailbox.giveBack(old.bufferIndex) }
         held = frame
         guard let t else { return }
@@ -119,13 +183,91 @@ public final class PipcamApp {
     }
 
     private func redrawHeldFrame() {
-        guard let frame = held, let t = target, canPresent(t) else { return }
-        _ = try? present(frame, to: t, counted: false)
+        guard let t = target, canPresent(t) else { return }
+        if let notice = notices.notice(for: status.camera) {
+            drawNotice(notice, on: t)
+        } else if let frame = held {
+            _ = try? present(frame, to: t, counted: false)
+        }
+    }
+
+    // MARK: the source's state
+
+    /// Acts on what the capture side reported: frames it needs back, interruptions, mirroring.
+    private func followSourceStatus() {
+        if pump.mailbox.takeReleaseRequest() { releaseFrames() }
+        let now = pump.mailbox.status
+        guard now != status else { return }
+        let wasInterrupted = notices.notice(for: status.camera) != nil
+        status = now
+        applyPicture()
+        if notices.notice(for: now.camera) != nil {
+            // Say what happened instead of leaving the last frame frozen on screen.
+            releaseFrames()
+            redrawHeldFrame()
+        } else if wasInterrupted {
+            redrawHeldFrame()
+        }
+    }
+
+    /// Gives back every frame the display holds (the newest one, kept for redraws, included).
+    private func releaseFrames() {
+        if let frame = held { pump.mailbox.giveBack(frame.bufferIndex) }
+        held = nil
+        if let frame = pump.mailbox.take() { pump.mailbox.giveBack(frame.bufferIndex) }
+    }
+
+    private func applyPicture() {
+        let mirror = mirrorOverride ?? options.mirror ?? status.prefersMirror
+        pip.setPicture(mirror: mirror, rotation: rotation)
+        main?.presenter.mirror = mirror
+        main?.presenter.rotation = rotation
+    }
+
+    /// The PiP frame remembered from the last run, fitted to this source's shape.
+    private func rememberedFrame(aspect: Double) -> Rect? {
+        guard options.remembersGeometry, let path = GeometryMemory.filePath(), let memory = GeometryMemory.load(from: path)
+        else { return nil }
+        var fitted = memory
+        fitted.height = max(16, Int((Double(memory.width) / aspect).rounded()))
+        return fitted.rect(in: WindowManagerInfo.workArea(display: loop.display))
+    }
+
+    /// A source whose picture changes shape (another camera mode, a camera plugged in) reshapes PiP.
+    private func followContentSize(of frame: VideoFrame) {
+        guard frame.width > 0, frame.height > 0 else { return }
+        let rotated = rotation.rotatedSize(width: frame.width, height: frame.height)
+        guard rotated.width != contentSize.width || rotated.height != contentSize.height else { return }
+        contentSize = (rotated.width, rotated.height)
+        pip.contentSource = PipContentSource(
+            sourceWindow: sourceWindow, preferredContentSize: (rotated.width, rotated.height), animationWindow: main?.id)
+    }
+
+    /// While pipcam waits for a camera, a line over the test pattern says so.
+    private func installBanner() {
+        let compositor = Compositor(layout: pip.pixelLayout)
+        let banner = notices.noCamera
+        let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { [unowned self] pixels, stride, w, h in
+            guard status.camera == .waiting else { return }
+            let y = h - banner.height - 56  // above the PiP controls' bottom row
+            compositor.dim(x: 0, y: y - 6, w: w, h: banner.height + 12, amount: 0.6, into: pixels, stride: stride, width: w, height: h)
+            compositor.draw(banner, at: (w - banner.width) / 2, y: y, into: pixels, stride: stride, width: w, height: h)
+        }
+        pip.overlay = draw
+        main?.bannerOverlay = draw
+    }
+
+    private func drawNotice(_ notice: (icon: AlphaMask, text: AlphaMask), on t: Target) {
+        let painter = NoticePainter(compositor: Compositor(layout: pip.pixelLayout))
+        let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { pixels, stride, w, h in
+            painter.paint(icon: notice.icon, lines: [notice.text], into: pixels, stride: stride, width: w, height: h)
+        }
+        if t == .pip { pip.present(drawing: draw) } else { main?.presenter.present(drawing: draw) }
     }
 
     private func completed(segment: UInt) {
-        let fromMain = main.presenter.completed(segment: segment)
-        let result = fromMain.mine ? fromMain : pip.completed(segment: segment)
+        let fromMain = main?.presenter.completed(segment: segment)
+        let result = fromMain?.mine == true ? fromMain! : pip.completed(segment: segment)
         if let captured = result.capturedAt { noteShown(captured: captured) }
     }
 
@@ -136,7 +278,7 @@ public final class PipcamApp {
     }
 
     private func checkEnding() {
-        guard loop.exitCode == nil, main.presenter.isIdle, pip.isIdle, let ending = pump.mailbox.ending else { return }
+        guard loop.exitCode == nil, main?.presenter.isIdle ?? true, pip.isIdle, let ending = pump.mailbox.ending else { return }
         switch ending {
         case .endOfStream:
             loop.stop(exitCode: 0)
@@ -160,7 +302,7 @@ public final class PipcamApp {
     private func scheduleStats() {
         loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
             stats.updateRate(now: .now())
-            if options.printStats { writeErrorLine(stats.line(state: stateName, camera: "streaming")) }
+            if options.printStats { writeErrorLine(stats.line(state: stateName, camera: status.camera.description)) }
             scheduleStats()
         }
     }
@@ -170,30 +312,34 @@ public final class PipcamApp {
         held = nil
         pump.stop()
         pip.tearDown()
-        main.presenter.close()
-        loop.display.destroy(main.id)
+        if let main {
+            main.presenter.close()
+            loop.display.destroy(main.id)
+        }
         loop.display.sync()
         if options.printStats {
             stats.finishRate(now: .now())
-            writeErrorLine(stats.line(state: stateName, camera: "streaming"))
+            writeErrorLine(stats.line(state: stateName, camera: status.camera.description))
         }
     }
 }
 
 extension PipcamApp: PipControllerDelegate {
     public func pipControllerDidStart(_ controller: PipController) {
-        if main.isMapped { main.content = .placeholder }
+        if let main, main.isMapped { main.content = .placeholder }
     }
 
     public func pipController(_ controller: PipController, restoreUserInterfaceWithCompletion completion: @escaping () -> Void) {
-        main.content = .video
-        if !main.isMapped { main.show() }
+        if let main {
+            main.content = .video
+            if !main.isMapped { main.show() }
+        }
         completion()
     }
 
     public func pipControllerDidStop(_ controller: PipController) {
-        main.content = .video
+        main?.content = .video
         // Closing a PiP that was never anything but PiP (`--pip`) ends pipcam, like closing its only window.
-        if !main.wasShown { loop.stop(exitCode: 0) }
+        if let main, !main.wasShown { loop.stop(exitCode: 0) }
     }
 }

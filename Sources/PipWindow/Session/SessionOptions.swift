@@ -14,6 +14,12 @@ public struct SessionOptions: Sendable {
     public var printStats = false
     /// Start in Picture in Picture (`--pip`): the main window appears only when PiP stops.
     public var startInPip = false
+    /// Put the PiP window where it was last time (when neither size nor corner was given).
+    public var remembersGeometry = true
+    /// Create the main view inside this window (`--wid`, `$XEMBED`).
+    public var embedInto: WindowID?
+    /// Use this other application's window as the PiP source and restore target (`--follow-window`).
+    public var followWindow: WindowID?
     /// Try MIT-SHM (false: plain XPutImage; also `PIPCAM_NO_XSHM=1`).
     public var allowSharedMemory = true
 

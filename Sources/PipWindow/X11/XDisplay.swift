@@ -131,6 +131,8 @@ public final class XDisplay {
             let b = e.xbutton
             let p = pointer(b.window, b.button, b.x, b.y, b.x_root, b.y_root, b.time, b.state)
             return e.type == ButtonPress ? .buttonPress(p) : .buttonRelease(p)
+        case EnterNotify: return .pointerEntered(e.xcrossing.window)
+        case LeaveNotify: return .pointerLeft(e.xcrossing.window)
         case KeyPress:
             let keysym = XLookupKeysym(&e.xkey, 0)
             return .keyPress(window: e.xkey.window, keysym: keysym, state: e.xkey.state)

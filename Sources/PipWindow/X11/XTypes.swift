@@ -9,6 +9,7 @@ public enum AtomName: String, CaseIterable, Sendable {
     case _NET_WM_STATE_SKIP_TASKBAR, _NET_WM_STATE_SKIP_PAGER, _NET_WM_STATE_HIDDEN
     case _NET_WM_MOVERESIZE, _NET_ACTIVE_WINDOW
     case _MOTIF_WM_HINTS
+    case _XEMBED, _XEMBED_INFO
 }
 
 /// A pointer event in window and root coordinates.
@@ -37,6 +38,9 @@ public enum WindowEvent: Sendable {
     case shmCompletion(segment: UInt)
     /// A key press with its (unshifted) keysym, e.g. 0xff1b for Escape.
     case keyPress(window: WindowID, keysym: UInt, state: UInt32)
+    /// The pointer entered or left the window.
+    case pointerEntered(WindowID)
+    case pointerLeft(WindowID)
     case other
 }
 
@@ -89,7 +93,7 @@ extension WindowEvent {
             return w
         case .buttonPress(let p), .buttonRelease(let p), .motion(let p):
             return p.window
-        case .mapped(let w), .unmapped(let w), .destroyed(let w):
+        case .mapped(let w), .unmapped(let w), .destroyed(let w), .pointerEntered(let w), .pointerLeft(let w):
             return w
         case .shmCompletion, .other:
             return nil

@@ -1,0 +1,86 @@
+/// What pipcam shows when no `--source` was given and there is no camera: the test pattern, while it
+/// looks for a camera every two seconds; a camera that appears is taken (hot-plug) and kept.
+public final class HotplugSource: FrameSource {
+    private let request: SourceRequest
+    private let findCamera: () -> String?
+    private let makeCamera: (String, SourceRequest) -> FrameSource
+    private var current: FrameSource
+    private var isCamera = false
+    private var pendingCamera: String?
+    private var nextProbe = MonotonicInstant(nanoseconds: 0)
+    /// Frames of the current source handed out and not yet recycled.
+    private var outstanding = 0
+
+    /// How often to look for a camera.
+    public static let probeNanoseconds: UInt64 = 2_000_000_000
+
+    /// - Parameters:
+    ///   - findCamera: the first capture camera's path, or nil (`CameraDiscovery().firstCaptureCameraPath`).
+    ///   - makeCamera: makes the (unstarted) camera source for a path.
+    public init(
+        request: SourceRequest, findCamera: @escaping () -> String?,
+        makeCamera: @escaping (String, SourceRequest) -> FrameSource = { ResilientCamera(path: $0, request: $1) },
+        placeholder: FrameSource = TestPatternSource()
+    ) {
+        self.request = request
+        self.findCamera = findCamera
+        self.makeCamera = makeCamera
+        current = placeholder
+    }
+
+    public var name: String { current.name }
+    public var isLive: Bool { true }
+    public var mirroredByDefault: Bool { current.mirroredByDefault }
+    public var frameWidth: Int { current.frameWidth }
+    public var frameHeight: Int { current.frameHeight }
+    public var frameRate: Double? { current.frameRate }
+    public var pollDescriptor: Int32? { current.pollDescriptor }
+    public var cameraState: CameraState { isCamera ? current.cameraState : .waiting }
+    public var needsBuffersBack: Bool { isCamera ? current.needsBuffersBack : pendingCamera != nil && outstanding > 0 }
+
+    public func start() throws { try current.start() }
+
+    public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        if !isCamera {
+            try lookForCamera(now: now)
+            // A camera was found: hand out no more test frames until the last ones are back.
+            if pendingCamera != nil { return .wait(deadline: nil) }
+        }
+        let step = try current.nextFrame(now: now)
+        switch step {
+        case .frame: outstanding += 1
+        case .wait(let deadline) where !isCamera:
+            let probe = pendingCamera == nil ? nextProbe : nil
+            return .wait(deadline: [deadline, probe].compactMap { $0 }.min())
+        default: break
+        }
+        return step
+    }
+
+    public func recycle(bufferIndex: Int) {
+        outstanding -= 1
+        current.recycle(bufferIndex: bufferIndex)
+    }
+
+    public func stop() { current.stop() }
+    public func setThrottle(level: Int) { current.setThrottle(level: level) }
+
+    /// Switches to a camera once one is found and every test-pattern frame is back.
+    private func lookForCamera(now: MonotonicInstant) throws {
+        if pendingCamera == nil, now >= nextProbe {
+            nextProbe = now.advanced(byNanoseconds: Int64(Self.probeNanoseconds))
+            pendingCamera = findCamera()
+        }
+        guard let path = pendingCamera, outstanding == 0 else { return }
+        pendingCamera = nil
+        let camera = makeCamera(path, request)
+        do {
+            try camera.start()
+        } catch {
+            return  // not usable after all; look again later
+        }
+        current.stop()
+        current = camera
+        isCamera = true
+    }
+}

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A camera that rides out interruptions the way `AVCaptureSession` does: when another application
+/// takes the device it waits and retries about once a second; when the device disappears it closes
+/// every handle (the device comes back only then) and reopens it by a stable path with back-off;
+/// under pressure it hands out fewer frames. It never ends on its own.
+public final class ResilientCamera: FrameSource {
+    public let name: String
+    private let request: SourceRequest
+    private let makeCamera: (String, SourceRequest) -> V4L2Camera
+    private var camera: V4L2Camera
+    private var isOpen = false
+    private var interruption: CameraInterruption?
+    private var retryAt = MonotonicInstant(nanoseconds: 0)
+    private var failedAttempts = 0
+    private var reopenPath: String
+    private var throttle = 0
+    private var throttleCounter = 0
+    /// Frames left out by throttling, taken off the sequence numbers so gaps still mean real drops.
+    private var throttled: UInt64 = 0
+    private var lastSize = (width: 0, height: 0)
+
+    /// Waiting time between attempts to take a camera another application holds.
+    public static let inUseRetryNanoseconds: UInt64 = 1_000_000_000
+    /// First and longest wait between attempts to reopen a disconnected camera.
+    public static let reconnectFirstNanoseconds: UInt64 = 250_000_000
+    public static let reconnectLongestNanoseconds: UInt64 = 2_000_000_000
+
+    public init(
+        path: String, request: SourceRequest = SourceRequest(),
+        makeCamera: @escaping (String, SourceRequest) -> V4L2Camera = { V4L2Camera(path: $0, request: $1) }
+    ) {
+        name = path
+        self.request = request
+        self.makeCamera = makeCamera
+        camera = makeCamera(path, request)
+        reopenPath = path
+    }
+
+    public var isLive: Bool { true }
+    public var mirroredByDefault: Bool { true }
+    public var frameWidth: Int { lastSize.width }
+    public var frameHeight: Int { lastSize.height }
+    public var frameRate: Double? { camera.frameRate }
+    public var pollDescriptor: Int32? { isOpen && interruption == nil ? camera.pollDescriptor : nil }
+    public var cameraState: CameraState {
+        if let interruption { return .interrupted(interruption) }
+        return throttle > 0 ? .interrupted(.pressure) : .streaming
+    }
+
+    public var needsBuffersBack: Bool { interruption != nil && isOpen && camera.clientHeldBuffers > 0 }
+
+    /// The interruption in effect, if any (in use or disconnected).
+    public var currentInterruption: CameraInterruption? { interruption }
+
+    /// Opens the camera. A camera in use by another application is not an error: pipcam waits for it.
+    public func start() throws {
+        reopenPath = StableDevicePath.find(for: name) ?? name
+        do {
+            try open(now: .now())
+        } catch let error as SourceError where error.cameraInterruption == .inUse {
+            return
+        }
+    }
+
+    public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        if interruption != nil { return try recover(now: now) }
+        while true {
+            let step: SourceStep
+            do {
+                step = try camera.nextFrame(now: now)
+            } catch let error as SourceError {
+                guard let why = error.cameraInterruption else { throw error }
+                interrupt(why, now: now)
+                return try recover(now: now)
+            }
+            guard case .frame(var frame) = step else { return step }
+            if throttle > 0 {
+                throttleCounter += 1
+                if throttleCounter % (1 << throttle) != 0 {
+                    throttled += 1
+                    camera.recycle(bufferIndex: frame.bufferIndex)
+                    continue
+                }
+            }
+            frame.sequence &-= throttled
+            return .frame(frame)
+        }
+    }
+
+    public func recycle(bufferIndex: Int) { camera.recycle(bufferIndex: bufferIndex) }
+
+    public func stop() {
+        camera.stop()
+        isOpen = false
+    }
+
+    public func setThrottle(level: Int) { throttle = max(0, min(level, 4)) }
+
+    // MARK: recovery
+
+    private func open(now: MonotonicInstant) throws {
+        do {
+            try camera.start()
+        } catch let error as SourceError {
+            if let why = error.cameraInterruption { interrupt(why, now: now) }
+            throw error
+        }
+        isOpen = true
+        interruption = nil
+        failedAttempts = 0
+        throttleCounter = 0
+        throttled = 0
+        lastSize = (camera.frameWidth, camera.frameHeight)
+    }
+
+    private func interrupt(_ why: CameraInterruption, now: MonotonicInstant) {
+        interruption = why
+        failedAttempts += 1
+        retryAt = now.advanced(byNanoseconds: Int64(backoff(why)))
+    }
+
+    private func backoff(_ why: CameraInterruption) -> UInt64 {
+        guard why == .disconnected else { return Self.inUseRetryNanoseconds }
+        let shift = UInt64(min(failedAttempts - 1, 8))
+        return min(Self.reconnectFirstNanoseconds << shift, Self.reconnectLongestNanoseconds)
+    }
+
+    /// While interrupted: wait for the display to give back every frame (their memory is mapped from
+    /// the device), close the device, and try again at `retryAt`.
+    private func recover(now: MonotonicInstant) throws -> SourceStep {
+        if isOpen {
+            if camera.clientHeldBuffers > 0 { return .wait(deadline: nil) }
+            camera.stop()
+            isOpen = false
+        }
+        guard now >= retryAt, let why = interruption else { return .wait(deadline: retryAt) }
+        camera = makeCamera(reopenPath, request)
+        do {
+            try open(now: now)
+            return .wait(deadline: nil)
+        } catch let error as SourceError {
+            // While disconnected the node may be missing for a while: that is the same interruption.
+            if error.cameraInterruption == nil {
+                guard why == .disconnected, case .badInput = error else { throw error }
+                interrupt(.disconnected, now: now)
+            }
+            return .wait(deadline: retryAt)
+        }
+    }
+}
+
+/// Finds a name for a camera that survives unplugging: its `/dev/v4l/by-id` (or by-path) link.
+enum StableDevicePath {
+    static func find(for path: String, directories: [String] = ["/dev/v4l/by-id", "/dev/v4l/by-path"]) -> String? {
+        guard let target = resolve(path) else { return nil }
+        for directory in directories {
+            guard let dir = opendir(directory) else { continue }
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard !name.hasPrefix(".") else { continue }
+                let link = directory + "/" + name
+                if resolve(link) == target { return link }
+            }
+        }
+        return nil
+    }
+
+    private static func resolve(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import Testing
+
+extension PipTests {
+    /// `--stats` lines (PRODUCT.md "Stats line") and ending by signal.
+    @Suite struct Lifecycle {
+        @Test func statsLinesFollowTheFormat() throws {
+            let x = try makeServer()
+            let (pipcam, _) = try x.startPip(["--source", "test", "--stats"])
+            // Two periodic lines (one a second), then SIGTERM for the final one.
+            try waitUntil("two periodic stats lines", timeout: .seconds(6)) {
+                lines(of: pipcam.stderrText).count >= 2
+            }
+            pipcam.send(SIGTERM)
+            let result = try pipcam.wait(timeout: .seconds(3))
+            #expect(result.termination == .exited(0), "\(result)")
+
+            let all = lines(of: result.stderrText)
+            #expect(all.count >= 3, "two periodic lines and one at exit; stderr:\n\(result.stderrText)")
+            let parsed = all.compactMap { StatsLine($0) }
+            for line in all where StatsLine(line) == nil {
+                Issue.record("not a PRODUCT.md stats line: \(line)")
+            }
+            guard parsed.count == all.count, parsed.count >= 3 else { return }
+
+            for line in parsed {
+                #expect(line.state == "active", "\(line)")
+                #expect(line.camera == "streaming", "\(line)")
+                #expect(line.latencyP50 <= line.latencyP99, "p50 above p99: \(line)")
+                #expect(line.latencyP99 < 1000, "latency p99 of a second or more: \(line)")
+                #expect(line.cpuPerFrame > 0 && line.cpuPerFrame < 1000, "\(line)")
+            }
+            // The test pattern runs at 30 fps: the rate shows that (loosely: 2 cores may be busy),
+            // and matches the frames counted between two lines a second apart.
+            for line in parsed.dropLast() {
+                #expect(line.fps > 0 && line.fps < 40, "test pattern at 30 fps: \(line)")
+                #expect(line.shown > 0, "\(line)")
+            }
+            #expect(parsed[1].fps > 15, "test pattern at 30 fps: \(parsed[1])")
+            for (earlier, later) in zip(parsed, parsed.dropFirst()) {
+                #expect(later.shown >= earlier.shown, "shown went down: \(earlier) → \(later)")
+            }
+            let perSecond = parsed[1].shown - parsed[0].shown
+            #expect(perSecond >= 12 && perSecond <= 40, "frames between two lines a second apart: \(parsed[0]) → \(parsed[1])")
+            #expect(abs(Double(perSecond) - parsed[1].fps) <= max(6, parsed[1].fps * 0.3),
+                    "fps=\(parsed[1].fps) but \(perSecond) frames were shown in that second")
+        }
+
+        @Test(arguments: [SIGTERM, SIGINT])
+        func signalEndsCleanlyWithExitZero(_ signal: Int32) throws {
+            let x = try makeServer(.openbox)
+            let (pipcam, window) = try x.startPip(["--source", "test"])
+            Thread.sleep(forTimeInterval: 0.3)  // running steadily, not just starting
+            let clock = ContinuousClock()
+            let sent = clock.now
+            pipcam.send(signal)
+            let result = try pipcam.wait(timeout: .seconds(5))
+            let took = clock.now - sent
+            #expect(result.termination == .exited(0), "\(result)")
+            #expect(took < .seconds(2), "took \(took) to exit")
+            #expect(result.stderrText.isEmpty, "stderr: \(result.stderrText)")
+            try x.waitForNoWindow(className: PipIdentity.instance, role: PipIdentity.role, timeout: .seconds(2))
+            #expect(try x.info(of: window) == nil, "the PiP window \(window) still exists")
+        }
+    }
+}

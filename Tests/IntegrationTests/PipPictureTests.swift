@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+extension PipTests {
+    /// What the PiP window shows: the moving test pattern, through XShm and through the
+    /// plain XPutImage fallback (`PIPCAM_NO_XSHM=1`).
+    @Suite struct Picture {
+        @Test(arguments: [false, true])
+        func showsTheMovingTestPattern(withoutSharedMemory: Bool) throws {
+            let x = try makeServer()
+            let environment = withoutSharedMemory ? ["PIPCAM_NO_XSHM": "1"] : [:]
+            let (pipcam, window) = try x.startPip(["--source", "test", "--size", "320x180"], extraEnvironment: environment)
+            let frame = try x.geometry(of: window)
+            #expect(frame.width == 320 && frame.height == 180, "\(frame)")
+
+            // The first frames may take a moment: wait until the window holds a picture.
+            let first = try poll(timeout: .seconds(5), what: "the window to show a picture") {
+                let shot = try x.screenshot(of: window)
+                return shot.distinctColorCount >= 8 ? shot : nil
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+            let second = try x.screenshot(of: window)
+            #expect(second.width == 320 && second.height == 180)
+
+            // Not blank or black: colour bars, a box and a counter.
+            #expect(second.distinctColorCount >= 8, "distinct colours: \(second.distinctColorCount)")
+            let mean = second.meanColor()
+            #expect(max(mean.red, mean.green, mean.blue) > 40, "mean colour \(mean) is nearly black")
+            let background = try x.screenshot(XRect(x: 0, y: 0, width: 100, height: 100))
+            #expect(second.meanColor().distance(to: background.meanColor()) > 20,
+                    "window \(second.meanColor()) looks like the empty screen \(background.meanColor())")
+
+            // Moving: two shots 0.3 s apart (about 9 frames at 30 fps) differ substantially.
+            let changed = second.fractionDiffering(from: first)
+            #expect(changed > 0.02, "only \(changed * 100)% of the pixels changed in 0.3 s")
+            if changed <= 0.02 || second.distinctColorCount < 8 {
+                let keep = NSTemporaryDirectory() + "pipcam-test-failures"
+                try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+                try? first.writePPM(to: "\(keep)/picture-first-\(withoutSharedMemory).ppm")
+                try? second.writePPM(to: "\(keep)/picture-second-\(withoutSharedMemory).ppm")
+            }
+            #expect(pipcam.isRunning)
+            #expect(pipcam.stderrText.isEmpty, "stderr: \(pipcam.stderrText)")
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The parent of every pipcam X integration suite (files `Pip*Tests.swift`). Serialized: each
+/// test runs its own Xvfb (and WM) and pipcam, and on 2 cores screenshots, drags and frame
+/// timing stay trustworthy only when tests do not compete for the CPU.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct PipTests {}
+
+// MARK: Starting pipcam
+
+/// The PiP window's identity (PRODUCT.md "Window identity").
+enum PipIdentity {
+    static let instance = "pipcam"
+    static let className = "Pipcam"
+    static let role = "PictureInPicture"
+    static let title = "Picture in Picture"
+}
+
+/// An Xvfb with `manager`, ready to manage new windows.
+///
+/// The harness considers a WM up once it advertises itself in `_NET_SUPPORTING_WM_CHECK`, but
+/// openbox does that before its event loop runs: a window mapped in that gap is occasionally
+/// never managed (no frame, no WM_STATE, left unmapped: seen about 1 run in 12 on 2 busy cores).
+/// So map a probe client first and wait until the WM has managed it (WM_STATE set).
+func makeServer(_ manager: WindowManager = .none) throws -> XServer {
+    let x = try XServer(windowManager: manager)
+    guard manager != .none else { return x }
+    let probe = try x.start(["xlogo", "-geometry", "40x40+0+0"])
+    defer { probe.terminate(grace: .milliseconds(500)) }
+    let clock = ContinuousClock()
+    var remapped = clock.now
+    try waitUntil("\(manager) to manage a probe window", timeout: .seconds(10)) {
+        guard let window = try x.windows(className: "xlogo").first else { return false }
+        if try x.property("WM_STATE", of: window) != nil { return true }
+        if clock.now - remapped > .seconds(1) {  // a lost MapRequest: ask again
+            _ = try x.run(["xdotool", "windowmap", "\(window)"])
+            remapped = clock.now
+        }
+        return false
+    }
+    return x
+}
+
+extension XServer {
+    /// Starts `pipcam --pip arguments…` and waits until its PiP window is viewable.
+    /// Fails fast (with pipcam's stderr) if pipcam exits first.
+    func startPip(
+        _ arguments: [String], extraEnvironment: [String: String] = [:], timeout: Duration = .seconds(10)
+    ) throws -> (process: RunningProcess, window: XWindowID) {
+        let process = try startPipcam(["--pip"] + arguments, extraEnvironment: extraEnvironment)
+        var seen: [String] = []
+        do {
+            let window = try poll(timeout: timeout, what: "the PiP window of `pipcam --pip \(arguments.joined(separator: " "))`") {
+                () throws -> XWindowID? in
+                if let ended = process.termination {
+                    throw HarnessError("pipcam ended (\(ended)) before showing its PiP window; stderr:\n\(process.stderrText.suffix(1500))")
+                }
+                let candidates = try windows(className: PipIdentity.instance, role: PipIdentity.role)
+                let states = try candidates.map { ($0, try info(of: $0)?.mapState ?? "gone") }
+                seen = states.map { "\($0.0) \($0.1)" }
+                let viewable = states.filter { $0.1 == "IsViewable" }.map(\.0)
+                return viewable.count == 1 ? viewable[0] : nil
+            }
+            return (process, window)
+        } catch let error as HarnessError {
+            throw HarnessError("\(error); PiP windows at the deadline: \(seen); pipcam \(process.isRunning ? "running" : "ended"), stderr: \(process.stderrText.suffix(1000))")
+        }
+    }
+
+    /// Polls the window's geometry until it has not changed for `quiet` (a drag or a WM
+    /// placement settling), and returns it.
+    func settledGeometry(
+        of window: XWindowID, quiet: Duration = .milliseconds(250), timeout: Duration = .seconds(5)
+    ) throws -> XRect {
+        let clock = ContinuousClock()
+        var last = try geometry(of: window)
+        var since = clock.now
+        return try poll(timeout: timeout, what: "the geometry of \(window) to settle (last \(last))") {
+            let now = try geometry(of: window)
+            if now != last {
+                last = now
+                since = clock.now
+                return nil
+            }
+            return clock.now - since >= quiet ? now : nil
+        }
+    }
+
+    /// `_NET_WORKAREA` of the current desktop, else the whole screen (no WM).
+    func workArea() throws -> XRect {
+        let values = try rootProperty("_NET_WORKAREA")?.integers ?? []
+        guard values.count >= 4 else { return XRect(x: 0, y: 0, width: width, height: height) }
+        let desktop = try rootProperty("_NET_CURRENT_DESKTOP")?.integers.first ?? 0
+        let base = values.count >= (desktop + 1) * 4 ? desktop * 4 : 0
+        return XRect(x: values[base], y: values[base + 1], width: values[base + 2], height: values[base + 3])
+    }
+
+    /// Reads a 32-bit property as raw integers (xprop's own formatting of e.g. WM_SIZE_HINTS
+    /// is multi-line prose); nil when the window does not have it.
+    func rawIntegers(_ name: String, of window: XWindowID) throws -> [Int]? {
+        let result = try run(["xprop", "-id", "\(window)", "-f", name, "32i", "=$0+", name])
+        guard result.succeeded else { throw HarnessError("xprop on \(window): \(result.stderrText)") }
+        let text = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let equals = text.firstIndex(of: "="), !text.contains("not found") else { return nil }
+        return text[text.index(after: equals)...].split(separator: ",").compactMap {
+            Int($0.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// Watches the root window for any top-level window being mapped (xev on the root's
+    /// substructure), from before `body` runs until after it returns. Returns the xev lines
+    /// reporting a MapNotify, and `body`'s result.
+    func watchingForMappedWindows<T>(_ body: () throws -> T) throws -> (mapped: [String], result: T) {
+        let xev = try start(["stdbuf", "-oL", "xev", "-root", "-event", "substructure", "-event", "property"])
+        defer { xev.terminate(grace: .milliseconds(200)) }
+        // Prove xev is listening: change a root property until xev reports it.
+        try waitUntil("xev to listen on the root window", timeout: .seconds(5)) {
+            try runChecked(["xprop", "-root", "-f", "_PIPCAM_TEST_SENTINEL", "8s", "-set", "_PIPCAM_TEST_SENTINEL", "x"])
+            return xev.stdoutText.contains("PropertyNotify")
+        }
+        let result = try body()
+        Thread.sleep(forTimeInterval: 0.1)
+        let mapped = xev.stdoutText.split(whereSeparator: \.isNewline)
+            .filter { $0.hasPrefix("MapNotify") || $0.hasPrefix("MapRequest") }.map(String.init)
+        return (mapped, result)
+    }
+}
+
+// MARK: WM_NORMAL_HINTS
+
+/// WM_NORMAL_HINTS (ICCCM 4.1.2.3): 18 CARD32 values.
+struct SizeHints: CustomStringConvertible {
+    static let pMinSize = 1 << 4, pAspect = 1 << 7, pBaseSize = 1 << 8
+    let values: [Int]
+    init?(_ values: [Int]) {
+        guard values.count >= 15 else { return nil }
+        self.values = values
+    }
+    var flags: Int { values[0] }
+    var minSize: (width: Int, height: Int) { (values[5], values[6]) }
+    var minAspect: (Int, Int) { (values[11], values[12]) }
+    var maxAspect: (Int, Int) { (values[13], values[14]) }
+    var baseSize: (width: Int, height: Int)? { values.count >= 17 ? (values[15], values[16]) : nil }
+    func has(_ flag: Int) -> Bool { flags & flag != 0 }
+    var description: String { "WM_NORMAL_HINTS \(values)" }
+}
+
+// MARK: Stats lines
+
+/// One `--stats` line of PRODUCT.md:
+/// `pipcam: state=active camera=streaming fps=29.97 shown=300 dropped=0 latency_p50_ms=0.61 latency_p99_ms=1.40 cpu_ms_per_frame=0.52`
+struct StatsLine: CustomStringConvertible {
+    let state: String
+    let camera: String
+    let fps: Double
+    let shown: Int
+    let dropped: Int
+    let latencyP50: Double
+    let latencyP99: Double
+    let cpuPerFrame: Double
+    let text: String
+
+    nonisolated(unsafe) static let pattern =
+        /^pipcam: state=(idle|starting|active|stopping) camera=(streaming|waiting|interrupted:in-use|interrupted:disconnected|interrupted:pressure) fps=(\d+(?:\.\d+)?) shown=(\d+) dropped=(\d+) latency_p50_ms=(\d+(?:\.\d+)?) latency_p99_ms=(\d+(?:\.\d+)?) cpu_ms_per_frame=(\d+(?:\.\d+)?)$/
+
+    /// Parses a whole line; nil unless every field matches the format.
+    init?(_ line: some StringProtocol) {
+        let text = String(line)
+        guard let match = text.wholeMatch(of: Self.pattern),
+            let fps = Double(match.3), let shown = Int(match.4), let dropped = Int(match.5),
+            let p50 = Double(match.6), let p99 = Double(match.7), let cpu = Double(match.8)
+        else { return nil }
+        state = String(match.1)
+        camera = String(match.2)
+        self.fps = fps
+        self.shown = shown
+        self.dropped = dropped
+        latencyP50 = p50
+        latencyP99 = p99
+        cpuPerFrame = cpu
+        self.text = text
+    }
+
+    var description: String { text }
+}
+
+/// The non-empty lines of `text`.
+func lines(of text: String) -> [String] {
+    text.split(whereSeparator: \.isNewline).map(String.init)
+}
