@@ -30,7 +30,7 @@ public final class PipController {
     private let loop: DisplayLoop
     private var display: XDisplay { loop.display }
     private var machine: PipStateMachine
-    private let wm: WindowManagerInfo
+    private var wm: WindowManagerInfo
     let pipWindow: FloatingWindow
     private let proxy: WindowID
     private let pipPresenter: Presenter
@@ -112,7 +112,19 @@ public final class PipController {
         })
         // Moves snap to the work area's edges; resizes keep the corner the user left fixed.
         pipWindow.onOwnDragEnded = { [unowned self] kind in settleFrame(snap: kind == .move) }
+        pipWindow.onWindowManagerDragStarted = { [unowned self] kind in
+            windowManagerMoveSeen = kind == .move
+            scheduleSettle()
+        }
         installOverlays()
+        // A window manager replaced while PiP runs must be told again what this window is.
+        _ = display.watch(display.root, [.propertyChange])
+        loop.observeOtherEvents { [unowned self] event in
+            guard case .property(let w, let atom, _) = event, w == display.root, atom == display[._NET_SUPPORTING_WM_CHECK]
+            else { return }
+            wm = WindowManagerInfo(display: display)
+            pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
+        }
         contentSourceChanged(from: nil)
     }
 
@@ -220,12 +232,9 @@ public final class PipController {
                 onNeedsFrame?()
             }
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
-            // A window manager moving the window on the user's behalf (button held): snap when it ends.
-            if pipShown, pipWindow.rect != old, display.pointerButtonsDown() {
-                let moved = pipWindow.rect.width == old.width && pipWindow.rect.height == old.height
-                windowManagerMoveSeen = moved
-                scheduleSettle()
-            }
+            // The window manager resized or moved it on the user's behalf (e.g. its own keyboard
+            // or Alt-drag): remember where it settles.
+            if pipShown, pipWindow.rect != old, settleTimer == nil { scheduleSettle() }
         case .expose(_, 0):
             pipPresenter.redraw()
         case .clientMessage(_, let type, let data)

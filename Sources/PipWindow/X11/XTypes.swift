@@ -10,6 +10,7 @@ public enum AtomName: String, CaseIterable, Sendable {
     case _NET_WM_MOVERESIZE, _NET_ACTIVE_WINDOW
     case _MOTIF_WM_HINTS
     case _XEMBED, _XEMBED_INFO
+    case _NET_WM_WINDOW_OPACITY
 }
 
 /// A pointer event in window and root coordinates.
