@@ -4,7 +4,7 @@ ARGS ?=
 # Extra flags for `swift test`, e.g. TEST_FLAGS='--filter HarnessTests'.
 TEST_FLAGS ?=
 
-.PHONY: help bootstrap build release run test install clean
+.PHONY: help bootstrap build release run test test-vm install clean
 .DEFAULT_GOAL := build
 
 help:
@@ -13,6 +13,7 @@ help:
 	@echo "make run       release build, then .build/release/pipcam \$$(ARGS), e.g. make run ARGS='--pip'"
 	@echo "make test      install test tools if missing, build, run every test tier"
 	@echo "make install   install under PREFIX (default /usr/local): binary, man page, desktop entry, icon"
+	@echo "make test-vm   real-driver tier: release build against vivid in a QEMU VM (VM_SCENARIOS='disconnect ...')"
 	@echo "make clean     remove build products"
 
 bootstrap:
@@ -45,6 +46,11 @@ install: $(if $(BIN),,release)
 	install -Dm644 docs/pipcam.1 $(DESTDIR)$(PREFIX)/share/man/man1/pipcam.1
 	install -Dm644 assets/pipcam.desktop $(DESTDIR)$(PREFIX)/share/applications/pipcam.desktop
 	install -Dm644 assets/pipcam.png $(DESTDIR)$(PREFIX)/share/icons/hicolor/256x256/apps/pipcam.png
+# The real-driver tier: one QEMU boot (software emulation) with the kernel's vivid webcam, every
+# scenario of scripts/vm-guest-scenarios against .build/release/pipcam. Installs what it needs.
+VM_SCENARIOS ?=
+test-vm:
+	scripts/vm-test $(VM_SCENARIOS)
 
 clean:
 	$(SWIFT) package clean
