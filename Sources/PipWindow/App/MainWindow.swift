@@ -74,6 +74,11 @@ final class MainWindow {
         display.map(id)
     }
 
+    /// Maps the window again if a window manager dropped the request (see `PipController`).
+    func showAgainIfUnmapped() {
+        if wasShown && !isMapped && display.isMapped(id) == false { display.map(id) }
+    }
+
     /// Keeps an embedded view the size of the window it is embedded in.
     func fitParent(width: Int, height: Int) {
         guard width != size.width || height != size.height else { return }

@@ -128,6 +128,11 @@ public final class PipcamApp {
         scheduleStats()
         installControl()
         if options.startInPip { pip.start() } else { main?.show() }
+        for second in 1...5 {
+            loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: Int64(second) * 1_000_000_000)) { [unowned self] in
+                main?.showAgainIfUnmapped()
+            }
+        }
         display.flush()
     }
 

@@ -418,11 +418,22 @@ public final class PipController {
             pipWindow.show()
             pipShown = true
             onNeedsFrame?()
+            ensureMapped(attempt: 1)
         case .hidePip:
             pipWindow.hide()
             pipShown = false
         case .restoreSource:
             restoreSourceWindow()
+        }
+    }
+
+    /// A window manager that is still starting up (or restarting) can drop a MapRequest, leaving
+    /// PiP unmanaged and unmapped for good: ask again until it is mapped.
+    private func ensureMapped(attempt: Int) {
+        loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
+            guard pipShown, display.isMapped(pipWindow.id) == false, attempt <= 10 else { return }
+            pipWindow.show()
+            ensureMapped(attempt: attempt + 1)
         }
     }
 
