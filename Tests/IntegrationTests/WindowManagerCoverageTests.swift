@@ -23,9 +23,13 @@ import Testing
         let start = try x.settledGeometry(of: window)
         #expect(start.width == 320 && start.height == 180, "\(manager): not floating at its own size: \(start)")
         if manager == .i3 {
-            // Floating and sticky because it was mapped with _NET_WM_DESKTOP = all (no i3 rule needed).
+            // Floating and sticky because it was mapped with _NET_WM_DESKTOP = all (no i3 rule
+            // needed); borderless from _MOTIF_WM_HINTS.
             let node = try i3Node(x, window)
-            #expect(node.floating.hasSuffix("_on") && node.sticky, "i3: \(node)")
+            #expect(node.floating.hasSuffix("_on") && node.sticky && node.border == "none", "i3: \(node)")
+        } else if manager != .none {
+            let extents = try x.property("_NET_FRAME_EXTENTS", of: window)?.integers
+            #expect(extents == [0, 0, 0, 0], "\(manager): not borderless, _NET_FRAME_EXTENTS = \(String(describing: extents))")
         }
         let area = try x.workArea()
         #expect(abs(start.x - (area.x + 24)) <= 2 && abs(start.y - (area.y + 24)) <= 2,
@@ -47,6 +51,35 @@ import Testing
         #expect(resized.width >= moved.width + 120, "\(manager): not enlarged: \(moved) → \(resized)")
         let ratio = Double(resized.width) / Double(resized.height)
         #expect(abs(ratio / (16.0 / 9.0) - 1) <= 0.02, "\(manager): aspect lost: \(resized) has ratio \(ratio)")
+        #expect(pipcam.isRunning, "\(pipcam.stderrText.suffix(500))")
+    }
+
+    /// The PiP is on every desktop (`_NET_WM_DESKTOP = 0xFFFFFFFF`): switching to another desktop
+    /// (i3: workspace) leaves it shown where it was. openbox and fluxbox honour "all desktops"
+    /// (fluxbox also reports STICKY); i3 makes the window sticky.
+    @Test(arguments: [WindowManager.openbox, .i3, .fluxbox])
+    func staysShownOnAnotherDesktop(_ manager: WindowManager) throws {
+        let x = try makeServer(manager)
+        let (pipcam, window) = try x.startPip(Self.pipArguments)
+        let before = try x.settledGeometry(of: window)
+        if manager == .i3 {
+            // A window keeps workspace 1 alive (i3 closes an empty one, which renumbers desktops).
+            _ = try x.start(["xlogo"])
+            _ = try x.waitForWindow(className: "xlogo")
+            try x.runChecked(["i3-msg", "workspace", "2"])
+        } else {
+            try x.runChecked(["xdotool", "set_desktop", "1"])
+        }
+        try waitUntil("\(manager) to switch to the second desktop", timeout: .seconds(3)) {
+            try x.rootProperty("_NET_CURRENT_DESKTOP")?.integers == [1]
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try x.info(of: window)?.isViewable == true, "\(manager): PiP hidden on the second desktop")
+        #expect(try x.geometry(of: window) == before, "\(manager): PiP moved when the desktop changed")
+        try expectShowsThePattern(x, before, "\(manager), on the second desktop")
+        if manager != .i3 {
+            #expect(try x.property("_NET_WM_DESKTOP", of: window)?.integers == [0xFFFF_FFFF], "\(manager)")
+        }
         #expect(pipcam.isRunning, "\(pipcam.stderrText.suffix(500))")
     }
 
@@ -181,8 +214,9 @@ import Testing
 
     // MARK: Helpers
 
-    /// How i3 holds `window` (`i3-msg -t get_tree`): its `floating` ("auto_on", "user_off"…) and `sticky`.
-    private func i3Node(_ x: XServer, _ window: XWindowID) throws -> (floating: String, sticky: Bool) {
+    /// How i3 holds `window` (`i3-msg -t get_tree`): its `floating` ("auto_on", "user_off"…),
+    /// `sticky` and `border` ("normal", "pixel", "none").
+    private func i3Node(_ x: XServer, _ window: XWindowID) throws -> (floating: String, sticky: Bool, border: String) {
         let tree = try x.runChecked(["i3-msg", "-t", "get_tree"]).stdout
         func find(_ node: Any) -> [String: Any]? {
             guard let node = node as? [String: Any] else { return nil }
@@ -196,7 +230,7 @@ import Testing
             throw HarnessError("i3's tree has no window \(window)")
         }
         // The `floating` field is on the window's con; i3 reports floating as "auto_on"/"user_on".
-        return (node["floating"] as? String ?? "?", node["sticky"] as? Bool ?? false)
+        return (node["floating"] as? String ?? "?", node["sticky"] as? Bool ?? false, node["border"] as? String ?? "?")
     }
 
     /// Whether the WM has taken `window` on: WM_STATE Normal and a frame (every WM here reparents).
