@@ -4,7 +4,7 @@ ARGS ?=
 # Extra flags for `swift test`, e.g. TEST_FLAGS='--filter HarnessTests'.
 TEST_FLAGS ?=
 
-.PHONY: help bootstrap build release run test clean
+.PHONY: help bootstrap build release run test test-vm install clean
 .DEFAULT_GOAL := build
 
 help:
@@ -12,6 +12,8 @@ help:
 	@echo "make release   release build (.build/release/pipcam)"
 	@echo "make run       release build, then .build/release/pipcam \$$(ARGS), e.g. make run ARGS='--pip'"
 	@echo "make test      install test tools if missing, build, run every test tier"
+	@echo "make install   install under PREFIX (default /usr/local): binary, man page, desktop entry, icon"
+	@echo "make test-vm   real-driver tier: release build against vivid in a QEMU VM (VM_SCENARIOS='disconnect ...')"
 	@echo "make clean     remove build products"
 
 bootstrap:
@@ -33,6 +35,22 @@ run: release
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
+
+# Installs the binary, man page, desktop entry and icon under $(PREFIX) (default /usr/local);
+# BIN=path/to/pipcam installs an existing build instead of building a release one.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BIN ?=
+install: $(if $(BIN),,release)
+	install -Dm755 $(or $(BIN),.build/release/pipcam) $(DESTDIR)$(PREFIX)/bin/pipcam
+	install -Dm644 docs/pipcam.1 $(DESTDIR)$(PREFIX)/share/man/man1/pipcam.1
+	install -Dm644 assets/pipcam.desktop $(DESTDIR)$(PREFIX)/share/applications/pipcam.desktop
+	install -Dm644 assets/pipcam.png $(DESTDIR)$(PREFIX)/share/icons/hicolor/256x256/apps/pipcam.png
+# The real-driver tier: one QEMU boot (software emulation) with the kernel's vivid webcam, every
+# scenario of scripts/vm-guest-scenarios against .build/release/pipcam. Installs what it needs.
+VM_SCENARIOS ?=
+test-vm:
+	scripts/vm-test $(VM_SCENARIOS)
 
 clean:
 	$(SWIFT) package clean

@@ -33,9 +33,11 @@ let package = Package(
                 "PipWindow", "CameraSource",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .executableTarget(
+            name: "pip-example", dependencies: ["PipWindow", "CameraSource"], path: "Examples/PipExample"),
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "CTurboJPEG"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["pipcam"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["pipcam", "pip-example"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -37,6 +37,40 @@ import Testing
         try waitUntil("PiP is gone", timeout: .seconds(2)) { try !viewable(x, pip) }
     }
 
+    /// The mirror control flips the picture: the test pattern's frame counter (a black box with
+    /// white digits, top left) moves to the top right.
+    @Test func mirrorControlFlipsThePicture() throws {
+        let x = try makeServer(.none)
+        let (_, pip) = try x.startPip(["--source", "test", "--size", "480x270", "--corner", "top-left"])
+        let r = try x.settledGeometry(of: pip)
+        // Where the counter box is (the test pattern draws it at 14…94 × 14…62 of 640×360).
+        let left = XRect(x: r.x + 14, y: r.y + 14, width: 50, height: 28)
+        let right = XRect(x: r.x + r.width - 14 - 50, y: r.y + 14, width: 50, height: 28)
+        /// Black box with white digits: mostly black pixels, and some white ones.
+        func counterIsAt(_ area: XRect) throws -> Bool {
+            let shot = try x.screenshot(area)
+            var black = 0, white = 0
+            for py in 0..<shot.height {
+                for px in 0..<shot.width {
+                    let c = shot.pixel(px, py)
+                    if c.red < 40 && c.green < 40 && c.blue < 40 { black += 1 }
+                    if c.red > 215 && c.green > 215 && c.blue > 215 { white += 1 }
+                }
+            }
+            let total = shot.width * shot.height
+            return black * 10 > total * 4 && white * 100 > total * 5
+        }
+        try waitUntil("the counter shows top-left", timeout: .seconds(3)) { try counterIsAt(left) }
+        #expect(try !counterIsAt(right))
+        let mirrorControl = XPoint(r.x + r.width / 2, r.y + r.height - 8 - 20)
+        try x.movePointer(to: XPoint(r.center.x, r.center.y - 10))
+        try x.movePointer(to: mirrorControl)
+        Thread.sleep(forTimeInterval: 0.2)
+        try x.click(at: mirrorControl)
+        try x.movePointer(to: XPoint(r.x + r.width + 200, r.y + r.height + 200))  // leave: controls hide
+        try waitUntil("the counter shows top-right", timeout: .seconds(3)) { try counterIsAt(right) && !counterIsAt(left) }
+    }
+
     @Test(arguments: [WindowManager.openbox, .none])
     func moveEndingNearACornerSnapsFlush(wm: WindowManager) throws {
         let x = try makeServer(wm)

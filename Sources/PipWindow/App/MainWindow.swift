@@ -35,7 +35,12 @@ final class MainWindow {
         if let parent {
             let area = display.rootGeometry(of: parent) ?? Rect(x: 0, y: 0, width: 640, height: 360)
             size = (max(1, area.width), max(1, area.height))
-            id = display.createWindow(parent: parent, rect: Rect(x: 0, y: 0, width: size.width, height: size.height), events: events)
+            let viewRect = Rect(x: 0, y: 0, width: size.width, height: size.height)
+            let (created, error) = display.withErrorTrap { display.createWindow(parent: parent, rect: viewRect, events: events) }
+            // A window we cannot create inside another program's (an odd visual, a vanished parent)
+            // is a failure to say, not a silent run without a view.
+            if let error { throw DisplayError.cannotEmbed("window 0x\(String(parent, radix: 16)): \(error)") }
+            id = created
             display.setIdentity(id, role: "main", title: "pipcam")
             // XEmbed: protocol version 0, and we want to be mapped.
             display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 1])

@@ -95,6 +95,7 @@ public final class PipcamApp {
         pip.delegate = self
         pip.onPossibleChanged = { [unowned self] in main?.buttonEnabled = $0 }
         pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
+        pip.onFrameShown = { [unowned self] in noteShown(captured: $0) }
         pip.onMirrorToggle = { [unowned self] in
             mirrorOverride = !(mirrorOverride ?? options.mirror ?? status.prefersMirror)
             applyPicture()
@@ -112,7 +113,10 @@ public final class PipcamApp {
         }
         main?.buttonEnabled = pip.isPossible
         loop.observeOtherEvents { [unowned self] event in
-            if case .shmCompletion(let segment) = event { completed(segment: segment) }
+            // PiP's own completions go to the controller (onFrameShown); the main window's come here.
+            if case .shmCompletion(let segment) = event, let captured = main?.presenter.completed(segment: segment).capturedAt {
+                noteShown(captured: captured)
+            }
         }
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
         loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
@@ -265,12 +269,6 @@ public final class PipcamApp {
             painter.paint(icon: notice.icon, lines: [notice.text], into: pixels, stride: stride, width: w, height: h)
         }
         if t == .pip { pip.present(drawing: draw) } else { main?.presenter.present(drawing: draw) }
-    }
-
-    private func completed(segment: UInt) {
-        let fromMain = main?.presenter.completed(segment: segment)
-        let result = fromMain?.mine == true ? fromMain! : pip.completed(segment: segment)
-        if let captured = result.capturedAt { noteShown(captured: captured) }
     }
 
     private func noteShown(captured: MonotonicInstant) {

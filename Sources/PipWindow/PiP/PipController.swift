@@ -6,14 +6,22 @@ import CameraSource
 ///
 /// The controller lives on a `DisplayLoop`'s thread and is used only there. Frames reach it through
 /// `present(_:)` while `isShowingVideo` is true (the owner routes its frames; nothing is captured twice).
+/// The controller takes its own shared-memory completions from the loop, so an owner only presents.
 ///
 /// ```swift
 /// let loop = DisplayLoop(display: try XDisplay())
-/// let pip = PipController(loop: loop, contentSource: PipContentSource(
+/// let pip = try PipController(loop: loop, contentSource: PipContentSource(
 ///     sourceWindow: myWindow, preferredContentSize: (1280, 720)))
 /// pip.delegate = self
-/// pip.start()
+/// pip.startsAutomaticallyWhenSourceHidden = true
+/// loop.everyIteration {
+///     guard pip.isShowingVideo, pip.canPresent, let frame = pump.mailbox.take() else { return }
+///     _ = try? pip.present(frame)
+///     pump.mailbox.giveBack(frame.bufferIndex)
+/// }
 /// ```
+///
+/// `Examples/PipExample` is a complete program.
 public final class PipController {
     /// Whether PiP can work on `display`: 24-bit colour, which the presenter needs.
     public static func isSupported(display: XDisplay) -> Bool {
@@ -26,6 +34,10 @@ public final class PipController {
     public var onPossibleChanged: ((Bool) -> Void)?
     /// Called when the controller needs the current frame drawn again (its window appeared or was resized).
     public var onNeedsFrame: (() -> Void)?
+    /// Called when a frame put through shared memory has reached the screen, with its capture time
+    /// (for latency statistics). Puts without shared memory report that through `present`'s
+    /// `.completed` instead. Redraws (`counted: false`) are not reported.
+    public var onFrameShown: ((MonotonicInstant) -> Void)?
 
     private let loop: DisplayLoop
     private var display: XDisplay { loop.display }
@@ -44,6 +56,7 @@ public final class PipController {
     private var proxyShown = false
     private var pipShown = false
     private var lastClick: PointerEvent?
+    private var isTornDown = false
     private var controls: PipControls
     private var pressedControl: PipControls.Control?
     private var controlsTimer: Int?
@@ -112,6 +125,11 @@ public final class PipController {
         ownTokens.append(loop.register(proxy) { [unowned self] event in
             if case .expose(_, 0) = event { proxyPresenter.redraw() }
         })
+        // Shared-memory puts finish asynchronously: take the completions of our own images from the
+        // loop (others' segments are ignored), so `canPresent` turns true again without help.
+        loop.observeOtherEvents { [weak self] event in
+            if case .shmCompletion(let segment) = event { self?.completed(segment: segment) }
+        }
         // Moves snap to the work area's edges; resizes keep the corner the user left fixed.
         pipWindow.onOwnDragEnded = { [unowned self] kind in settleFrame(snap: kind == .move) }
         pipWindow.onWindowManagerDragStarted = { [unowned self] kind in
@@ -185,10 +203,12 @@ public final class PipController {
         proxyShown ? proxyPresenter.canPresent : pipShown ? pipPresenter.canPresent : false
     }
 
-    /// Routes a shared-memory completion to the presenter that owns the segment.
-    public func completed(segment: UInt) -> (mine: Bool, capturedAt: MonotonicInstant?) {
-        let pip = pipPresenter.completed(segment: segment)
-        return pip.mine ? pip : proxyPresenter.completed(segment: segment)
+    /// Hands a shared-memory completion to the presenter that owns the segment, if either does.
+    private func completed(segment: UInt) {
+        guard !isTornDown else { return }
+        var result = pipPresenter.completed(segment: segment)
+        if !result.mine { result = proxyPresenter.completed(segment: segment) }
+        if let captured = result.capturedAt { onFrameShown?(captured) }
     }
 
     /// Whether all puts have completed (for a clean shutdown).
@@ -196,6 +216,7 @@ public final class PipController {
 
     /// Destroys the windows. The controller must not be used afterwards.
     public func tearDown() {
+        isTornDown = true
         if let t = tickTimer { loop.cancelTimer(t) }
         for token in ownTokens + [watcherToken].compactMap({ $0 }) { loop.unregister(token) }
         pipPresenter.close()

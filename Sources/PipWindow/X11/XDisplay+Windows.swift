@@ -5,7 +5,9 @@ import Glibc
 
 /// Window creation, properties and requests.
 extension XDisplay {
-    /// Creates an unmapped window with a black background and no border.
+    /// Creates an unmapped window with a black background and no border, in the default visual.
+    /// Inside another program's window whose visual differs (GTK's sockets use their own), the
+    /// window gets a colormap of its own: inheriting the parent's would fail with BadMatch.
     public func createWindow(
         parent: WindowID? = nil, rect: Rect, events: EventMask, overrideRedirect: Bool = false
     ) -> WindowID {
@@ -15,10 +17,24 @@ extension XDisplay {
         attributes.event_mask = events.rawValue
         attributes.override_redirect = overrideRedirect ? 1 : 0
         attributes.bit_gravity = NorthWestGravity
-        let mask = UInt(CWBackPixel | CWBorderPixel | CWEventMask | CWOverrideRedirect | CWBitGravity)
+        var mask = UInt(CWBackPixel | CWBorderPixel | CWEventMask | CWOverrideRedirect | CWBitGravity)
+        if let parent, visualID(of: parent).map({ $0 != XVisualIDFromVisual(visual) }) ?? false {
+            attributes.colormap = XCreateColormap(raw, root, visual, AllocNone)
+            mask |= UInt(CWColormap)
+        }
         return XCreateWindow(
             raw, parent ?? root, Int32(rect.x), Int32(rect.y), UInt32(max(1, rect.width)), UInt32(max(1, rect.height)),
             0, depth, UInt32(InputOutput), visual, mask, &attributes)
+    }
+
+    /// The visual of `w` (nil when it is gone).
+    func visualID(of w: WindowID) -> VisualID? {
+        let (id, error) = withErrorTrap { () -> VisualID? in
+            var attributes = XWindowAttributes()
+            guard XGetWindowAttributes(raw, w, &attributes) != 0, let v = attributes.visual else { return nil }
+            return XVisualIDFromVisual(v)
+        }
+        return error == nil ? id : nil
     }
 
     public func map(_ w: WindowID) { XMapWindow(raw, w) }

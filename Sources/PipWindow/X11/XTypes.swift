@@ -103,8 +103,10 @@ public struct EventMask: OptionSet, Sendable {
 public enum DisplayError: Error, CustomStringConvertible {
     case cannotOpen(String)
     case unsupportedVisual(String)
+    case cannotEmbed(String)
     public var description: String {
         switch self {
+        case .cannotEmbed(let what): return "cannot embed into \(what)"
         case .cannotOpen(let name): return "cannot open display '\(name)'"
         case .unsupportedVisual(let what): return "unsupported X visual: \(what)"
         }

@@ -2,23 +2,26 @@ import Foundation
 
 /// The `pipcam` executable under test.
 enum Pipcam {
-    /// The debug `pipcam` built next to the running test bundle (`swift build --build-tests`
-    /// builds it, since IntegrationTests depends on it). `PIPCAM_BINARY` overrides it.
-    static func binaryPath() throws -> String {
+    /// The debug `pipcam` (or another of the package's executables, e.g. `pip-example`) built next
+    /// to the running test bundle (`swift build --build-tests` builds it, since IntegrationTests
+    /// depends on it). `PIPCAM_BINARY` overrides the path of `pipcam`.
+    static func binaryPath(_ name: String = "pipcam") throws -> String {
         var candidates: [String] = []
-        if let override = ProcessInfo.processInfo.environment["PIPCAM_BINARY"] { candidates.append(override) }
+        if name == "pipcam", let override = ProcessInfo.processInfo.environment["PIPCAM_BINARY"] {
+            candidates.append(override)
+        }
         // The test runner is `<build dir>/<config>/pipcamPackageTests.xctest`: pipcam is its sibling,
         // whatever --scratch-path or configuration was used.
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             candidates.append(((executable as NSString).deletingLastPathComponent as NSString)
-                .appendingPathComponent("pipcam"))
+                .appendingPathComponent(name))
         }
-        candidates.append(packageRoot + "/.build/debug/pipcam")
+        candidates.append(packageRoot + "/.build/debug/" + name)
         if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
             return found
         }
         throw HarnessError(
-            "the pipcam binary is missing (looked at \(candidates.joined(separator: ", "))); "
+            "the \(name) binary is missing (looked at \(candidates.joined(separator: ", "))); "
                 + "build it with `swift build --build-tests` or set PIPCAM_BINARY")
     }
 

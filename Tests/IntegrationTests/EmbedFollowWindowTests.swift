@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+extension EmbedTests {
+    /// `pipcam --follow-window XID`: another program's window (`xlogo`) is the PiP source and
+    /// restore target; pipcam has no window of its own.
+    @Suite struct FollowWindow {
+        @Test(arguments: [WindowManager.openbox, .none])
+        func followedWindowHidesToPipAndComesBack(wm: WindowManager) throws {
+            let x = try makeServer(wm)
+            let app = try x.startForeignWindow(name: "video-call")
+            let pipcam = try x.startPipcam(["--source", "test", "--follow-window", "\(app.window)"])
+            let (pip, proxy) = try x.pipWindows()
+            #expect(try x.windows(className: "pipcam", role: PipcamRole.main).isEmpty, "no main window")
+            let before = try x.waitForStableGeometry(of: app.window)
+            let outer = try x.outerGeometry(of: app.window)
+
+            // Minimized by the user: PiP grows out of its frame.
+            let grown = try x.configureRects(of: proxy) {
+                try x.hide(app.window)
+                try waitUntil("PiP is up", timeout: .seconds(2)) { try x.isViewable(pip) }
+                try waitUntil("the animation proxy is gone", timeout: .seconds(1)) { try !x.isViewable(proxy) }
+            }
+            let pipFrame = try x.waitForStableGeometry(of: pip)
+            #expect(animation(grown, goesFrom: outer, to: pipFrame), "grew from \(outer): \(grown)")
+            #expect(try x.showsMovingPicture(pip))
+
+            // Restored by the user: PiP goes, the window is where it was.
+            try x.show(app.window)
+            try waitUntil("PiP is gone", timeout: .seconds(2)) { try !x.isViewable(pip) }
+            try waitUntil("the window is back", timeout: .seconds(2)) { try x.isViewable(app.window) }
+            #expect(try x.waitForStableGeometry(of: app.window) == before)
+
+            // Minimized again, then restored from PiP (double-click): pipcam brings the window back.
+            // (Hide/show reports in the 500 ms after a restore are taken as its echo and ignored.)
+            Thread.sleep(forTimeInterval: 0.6)
+            try x.hide(app.window)
+            try waitUntil("PiP is up again", timeout: .seconds(2)) { try x.isViewable(pip) }
+            let shrunk = try x.configureRects(of: proxy) {
+                try x.click(at: try x.waitForStableGeometry(of: pip).center, count: 2)
+                try waitUntil("PiP restores the window", timeout: .seconds(2)) { try x.isViewable(app.window) }
+                try waitUntil("PiP is gone", timeout: .seconds(2)) { try !x.isViewable(pip) }
+                Thread.sleep(forTimeInterval: 0.4)
+            }
+            #expect(animation(shrunk, shrinksInto: outer), "shrank into \(outer): \(shrunk)")
+            #expect(try x.waitForStableGeometry(of: app.window) == before)
+            if wm != .none {
+                #expect(try x.rawIntegers("WM_STATE", of: app.window)?.first == 1, "NormalState again")
+            }
+
+            // The window's program ends: pipcam says so in one line and exits 0.
+            app.process.terminate(grace: .seconds(2))
+            let result = try pipcam.wait(timeout: .seconds(5))
+            #expect(result.termination == .exited(0), "\(result)")
+            #expect(lines(of: result.stderrText) == ["pipcam: window \(app.window) is gone"], "\(result.stderrText)")
+        }
+    }
+
+    /// Window ids that name nothing usable: exit 2, one `pipcam: …` line naming the culprit, no window.
+    @Suite struct BadWindowIDs {
+        static let cases: [(arguments: [String], environment: [String: String], culprit: String)] = [
+            (["--wid", "0x123"], [:], "0x123"),
+            (["--wid", "zz"], [:], "zz"),
+            (["--follow-window", "12345"], [:], "12345"),
+            (["--follow-window", "0"], [:], "'0'"),
+            ([], ["XEMBED": "0x123"], "$XEMBED 0x123"),
+            ([], ["XEMBED": "abc"], "abc"),
+        ]
+
+        @Test(arguments: 0..<cases.count)
+        func invalidWindowIDExitsTwoWithOneLine(index: Int) throws {
+            let (arguments, environment, culprit) = Self.cases[index]
+            let x = try makeServer(.none)
+            let (mapped, result) = try x.watchingForMappedWindows { () throws -> RunningProcess in
+                let p = try x.startPipcam(["--source", "test"] + arguments, extraEnvironment: environment)
+                _ = try p.wait(timeout: .seconds(5))
+                return p
+            }
+            let ended = try result.wait(timeout: .seconds(1))
+            #expect(ended.termination == .exited(2), "\(ended)")
+            let errors = lines(of: ended.stderrText)
+            #expect(errors.count == 1, "one line: \(ended.stderrText)")
+            #expect(errors.first?.hasPrefix("pipcam: ") == true, "\(errors)")
+            #expect(errors.first?.contains(culprit) == true, "names \(culprit): \(errors)")
+            #expect(mapped.isEmpty, "no window was mapped: \(mapped)")
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `Tests/Embedders/xembed-embedder.py`: an XEmbed embedder (tabbed/GtkSocket style) that runs
+/// pipcam with `$XEMBED` set and reports what it sees and receives on stdout, one line each.
+struct XEmbedEmbedder {
+    let process: RunningProcess
+    let window: XWindowID
+    let x: XServer
+
+    static let script = Pipcam.packageRoot + "/Tests/Embedders/xembed-embedder.py"
+
+    /// Starts the embedder, which starts `pipcam arguments…` inside it; with `otherVisual`, the
+    /// embedder's window has a visual other than the default one (and its own colormap), like GTK's sockets.
+    init(_ x: XServer, otherVisual: Bool = false, pipcam arguments: [String]) throws {
+        self.x = x
+        process = try x.start(
+            ["python3", Self.script] + (otherVisual ? ["--other-visual"] : []) + [try Pipcam.binaryPath()] + arguments)
+        let output = try process.waitForOutput(containing: "embedder 0x", inStderr: false)
+        guard let line = IntegrationTests.lines(of: output).first(where: { $0.hasPrefix("embedder ") }),
+            let id = XWindowID(line.dropFirst("embedder ".count))
+        else { throw HarnessError("the embedder printed no window id: \(output)") }
+        window = id
+    }
+
+    /// The lines printed so far.
+    var lines: [String] { IntegrationTests.lines(of: process.stdoutText) }
+
+    /// Waits for a line starting with `prefix` and returns it.
+    @discardableResult
+    func waitForLine(_ prefix: String, timeout: Duration = .seconds(5)) throws -> String {
+        try poll(timeout: timeout, what: "the embedder to print '\(prefix)…' (so far: \(lines), stderr: \(process.stderrText.suffix(500)))") {
+            lines.first { $0.hasPrefix(prefix) }
+        }
+    }
+
+    /// The `received xembed M D on W` lines.
+    var received: [String] { lines.filter { $0.hasPrefix("received xembed ") } }
+
+    /// Has the embedder carry out `command` (`focus-in`, `focus-out`, `key p`, `destroy`) and waits until it did.
+    func send(_ command: String) throws {
+        let before = lines.filter { $0 == "done \(command)" }.count
+        try x.runChecked(["xprop", "-id", "\(window)", "-f", "_EMBEDDER_COMMAND", "8s", "-set", "_EMBEDDER_COMMAND", command])
+        try waitUntil("the embedder to do '\(command)'", timeout: .seconds(3)) {
+            lines.filter { $0 == "done \(command)" }.count > before
+        }
+    }
+}
+
+extension EmbedTests {
+    /// pipcam as an XEmbed client of an embedder written here, started through `$XEMBED` like
+    /// suckless tabbed starts its clients.
+    @Suite struct XEmbed {
+        @Test func clientSpeaksXEmbedWithItsEmbedder() throws {
+            let x = try makeServer(.openbox)
+            let embedder = try XEmbedEmbedder(x, pipcam: ["--source", "test"])
+
+            // The child appears inside the embedder, says it speaks XEmbed version 0 and wants to be mapped.
+            let childLine = try embedder.waitForLine("child ")
+            let child = try #require(XWindowID(childLine.dropFirst("child ".count)))
+            #expect(try embedder.waitForLine("xembed-info ") == "xembed-info \(child) 0 1", "_XEMBED_INFO [version 0, XEMBED_MAPPED]")
+            try embedder.waitForLine("sent embedded-notify ")
+            let view = try x.waitForWindow(className: "pipcam", role: PipcamRole.main)
+            #expect(view == child)
+            #expect(try x.parent(of: view) == embedder.window)
+            try waitUntil("the view fills the embedder", timeout: .seconds(2)) {
+                try x.geometry(of: view) == x.geometry(of: embedder.window)
+            }
+            #expect(try x.showsMovingPicture(view))
+
+            // A click on the unfocused view asks the embedder (named by EMBEDDED_NOTIFY) for focus.
+            let center = try x.geometry(of: view).center
+            try x.click(at: center)
+            try waitUntil("XEMBED_REQUEST_FOCUS reaches the embedder", timeout: .seconds(2)) { !embedder.received.isEmpty }
+            #expect(embedder.received == ["received xembed 3 0 on \(embedder.window)"])
+
+            // Once the embedder gave it the focus, a click asks for nothing; after focus-out it asks again.
+            try embedder.send("focus-in")
+            try x.click(at: center)
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(embedder.received.count == 1, "no focus request while focused: \(embedder.received)")
+            try embedder.send("focus-out")
+            try x.click(at: center)
+            try waitUntil("a second XEMBED_REQUEST_FOCUS", timeout: .seconds(2)) { embedder.received.count == 2 }
+
+            // Keys the embedder forwards: `p` starts PiP, Escape brings the camera back.
+            let (pip, _) = try x.pipWindows()
+            #expect(try !x.isViewable(pip))
+            try embedder.send("key p")
+            try waitUntil("PiP is up after a forwarded `p`", timeout: .seconds(2)) { try x.isViewable(pip) }
+            try embedder.send("key Escape")
+            try waitUntil("PiP is gone after a forwarded Escape", timeout: .seconds(2)) { try !x.isViewable(pip) }
+
+            // It follows the embedder's size (through the embedder's SubstructureRedirect, as in tabbed).
+            try x.runChecked(["xdotool", "windowsize", "\(embedder.window.raw)", "560", "300"])
+            try waitUntil("the view follows the embedder to 560x300", timeout: .seconds(2)) {
+                let r = try x.geometry(of: view)
+                return r.width == 560 && r.height == 300
+            }
+
+            // The embedder goes away: pipcam exits 0.
+            try embedder.send("destroy")
+            #expect(try embedder.waitForLine("exited ") == "exited 0", "\(embedder.lines)")
+        }
+
+        @Test func embedsInAWindowOfAnotherVisual() throws {
+            // GtkSocket windows have a visual of their own: a child inheriting the parent's
+            // colormap in the default visual would fail with BadMatch and never appear.
+            let x = try makeServer(.none)
+            let embedder = try XEmbedEmbedder(x, otherVisual: true, pipcam: ["--source", "test"])
+            #expect(try embedder.waitForLine("visual ").hasPrefix("visual 0x"))
+            let child = try #require(XWindowID(try embedder.waitForLine("child ").dropFirst("child ".count)))
+            try embedder.waitForLine("mapped ")
+            let view = try x.waitForWindow(className: "pipcam", role: PipcamRole.main)
+            #expect(view == child)
+            #expect(try x.parent(of: view) == embedder.window)
+            try waitUntil("the view shows the moving test pattern", timeout: .seconds(3)) { try x.showsMovingPicture(view) }
+            #expect(embedder.process.isRunning && !embedder.lines.contains { $0.hasPrefix("exited") }, "\(embedder.lines)")
+        }
+
+        @Test func minimizingTheEmbedderPopsOutToPipAndBack() throws {
+            let x = try makeServer(.openbox)
+            let embedder = try XEmbedEmbedder(x, pipcam: ["--source", "test"])
+            try embedder.waitForLine("sent embedded-notify ")
+            let view = try x.waitForWindow(className: "pipcam", role: PipcamRole.main)
+            let viewFrame = try x.waitForStableGeometry(of: view)
+            let (pip, proxy) = try x.pipWindows()
+
+            let grown = try x.configureRects(of: proxy) {
+                try x.hide(embedder.window)
+                try waitUntil("PiP is up", timeout: .seconds(2)) { try x.isViewable(pip) }
+                try waitUntil("the animation proxy is gone", timeout: .seconds(1)) { try !x.isViewable(proxy) }
+            }
+            let pipFrame = try x.waitForStableGeometry(of: pip)
+            #expect(animation(grown, goesFrom: viewFrame, to: pipFrame), "grew from \(viewFrame): \(grown)")
+
+            try x.show(embedder.window)
+            try waitUntil("PiP is gone", timeout: .seconds(2)) { try !x.isViewable(pip) }
+            try waitUntil("the view is back", timeout: .seconds(2)) { try x.isViewable(view) }
+            #expect(try x.parent(of: view) == embedder.window)
+        }
+    }
+}
