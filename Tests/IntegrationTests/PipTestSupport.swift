@@ -24,8 +24,9 @@ enum PipIdentity {
 /// openbox does that before its event loop runs: a window mapped in that gap is occasionally
 /// never managed (no frame, no WM_STATE, left unmapped: seen about 1 run in 12 on 2 busy cores).
 /// So map a probe client first and wait until the WM has managed it (WM_STATE set).
-func makeServer(_ manager: WindowManager = .none) throws -> XServer {
-    let x = try XServer(windowManager: manager)
+/// `i3Config` lines are added to the harness's minimal i3 configuration.
+func makeServer(_ manager: WindowManager = .none, i3Config: String = "") throws -> XServer {
+    let x = try XServer(windowManager: manager, i3Config: i3Config)
     guard manager != .none else { return x }
     let probe = try x.start(["xlogo", "-geometry", "40x40+0+0"])
     defer { probe.terminate(grace: .milliseconds(500)) }

@@ -62,6 +62,8 @@ public final class PipController {
     private var controlsTimer: Int?
     private var settleTimer: Int?
     private var windowManagerMoveSeen = false
+    /// Where the PiP window was just shown, for a second while the window manager places it (see `checkPlacement`).
+    private var requestedPlacement: (rect: Rect, until: MonotonicInstant)?
 
     /// The user asked to flip the picture (the mirror control, or `m`).
     public var onMirrorToggle: (() -> Void)?
@@ -254,6 +256,7 @@ public final class PipController {
         switch event {
         case .configure(_, let r, let synthetic):
             let old = pipWindow.rect
+            defer { checkPlacement() }
             if pipWindow.noteConfigure(r, synthetic: synthetic) {
                 pipPresenter.resize(width: r.width, height: r.height)
                 onNeedsFrame?()
@@ -414,6 +417,7 @@ public final class PipController {
             proxyShown = false
         case .showPip(let r):
             if r != pipWindow.rect { pipWindow.setRect(r) }
+            requestedPlacement = wm.isRunning ? (r, MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) : nil
             pipPresenter.resize(width: r.width, height: r.height)
             pipWindow.show()
             pipShown = true
@@ -435,6 +439,20 @@ public final class PipController {
             pipWindow.show()
             ensureMapped(attempt: attempt + 1)
         }
+    }
+
+    /// i3 places a floating window as if it had a title bar and border (its default), then applies
+    /// `_MOTIF_WM_HINTS` (no decorations) and leaves the window that much down and right of where
+    /// it asked to be. So once, when the window manager places the just-shown window at its size but
+    /// a little off (decoration-sized), ask again for the place; i3 honours that for floating windows.
+    private func checkPlacement() {
+        guard let (want, until) = requestedPlacement, pipShown else { return }
+        guard MonotonicInstant.now() < until else { return requestedPlacement = nil }
+        let got = pipWindow.rect
+        let dx = abs(got.x - want.x), dy = abs(got.y - want.y)
+        guard got.width == want.width, got.height == want.height, dx + dy > 0, dx <= 32, dy <= 32 else { return }
+        requestedPlacement = nil
+        pipWindow.setRect(want)
     }
 
     private func placeProxy(_ r: Rect) {

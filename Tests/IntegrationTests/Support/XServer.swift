@@ -4,7 +4,7 @@ import Synchronization
 
 /// The window managers the integration tests run under.
 enum WindowManager: String, Sendable, CaseIterable, CustomStringConvertible {
-    case none, openbox, i3
+    case none, openbox, i3, fluxbox
 
     /// The name the WM publishes in `_NET_WM_NAME` on its `_NET_SUPPORTING_WM_CHECK` window.
     var advertisedName: String? {
@@ -12,8 +12,12 @@ enum WindowManager: String, Sendable, CaseIterable, CustomStringConvertible {
         case .none: nil
         case .openbox: "Openbox"
         case .i3: "i3"
+        case .fluxbox: "Fluxbox"
         }
     }
+    /// Whether the WM takes over from a running one by itself (`--replace`, the ICCCM `WM_S0`
+    /// selection); fluxbox 1.3 cannot: the old WM has to go first.
+    var canReplace: Bool { self == .openbox || self == .i3 }
     var description: String { rawValue }
 }
 
@@ -32,7 +36,8 @@ final class XServer: Sendable {
     let display: String
     let width: Int
     let height: Int
-    let windowManager: WindowManager
+    /// The window manager running now (`replaceWindowManager(with:)` changes it).
+    var windowManager: WindowManager { currentWindowManager.withLock { $0 } }
     /// A private temporary directory (also the children's XDG_RUNTIME_DIR, and the parent of their
     /// XDG_STATE_HOME and XDG_CONFIG_HOME), removed on stop.
     let directory: String
@@ -43,6 +48,7 @@ final class XServer: Sendable {
     private let xvfb: RunningProcess
     private let children = Mutex<[RunningProcess]>([])
     private let windowManagerProcess = Mutex<RunningProcess?>(nil)
+    private let currentWindowManager: Mutex<WindowManager>
 
     /// Starts Xvfb with a `width`x`height`x24 screen and waits until it accepts clients,
     /// then starts `windowManager` and waits until it manages the screen.
@@ -53,7 +59,7 @@ final class XServer: Sendable {
     ) throws {
         self.width = width
         self.height = height
-        self.windowManager = windowManager
+        currentWindowManager = Mutex(windowManager)
         directory = try Scratch.makeDirectory("xserver")
         chmod(directory, 0o700)
 
@@ -162,18 +168,58 @@ final class XServer: Sendable {
 
     /// The `_NET_WM_NAME` of the window manager managing the screen, if one is.
     func runningWindowManagerName() throws -> String? {
+        // The check window may be gone (a WM that ended leaves the root property behind): BadWindow.
         guard let check = try rootProperty("_NET_SUPPORTING_WM_CHECK")?.windows.first,
-            let own = try property("_NET_SUPPORTING_WM_CHECK", of: check)?.windows.first, own == check
+            let own = (try? property("_NET_SUPPORTING_WM_CHECK", of: check))??.windows.first, own == check
         else { return nil }
-        return try property("_NET_WM_NAME", of: check)?.strings.first ?? ""
+        return (try? property("_NET_WM_NAME", of: check))??.strings.first ?? ""
     }
 
-    private func startWindowManager(_ manager: WindowManager, i3Config: String, timeout: Duration) throws {
+    /// Replaces the running window manager (or none) by `manager` (or none) and waits until the
+    /// new one manages windows. With `usingReplaceFlag`, the new WM is started with `--replace`
+    /// while the old one still runs (it must `canReplace`), and the old one must then exit by
+    /// itself; otherwise the old one is terminated first (SIGTERM: it unmanages its windows).
+    func replaceWindowManager(
+        with manager: WindowManager, usingReplaceFlag: Bool = false, i3Config: String = "",
+        timeout: Duration = .seconds(10)
+    ) throws {
+        let old = windowManagerProcess.withLock { $0 }
+        if usingReplaceFlag {
+            guard manager.canReplace, old != nil else {
+                throw HarnessError("\(manager) cannot --replace \(windowManager)")
+            }
+        } else if let old {
+            let name = windowManager
+            let result = old.terminate(grace: .seconds(3))
+            windowManagerProcess.withLock { $0 = nil }
+            currentWindowManager.withLock { $0 = .none }
+            // A clean shutdown, not SIGKILL: the WM handed its windows back (i3 exits 128 + SIGTERM).
+            let clean: [Termination] = [.exited(0), .exited(128 + SIGTERM), .signaled(SIGTERM)]
+            guard clean.contains(result.termination) else {
+                throw HarnessError("\(name) ended with \(result.termination) on SIGTERM: \(result.stderrText.suffix(1000))")
+            }
+            try waitUntil("the old window manager's check window to go", timeout: timeout) {
+                try runningWindowManagerName() == nil
+            }
+        }
+        guard manager != .none else { return }
+        try startWindowManager(manager, i3Config: i3Config, replacing: usingReplaceFlag, timeout: timeout)
+        if usingReplaceFlag, let old {
+            let ended = try old.wait(timeout: timeout)
+            guard ended.succeeded else {
+                throw HarnessError("the replaced window manager ended with \(ended.termination): \(ended.stderrText.suffix(1000))")
+            }
+        }
+    }
+
+    private func startWindowManager(
+        _ manager: WindowManager, i3Config: String, replacing: Bool = false, timeout: Duration
+    ) throws {
         // A private config home: a developer's own ~/.config must not change how tests behave.
         let configHome = "\(directory)/config"
         try FileManager.default.createDirectory(atPath: configHome, withIntermediateDirectories: true)
-        let wmEnvironment = ["XDG_CONFIG_HOME": configHome, "XDG_CACHE_HOME": "\(directory)/cache"]
-        let command: [String]
+        var wmEnvironment = ["XDG_CONFIG_HOME": configHome, "XDG_CACHE_HOME": "\(directory)/cache"]
+        var command: [String]
         switch manager {
         case .none: return
         case .openbox: command = ["openbox", "--sm-disable"]
@@ -181,10 +227,24 @@ final class XServer: Sendable {
             let path = "\(configHome)/i3.config"
             try (Self.minimalI3Config + i3Config + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             command = ["i3", "-c", path]
+        case .fluxbox:
+            // fluxbox keeps everything in ~/.fluxbox (keys, menu, apps, wallpaper) whatever -rc
+            // says, and copies its default init over the -rc file when that directory is missing:
+            // so a private HOME with the directory already made, and an init whose configVersion
+            // is current (an older one makes fluxbox run fluxbox-update_configs, which rewrites it).
+            let home = "\(directory)/fluxbox-home"
+            try FileManager.default.createDirectory(atPath: "\(home)/.fluxbox", withIntermediateDirectories: true)
+            let path = "\(home)/.fluxbox/init"
+            try Self.minimalFluxboxInit.write(toFile: path, atomically: true, encoding: .utf8)
+            try "background: none\n".write(toFile: "\(home)/.fluxbox/overlay", atomically: true, encoding: .utf8)
+            wmEnvironment["HOME"] = home
+            command = ["fluxbox", "-rc", path]
         }
+        if replacing { command.append("--replace") }
         let process = try RunningProcess(
             command, environment: environment.merging(wmEnvironment) { $1 })
         windowManagerProcess.withLock { $0 = process }
+        currentWindowManager.withLock { $0 = manager }
         let expected = manager.advertisedName
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -236,6 +296,7 @@ final class XServer: Sendable {
 
     /// No bar, no focus following the mouse, no pointer warping: a quiet i3 for tests.
     static let minimalI3Config = """
+        # i3 config file (v4)
         # pipcam integration tests: a bare i3. No bar {} block, so no i3bar.
         font fixed
         focus_follows_mouse no
@@ -245,6 +306,19 @@ final class XServer: Sendable {
         default_floating_border normal 1
         floating_modifier Mod1
         workspace_auto_back_and_forth no
+
+        """
+
+    /// No toolbar (it would reserve a strip of the work area), click to focus; the style overlay
+    /// (`background: none`) keeps fluxbox from running fbsetbg.
+    static let minimalFluxboxInit = """
+        session.configVersion: 13
+        session.screen0.toolbar.visible: false
+        session.screen0.slit.autoHide: true
+        session.screen0.workspaces: 4
+        session.screen0.focusModel: ClickFocus
+        session.screen0.focusNewWindows: true
+        session.styleOverlay: ~/.fluxbox/overlay
 
         """
 
