@@ -109,4 +109,42 @@ enum Lanes {
         return (lo, hi)
         #endif
     }
+
+    /// Transposes the 8×8 block of 16-bit samples whose rows start `sourceStride` apart at
+    /// `source` into rows `destinationStride` apart at `destination` (row `m` = column `m`).
+    @inline(__always)
+    static func transpose8x8(
+        _ source: UnsafePointer<UInt16>, sourceStride: Int,
+        into destination: UnsafeMutablePointer<UInt16>, destinationStride: Int
+    ) {
+        #if arch(x86_64)
+        @inline(__always) func row(_ j: Int) -> __m128i {
+            _mm_loadu_si128(UnsafeRawPointer(source + j &* sourceStride).assumingMemoryBound(to: __m128i.self))
+        }
+        @inline(__always) func put(_ m: Int, _ v: __m128i) {
+            _mm_storeu_si128(UnsafeMutableRawPointer(destination + m &* destinationStride).assumingMemoryBound(to: __m128i.self), v)
+        }
+        let a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
+        let b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1)
+        let b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3)
+        let b4 = _mm_unpacklo_epi16(a4, a5), b5 = _mm_unpackhi_epi16(a4, a5)
+        let b6 = _mm_unpacklo_epi16(a6, a7), b7 = _mm_unpackhi_epi16(a6, a7)
+        let c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2)
+        let c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3)
+        let c4 = _mm_unpacklo_epi32(b4, b6), c5 = _mm_unpackhi_epi32(b4, b6)
+        let c6 = _mm_unpacklo_epi32(b5, b7), c7 = _mm_unpackhi_epi32(b5, b7)
+        put(0, _mm_unpacklo_epi64(c0, c4))
+        put(1, _mm_unpackhi_epi64(c0, c4))
+        put(2, _mm_unpacklo_epi64(c1, c5))
+        put(3, _mm_unpackhi_epi64(c1, c5))
+        put(4, _mm_unpacklo_epi64(c2, c6))
+        put(5, _mm_unpackhi_epi64(c2, c6))
+        put(6, _mm_unpacklo_epi64(c3, c7))
+        put(7, _mm_unpackhi_epi64(c3, c7))
+        #else
+        for j in 0..<8 {
+            for m in 0..<8 { destination[m * destinationStride + j] = source[j * sourceStride + m] }
+        }
+        #endif
+    }
 }

@@ -94,63 +94,47 @@ enum UprightKernels {
         }
     }
 
-    /// `out[i] = Σₖ w[k][i] · line[starts[i] + k·step]` for `count` outputs (rounded up to 8:
-    /// `starts`, `weights` and `out` are padded). Weights are tap-major, `stride` apart.
-    static func horizontalLine(
-        _ line: UnsafePointer<UInt16>, step: Int, starts: UnsafePointer<Int32>, weights: UnsafePointer<UInt16>,
-        weightStride: Int, taps: Int, count: Int, into out: UnsafeMutablePointer<UInt16>
+    /// The horizontal taps on a transposed block: `out[i] = Σₖ w[i,k] · column[starts[i] + k·step]`,
+    /// each term a vector of the block's 8 lines. `count` outputs (the padding ones read column 0
+    /// with zero weights); weights come pre-splatted, `(i × taps + k) × 8`.
+    static func horizontalBlock(
+        _ columns: UnsafePointer<UInt16>, step: Int, starts: UnsafePointer<Int32>, weights: UnsafePointer<UInt16>,
+        taps: Int, count: Int, into out: UnsafeMutablePointer<UInt16>
     ) {
-        @inline(__always) func gather(_ i: Int, _ offset: Int) -> U16x8 {
-            let s = starts + i, p = line + offset
-            var v = U16x8()
-            v[0] = p[Int(s[0])]
-            v[1] = p[Int(s[1])]
-            v[2] = p[Int(s[2])]
-            v[3] = p[Int(s[3])]
-            v[4] = p[Int(s[4])]
-            v[5] = p[Int(s[5])]
-            v[6] = p[Int(s[6])]
-            v[7] = p[Int(s[7])]
-            return v
+        @inline(__always) func load(_ p: UnsafePointer<UInt16>) -> U16x8 {
+            UnsafeRawPointer(p).loadUnaligned(as: U16x8.self)
         }
-        @inline(__always) func weight(_ k: Int, _ i: Int) -> U16x8 {
-            UnsafeRawPointer(weights + (k &* weightStride &+ i)).loadUnaligned(as: U16x8.self)
+        @inline(__always) func term(_ x: Int, _ w: UnsafePointer<UInt16>) -> U16x8 {
+            mulhi(load(columns + x &* 8), load(w))
         }
         @inline(__always) func put(_ i: Int, _ v: U16x8) {
-            UnsafeMutableRawPointer(out + i).storeBytes(of: v, as: U16x8.self)
+            UnsafeMutableRawPointer(out + i &* 8).storeBytes(of: v, as: U16x8.self)
         }
-        var i = 0
         switch taps {
         case 1:
-            // One tap is a full weight (or a zero one in the padding): a copy.
-            while i < count {
-                put(i, gather(i, 0))
-                i &+= 8
-            }
+            // A single tap is a full weight: a copy.
+            for i in 0..<count { put(i, load(columns + Int(starts[i]) &* 8)) }
         case 2:
-            while i < count {
-                put(i, mulhi(gather(i, 0), weight(0, i)) &+ mulhi(gather(i, step), weight(1, i)))
-                i &+= 8
+            for i in 0..<count {
+                let x = Int(starts[i]), w = weights + i &* 16
+                put(i, term(x, w) &+ term(x &+ step, w + 8))
             }
         case 3:
-            while i < count {
-                put(i, mulhi(gather(i, 0), weight(0, i)) &+ mulhi(gather(i, step), weight(1, i))
-                    &+ mulhi(gather(i, 2 &* step), weight(2, i)))
-                i &+= 8
+            for i in 0..<count {
+                let x = Int(starts[i]), w = weights + i &* 24
+                put(i, term(x, w) &+ term(x &+ step, w + 8) &+ term(x &+ 2 &* step, w + 16))
             }
         case 4:
-            while i < count {
-                let a = mulhi(gather(i, 0), weight(0, i)) &+ mulhi(gather(i, step), weight(1, i))
-                let b = mulhi(gather(i, 2 &* step), weight(2, i)) &+ mulhi(gather(i, 3 &* step), weight(3, i))
-                put(i, a &+ b)
-                i &+= 8
+            for i in 0..<count {
+                let x = Int(starts[i]), w = weights + i &* 32
+                put(i, (term(x, w) &+ term(x &+ step, w + 8)) &+ (term(x &+ 2 &* step, w + 16) &+ term(x &+ 3 &* step, w + 24)))
             }
         default:
-            while i < count {
-                var s = U16x8(repeating: 0)
-                for k in 0..<taps { s &+= mulhi(gather(i, k &* step), weight(k, i)) }
+            for i in 0..<count {
+                let x = Int(starts[i]), w = weights + i &* taps &* 8
+                var s = term(x, w)
+                for k in 1..<taps { s &+= term(x &+ k &* step, w + k &* 8) }
                 put(i, s)
-                i &+= 8
             }
         }
     }

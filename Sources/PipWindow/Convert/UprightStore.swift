@@ -22,23 +22,26 @@ struct YUVCoefficients16 {
     }
 }
 
-/// Colour conversion and packing of filtered lines into destination pixels, 8 at a time.
-enum UprightStore {
+/// Colour conversion and packing of 8 filtered samples (2⁸ × the value) into 8 pixel words.
+struct PixelPacker {
     typealias U16x8 = SIMD8<UInt16>
     typealias I16x8 = SIMD8<Int16>
+    typealias Pixels = (SIMD4<UInt32>, SIMD4<UInt32>)
 
-    @inline(__always)
-    static func load(_ p: UnsafePointer<UInt16>) -> U16x8 { UnsafeRawPointer(p).loadUnaligned(as: U16x8.self) }
+    let shifts: (Int32, Int32, Int32)
+    let fill: UInt32
+    let yOffset: I16x8, ys: I16x8, rv: I16x8, gu: I16x8, gv: I16x8, bu: I16x8
+    let half = I16x8(repeating: 128 * 64)
 
-    /// Writes the first `count` (≤ 8) of the pixels at `dst`.
-    @inline(__always)
-    static func put(_ pixels: (SIMD4<UInt32>, SIMD4<UInt32>), _ dst: UnsafeMutablePointer<UInt32>, _ count: Int) {
-        if count >= 8 {
-            UnsafeMutableRawPointer(dst).storeBytes(of: pixels.0, as: SIMD4<UInt32>.self)
-            UnsafeMutableRawPointer(dst + 4).storeBytes(of: pixels.1, as: SIMD4<UInt32>.self)
-        } else {
-            for k in 0..<count { dst[k] = k < 4 ? pixels.0[k] : pixels.1[k - 4] }
-        }
+    init(_ c: YUVCoefficients16, _ layout: PixelLayout) {
+        shifts = (Int32(layout.redShift), Int32(layout.greenShift), Int32(layout.blueShift))
+        fill = layout.fillBits
+        yOffset = I16x8(repeating: c.yOffset)
+        ys = I16x8(repeating: c.yScale)
+        rv = I16x8(repeating: c.rv)
+        gu = I16x8(repeating: c.gu)
+        gv = I16x8(repeating: c.gv)
+        bu = I16x8(repeating: c.bu)
     }
 
     /// 2⁸ × value → 2⁶ × value, rounded, as signed lanes.
@@ -50,52 +53,36 @@ enum UprightStore {
     @inline(__always)
     static func channel(_ v: I16x8) -> I16x8 { Lanes.clampByte((v &+ 5) &>> 3) }
 
-    static func storeYUV(
-        y: UnsafePointer<UInt16>, u: UnsafePointer<UInt16>, v: UnsafePointer<UInt16>, count: Int,
-        _ c: YUVCoefficients16, _ layout: PixelLayout, to dst: UnsafeMutablePointer<UInt32>
-    ) {
-        let shifts = (Int32(layout.redShift), Int32(layout.greenShift), Int32(layout.blueShift))
-        let fill = layout.fillBits
-        let yOffset = I16x8(repeating: c.yOffset), half = I16x8(repeating: 128 * 64)
-        let ys = I16x8(repeating: c.yScale), rv = I16x8(repeating: c.rv), gu = I16x8(repeating: c.gu)
-        let gv = I16x8(repeating: c.gv), bu = I16x8(repeating: c.bu)
-        var i = 0
-        while i < count {
-            let yy = Lanes.mulhi(narrow(load(y + i)) &- yOffset, ys)
-            let uu = narrow(load(u + i)) &- half, vv = narrow(load(v + i)) &- half
-            let r = yy &+ Lanes.mulhi(vv, rv)
-            let g = yy &+ Lanes.mulhi(uu, gu) &+ Lanes.mulhi(vv, gv)
-            let b = yy &+ Lanes.mulhi(uu, bu)
-            put(Lanes.pixels(channel(r), channel(g), channel(b), shifts: shifts, fill: fill), dst + i, count &- i)
-            i &+= 8
-        }
+    @inline(__always)
+    func yuv(_ y: U16x8, _ u: U16x8, _ v: U16x8) -> Pixels {
+        let yy = Lanes.mulhi(Self.narrow(y) &- yOffset, ys)
+        let uu = Self.narrow(u) &- half, vv = Self.narrow(v) &- half
+        let r = yy &+ Lanes.mulhi(vv, rv)
+        let g = yy &+ Lanes.mulhi(uu, gu) &+ Lanes.mulhi(vv, gv)
+        let b = yy &+ Lanes.mulhi(uu, bu)
+        return Lanes.pixels(Self.channel(r), Self.channel(g), Self.channel(b), shifts: shifts, fill: fill)
     }
 
-    static func storeGray(
-        y: UnsafePointer<UInt16>, count: Int, _ c: YUVCoefficients16, _ layout: PixelLayout,
-        to dst: UnsafeMutablePointer<UInt32>
-    ) {
-        let shifts = (Int32(layout.redShift), Int32(layout.greenShift), Int32(layout.blueShift))
-        let yOffset = I16x8(repeating: c.yOffset), ys = I16x8(repeating: c.yScale)
-        var i = 0
-        while i < count {
-            let g = channel(Lanes.mulhi(narrow(load(y + i)) &- yOffset, ys))
-            put(Lanes.pixels(g, g, g, shifts: shifts, fill: layout.fillBits), dst + i, count &- i)
-            i &+= 8
-        }
+    @inline(__always)
+    func gray(_ y: U16x8) -> Pixels {
+        let g = Self.channel(Lanes.mulhi(Self.narrow(y) &- yOffset, ys))
+        return Lanes.pixels(g, g, g, shifts: shifts, fill: fill)
     }
 
-    static func storeRGB(
-        r: UnsafePointer<UInt16>, g: UnsafePointer<UInt16>, b: UnsafePointer<UInt16>, count: Int,
-        _ layout: PixelLayout, to dst: UnsafeMutablePointer<UInt32>
-    ) {
-        let shifts = (Int32(layout.redShift), Int32(layout.greenShift), Int32(layout.blueShift))
+    @inline(__always)
+    func rgb(_ r: U16x8, _ g: U16x8, _ b: U16x8) -> Pixels {
         @inline(__always) func c(_ v: U16x8) -> I16x8 { Lanes.signed((v &+ 0x80) &>> 8) }
-        var i = 0
-        while i < count {
-            put(Lanes.pixels(c(load(r + i)), c(load(g + i)), c(load(b + i)), shifts: shifts, fill: layout.fillBits),
-                dst + i, count &- i)
-            i &+= 8
+        return Lanes.pixels(c(r), c(g), c(b), shifts: shifts, fill: fill)
+    }
+
+    /// Writes the first `count` (≤ 8) of the pixels at `dst`.
+    @inline(__always)
+    static func put(_ pixels: Pixels, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int) {
+        if count >= 8 {
+            UnsafeMutableRawPointer(dst).storeBytes(of: pixels.0, as: SIMD4<UInt32>.self)
+            UnsafeMutableRawPointer(dst + 4).storeBytes(of: pixels.1, as: SIMD4<UInt32>.self)
+        } else {
+            for k in 0..<count { dst[k] = k < 4 ? pixels.0[k] : pixels.1[k - 4] }
         }
     }
 }
