@@ -10,6 +10,8 @@ public final class HotplugSource: FrameSource {
     private var nextProbe = MonotonicInstant(nanoseconds: 0)
     /// Frames of the current source handed out and not yet recycled.
     private var outstanding = 0
+    /// The throttle level asked for, handed on to a camera that takes over.
+    private var throttle = 0
 
     /// How often to look for a camera.
     public static let probeNanoseconds: UInt64 = 2_000_000_000
@@ -63,7 +65,10 @@ public final class HotplugSource: FrameSource {
     }
 
     public func stop() { current.stop() }
-    public func setThrottle(level: Int) { current.setThrottle(level: level) }
+    public func setThrottle(level: Int) {
+        throttle = level
+        current.setThrottle(level: level)
+    }
 
     /// Switches to a camera once one is found and every test-pattern frame is back.
     private func lookForCamera(now: MonotonicInstant) throws {
@@ -79,6 +84,9 @@ public final class HotplugSource: FrameSource {
         } catch {
             return  // not usable after all; look again later
         }
+        // The pump's governor keeps its level: the camera must start there, or the governor's
+        // next step down would throttle a camera under no pressure.
+        camera.setThrottle(level: throttle)
         current.stop()
         current = camera
         isCamera = true

@@ -29,8 +29,24 @@ struct Launcher {
             return 2
         }
         defer { display.close() }
-        let options = command.sessionOptions
+        var options = command.sessionOptions
+        if let problem = checkWindows(&options, display: display) {
+            writeErrorLine("pipcam: \(problem)")
+            return 2
+        }
+        // Claimed before the source starts: a second pipcam must not take the camera from the first.
+        do throws(InstanceClaim.Failure) {
+            options.control = try InstanceClaim.claim(display: display, name: command.name)
+        } catch {
+            let flag = command.name.map { " --name \($0)" } ?? ""
+            writeErrorLine(
+                "pipcam: already running on \(InstanceName.describe(display: displayName, name: command.name)) "
+                    + "(use 'pipcam toggle|start|stop|status|quit\(flag)', or --name NAME for another instance)")
+            return 1
+        }
         let source = makeSource(spec, request: request(display: display, options: options))
+        // Read now, before the capture thread owns the source.
+        options.sourceName = spec?.description ?? source.name
         do {
             try source.start()
         } catch {
@@ -47,6 +63,21 @@ struct Launcher {
         if let path = discovery.firstCaptureCameraPath() { return SourceFactory.make(.camera(path: path), request: request) }
         writeErrorLine("pipcam: no camera found; showing the built-in test source until one is plugged in")
         return HotplugSource(request: request, findCamera: { discovery.firstCaptureCameraPath() })
+    }
+
+    /// Resolves `--wid` (or `$XEMBED`) and `--follow-window`, which must name existing windows.
+    private func checkWindows(_ options: inout SessionOptions, display: XDisplay) -> String? {
+        let embedText = command.wid ?? getenv("XEMBED").map { String(cString: $0) }
+        if let text = embedText, !text.isEmpty {
+            let flag = command.wid != nil ? "--wid" : "$XEMBED"
+            guard let id = PipcamCommand.parseWindowID(text) else { return "\(flag): '\(text)' is not a window id" }
+            guard display.isMapped(id) != nil else { return "\(flag) \(text): no such window" }
+            options.embedInto = id
+        }
+        if let id = options.followWindow, display.isMapped(id) == nil {
+            return "--follow-window \(command.followWindow ?? ""): no such window"
+        }
+        return nil
     }
 
     private func request(display: XDisplay, options: SessionOptions) -> SourceRequest {

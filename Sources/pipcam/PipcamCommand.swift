@@ -9,8 +9,10 @@ struct PipcamCommand: ParsableCommand {
         abstract: "Show a camera in a floating Picture-in-Picture window.",
         discussion: """
             With no --source, pipcam shows the first capture camera, or the built-in test pattern \
-            when there is none. File sources play once and pipcam exits at their end.
-            """)
+            when there is none. File sources play once and pipcam exits at their end. \
+            One pipcam runs per display (more with --name); the subcommands control it.
+            """,
+        subcommands: [ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, QuitCommand.self])
 
     @Flag(help: "Start in Picture in Picture.")
     var pip = false
@@ -23,10 +25,10 @@ struct PipcamCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The PiP window size, e.g. 480x270.", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Initial PiP corner: top-left, top-right, bottom-left or bottom-right.", valueName: "corner"))
-    var corner: String = "bottom-right"
+    @Option(help: ArgumentHelp("Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right).", valueName: "corner"))
+    var corner: String?
 
-    @Flag(inversion: .prefixedNo, help: "Flip the picture horizontally (default: on for cameras, off for files).")
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Flip the picture horizontally (default: on for cameras, off for files).")
     var mirror: Bool?
 
     @Option(help: ArgumentHelp("Rotate the picture clockwise by 0, 90, 180 or 270 degrees.", valueName: "degrees"))
@@ -41,22 +43,85 @@ struct PipcamCommand: ParsableCommand {
     @Flag(help: "Print a stats line on standard error every second and at exit.")
     var stats = false
 
+    @Option(help: ArgumentHelp("A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+p.", valueName: "spec"))
+    var hotkey: String?
+
+    @Option(help: ArgumentHelp(
+        "Run as the instance NAME, besides the unnamed one; control it with 'pipcam toggle --name NAME'.", valueName: "name"))
+    var name: String?
+
+    @Option(help: ArgumentHelp("The PiP window's outline: rect, rounded or circle.", valueName: "shape"))
+    var shape: String?
+
+    @Option(help: ArgumentHelp("The PiP window's opacity, 0.1 to 1.0 (needs a compositing window manager).", valueName: "alpha"))
+    var opacity: Double?
+
+    @Flag(help: "Let clicks pass through the PiP window (the hotkey and 'pipcam toggle' still work).")
+    var clickThrough = false
+
     @Flag(help: "List capture devices with their formats, sizes and frame rates.")
     var listCameras = false
+
+    @Option(name: [.customShort("w"), .customLong("wid")], help: ArgumentHelp(
+        "Embed the camera view into window XID (decimal or 0x hex); $XEMBED works too.", valueName: "XID"))
+    var wid: String?
+
+    @Option(help: ArgumentHelp(
+        "Use another application's window as the PiP source and restore target: minimizing it starts PiP.",
+        valueName: "XID"))
+    var followWindow: String?
 
     func validate() throws {
         if let size, Self.parseSize(size) == nil {
             throw ValidationError("--size: bad size '\(size)': expected WxH, e.g. 480x270")
         }
-        if Corner(rawValue: corner) == nil {
+        if let corner, Corner(rawValue: corner) == nil {
             throw ValidationError("--corner: unknown corner '\(corner)' (expected top-left, top-right, bottom-left or bottom-right)")
         }
         if Rotation(degrees: rotate) == nil {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
         }
+        if let hotkey {
+            do {
+                _ = try HotkeySpec.parse(hotkey)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        if let name, let problem = InstanceName.problem(with: name) { throw ValidationError(problem) }
+        if let wid, Self.parseWindowID(wid) == nil {
+            throw ValidationError("--wid: '\(wid)' is not a window id (decimal or 0x hex)")
+        }
+        if let followWindow, Self.parseWindowID(followWindow) == nil {
+            throw ValidationError("--follow-window: '\(followWindow)' is not a window id (decimal or 0x hex)")
+        }
+        if wid != nil && followWindow != nil {
+            throw ValidationError("--wid and --follow-window cannot be used together")
+        }
+        if let shape, WindowShape(rawValue: shape) == nil {
+            throw ValidationError("--shape: unknown shape '\(shape)' (expected rect, rounded or circle)")
+        }
+        if let opacity, !(0.1...1).contains(opacity) {
+            throw ValidationError("--opacity: \(opacity) is not between 0.1 and 1.0")
+        }
         if let frames, frames < 1 {
             throw ValidationError("--frames: \(frames) is not a positive number of frames")
         }
+    }
+
+    /// The options a config file may set (long names), and how each takes its value.
+    static let configurable: [String: ConfigFile.Kind] = [
+        "pip": .flag, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
+        "untimed": .flag, "stats": .flag, "hotkey": .value, "name": .value, "shape": .value, "opacity": .value,
+        "click-through": .flag,
+    ]
+
+    /// A window id in decimal or 0x hex, as `st -w` and `mpv --wid` take it.
+    static func parseWindowID(_ text: String) -> UInt? {
+        let t = text.filter { $0 != " " }
+        let value = t.lowercased().hasPrefix("0x") ? UInt(t.dropFirst(2), radix: 16) : UInt(t)
+        guard let value, value > 0, value <= 0x1FFF_FFFF else { return nil }
+        return value
     }
 
     /// "WxH" with both sides in 16…16384.
@@ -71,12 +136,17 @@ struct PipcamCommand: ParsableCommand {
     var sessionOptions: SessionOptions {
         var o = SessionOptions()
         o.size = size.flatMap(Self.parseSize)
-        o.corner = Corner(rawValue: corner) ?? .bottomRight
+        o.corner = corner.flatMap(Corner.init(rawValue:)) ?? .bottomRight
+        o.remembersGeometry = corner == nil && size == nil
         o.mirror = mirror
         o.rotation = Rotation(degrees: rotate) ?? Rotation(degrees: 0)!
         o.frameLimit = frames
         o.printStats = stats
         o.startInPip = pip
+        o.hotkey = hotkey.flatMap { try? HotkeySpec.parse($0) }
+        o.followWindow = followWindow.flatMap(Self.parseWindowID)
+        o.style = PipWindowStyle(
+            shape: shape.flatMap(WindowShape.init(rawValue:)) ?? .rect, opacity: opacity ?? 1, clickThrough: clickThrough)
         return o
     }
 }

@@ -4,10 +4,22 @@ import CameraSource
 import Glibc
 #endif
 
+// The config file's settings go before the command line's, which therefore win.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let subcommands: Set<String> = ["toggle", "start", "stop", "status", "quit", "help"]
+if arguments.first.map({ !subcommands.contains($0) }) ?? true {
+    switch ConfigArguments.load() {
+    case .success(let fromFile): arguments = fromFile + arguments
+    case .failure(let problem):
+        writeErrorLine("pipcam: \(problem)")
+        exit(2)
+    }
+}
+
 // ArgumentParser would exit 64 on a usage error; PRODUCT.md promises one line and exit 2.
-let command: PipcamCommand
+let parsed: ParsableCommand
 do {
-    command = try PipcamCommand.parseAsRoot() as! PipcamCommand
+    parsed = try PipcamCommand.parseAsRoot(arguments)
 } catch {
     let code = PipcamCommand.exitCode(for: error)
     if code == .success {
@@ -17,5 +29,16 @@ do {
     let message = PipcamCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
     writeErrorLine("pipcam: \(message) (see 'pipcam --help')")
     exit(2)
+}
+if let control = parsed as? any ControlSubcommand { exit(control.send()) }
+guard let command = parsed as? PipcamCommand else {
+    // `--help` and `help` come back as ArgumentParser's own help command once there are subcommands.
+    var other = parsed
+    do {
+        try other.run()
+        exit(0)
+    } catch {
+        PipcamCommand.exit(withError: error)
+    }
 }
 exit(Launcher(command: command).run())

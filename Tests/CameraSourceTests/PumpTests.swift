@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import CameraSource
 #if canImport(Glibc)
@@ -18,6 +19,8 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     var recycled: [Int] = []
     var stopped = false
     var failAt: Int?
+    /// Levels passed to `setThrottle` (from the pump's thread).
+    let throttleLevels = Mutex<[Int]>([])
     private let storage = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
 
     init(total: Int, buffers: Int, live: Bool, failAt: Int? = nil) {
@@ -41,6 +44,7 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
         free.append(bufferIndex)
     }
     func stop() { stopped = true }
+    func setThrottle(level: Int) { throttleLevels.withLock { $0.append(level) } }
     deinit { storage.deallocate() }
 }
 

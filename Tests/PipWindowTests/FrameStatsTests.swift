@@ -48,3 +48,11 @@ import Testing
         #expect(line.contains(" cpu_ms_per_frame=") && line.contains(" first_frame_ms="))
     }
 }
+
+@Suite struct FrameStatsSequenceTests {
+    @Test func restartedOrWildSequencesDoNotCountAsDrops() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        for s: UInt64 in [100, 101, 0, 1, UInt64.max - 1, 3] { stats.noteTaken(sequence: s) }
+        #expect(stats.dropped == 0)
+    }
+}

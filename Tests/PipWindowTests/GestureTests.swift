@@ -81,3 +81,31 @@ import Testing
         #expect(Placement.aspectRatio(width: 7, height: 5) == (7, 5))
     }
 }
+
+@Suite struct WindowPlacementMathTests {
+    let area = Rect(x: 0, y: 30, width: 1280, height: 690)
+
+    @Test func movesEndingNearEdgesSnapFlush() {
+        // Near the right edge only.
+        #expect(WindowPlacementMath.snapped(Rect(x: 940, y: 300, width: 320, height: 180), to: area)
+            == Rect(x: 960, y: 300, width: 320, height: 180))
+        // Near the bottom-left corner: both edges.
+        #expect(WindowPlacementMath.snapped(Rect(x: 10, y: 520, width: 320, height: 180), to: area)
+            == Rect(x: 0, y: 540, width: 320, height: 180))
+        // 25 px away: no snap.
+        #expect(WindowPlacementMath.snapped(Rect(x: 25, y: 300, width: 320, height: 180), to: area)
+            == Rect(x: 25, y: 300, width: 320, height: 180))
+        // Past the top edge (over a panel): pulled in.
+        #expect(WindowPlacementMath.snapped(Rect(x: 400, y: 0, width: 320, height: 180), to: area).y == 30)
+    }
+
+    @Test func wheelScalingKeepsThePointAndAspectAndStaysInside() {
+        let r = Rect(x: 400, y: 300, width: 320, height: 180)
+        let bigger = WindowPlacementMath.scaled(r, by: 1.25, around: 480, 345, aspect: 16.0 / 9, minWidth: 96, area: area)
+        #expect(bigger == Rect(x: 380, y: 289, width: 400, height: 225))
+        let clampedSmall = WindowPlacementMath.scaled(r, by: 0.1, around: 400, 300, aspect: 16.0 / 9, minWidth: 96, area: area)
+        #expect(clampedSmall.width == 96 && clampedSmall.height == 54)
+        let huge = WindowPlacementMath.scaled(r, by: 10, around: 560, 390, aspect: 16.0 / 9, minWidth: 96, area: area)
+        #expect(huge.width == 1226 && huge.height == 690 && huge.x >= 0 && huge.maxX <= 1280 && huge.y == 30)
+    }
+}

@@ -13,14 +13,16 @@ public final class FramePump: @unchecked Sendable {
     private let source: FrameSource
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
-    private var governor = PressureGovernor()
+    private var governor: PressureGovernor
 
     /// - Parameters:
     ///   - source: a started source; the pump owns it from now on.
     ///   - mailbox: where frames go.
-    public init(source: FrameSource, mailbox: FrameMailbox = FrameMailbox()) {
+    ///   - governor: decides when a live source is throttled (tests pass shorter windows).
+    public init(source: FrameSource, mailbox: FrameMailbox = FrameMailbox(), governor: PressureGovernor = PressureGovernor()) {
         self.source = source
         self.mailbox = mailbox
+        self.governor = governor
     }
 
     /// Starts the capture thread.
@@ -111,5 +113,8 @@ public final class FramePump: @unchecked Sendable {
         _ = withUnsafeMutableBytes(of: &fds) { raw in
             poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout)
         }
+        // V4L2 reports POLLERR with no buffer queued and after an unplug; DQBUF then says what it
+        // is, but a readable error must not turn this loop into a spin while that is sorted out.
+        if fds.1.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && fds.0.revents == 0 { usleep(10_000) }
     }
 }

@@ -20,7 +20,11 @@ public final class ResilientCamera: FrameSource {
     private var throttleCounter = 0
     /// Frames left out by throttling, taken off the sequence numbers so gaps still mean real drops.
     private var throttled: UInt64 = 0
+    /// The camera's stream restarts already taken into account in `throttled`.
+    private var restartsSeen = 0
     private var lastSize = (width: 0, height: 0)
+    /// Where `start()` looks for a stable name of the device (tests point it at a temporary directory).
+    var stablePathDirectories = StableDevicePath.defaultDirectories
 
     /// Waiting time between attempts to take a camera another application holds.
     public static let inUseRetryNanoseconds: UInt64 = 1_000_000_000
@@ -56,10 +60,13 @@ public final class ResilientCamera: FrameSource {
     public var currentInterruption: CameraInterruption? { interruption }
 
     /// Opens the camera. A camera in use by another application is not an error: pipcam waits for it.
-    public func start() throws {
-        reopenPath = StableDevicePath.find(for: name) ?? name
+    public func start() throws { try start(now: .now()) }
+
+    /// `start()` at a given instant (tests inject time; the first retry is due one interval after `now`).
+    func start(now: MonotonicInstant) throws {
+        reopenPath = StableDevicePath.find(for: name, directories: stablePathDirectories) ?? name
         do {
-            try open(now: .now())
+            try open(now: now)
         } catch let error as SourceError where error.cameraInterruption == .inUse {
             return
         }
@@ -77,6 +84,11 @@ public final class ResilientCamera: FrameSource {
                 return try recover(now: now)
             }
             guard case .frame(var frame) = step else { return step }
+            if camera.streamRestarts != restartsSeen {
+                // The driver numbers frames from 0 again after a stream restart: so does the renumbering.
+                restartsSeen = camera.streamRestarts
+                throttled = 0
+            }
             if throttle > 0 {
                 throttleCounter += 1
                 if throttleCounter % (1 << throttle) != 0 {
@@ -113,6 +125,7 @@ public final class ResilientCamera: FrameSource {
         failedAttempts = 0
         throttleCounter = 0
         throttled = 0
+        restartsSeen = 0
         lastSize = (camera.frameWidth, camera.frameHeight)
     }
 
@@ -136,15 +149,16 @@ public final class ResilientCamera: FrameSource {
             camera.stop()
             isOpen = false
         }
-        guard now >= retryAt, let why = interruption else { return .wait(deadline: retryAt) }
+        guard now >= retryAt, interruption != nil else { return .wait(deadline: retryAt) }
         camera = makeCamera(reopenPath, request)
         do {
             try open(now: now)
             return .wait(deadline: nil)
         } catch let error as SourceError {
-            // While disconnected the node may be missing for a while: that is the same interruption.
+            // A missing node means the camera is unplugged (also one another application held):
+            // wait for it like any disconnect.
             if error.cameraInterruption == nil {
-                guard why == .disconnected, case .badInput = error else { throw error }
+                guard case .badInput = error else { throw error }
                 interrupt(.disconnected, now: now)
             }
             return .wait(deadline: retryAt)
@@ -154,7 +168,9 @@ public final class ResilientCamera: FrameSource {
 
 /// Finds a name for a camera that survives unplugging: its `/dev/v4l/by-id` (or by-path) link.
 enum StableDevicePath {
-    static func find(for path: String, directories: [String] = ["/dev/v4l/by-id", "/dev/v4l/by-path"]) -> String? {
+    static let defaultDirectories = ["/dev/v4l/by-id", "/dev/v4l/by-path"]
+
+    static func find(for path: String, directories: [String] = defaultDirectories) -> String? {
         guard let target = resolve(path) else { return nil }
         for directory in directories {
             guard let dir = opendir(directory) else { continue }

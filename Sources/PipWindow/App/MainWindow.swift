@@ -4,7 +4,7 @@
 final class MainWindow {
     enum Content { case video, placeholder }
     /// What a click asked for.
-    enum Intent { case startPip, returnFromPip, close }
+    enum Intent { case startPip, returnFromPip, togglePip, close }
 
     let id: WindowID
     let presenter: Presenter
@@ -21,20 +21,36 @@ final class MainWindow {
     var redrawVideo: () -> Void = {}
     private let icons: (start: AlphaMask, stop: AlphaMask, title: AlphaMask, action: AlphaMask)
     private let compositor: Compositor
+    /// The window this view is embedded in (`--wid`), and the XEmbed embedder once it introduced itself.
+    let parent: WindowID?
+    private var embedder: WindowID?
+    private var hasFocus = false
 
-    init(display: XDisplay, sourceSize: (Int, Int), workArea: Rect, allowSharedMemory: Bool) throws {
+    /// - Parameter parent: create the view inside this window, filling it (`--wid`); nil for a
+    ///   top-level window centred in `workArea`.
+    init(display: XDisplay, sourceSize: (Int, Int), workArea: Rect, parent: WindowID?, allowSharedMemory: Bool) throws {
         self.display = display
-        let fit = min(1, min(Double(workArea.width) * 0.7 / Double(sourceSize.0), Double(workArea.height) * 0.7 / Double(sourceSize.1)))
-        size = (max(240, Int(Double(sourceSize.0) * fit)), max(135, Int(Double(sourceSize.1) * fit)))
-        let rect = Rect(
-            x: workArea.x + (workArea.width - size.width) / 2, y: workArea.y + (workArea.height - size.height) / 2,
-            width: size.width, height: size.height)
-        id = display.createWindow(
-            rect: rect, events: [.exposure, .structureNotify, .buttonPress, .buttonRelease, .keyPress, .propertyChange])
-        display.setIdentity(id, role: "main", title: "pipcam")
-        display.setSizeHints(id, position: rect, minimum: (160, 90), aspect: nil)
-        display.setWMHints(id, acceptsFocus: true)
-        display.setProtocols(id, [.WM_DELETE_WINDOW])
+        self.parent = parent
+        let events: EventMask = [.exposure, .structureNotify, .buttonPress, .buttonRelease, .keyPress, .propertyChange]
+        if let parent {
+            let area = display.rootGeometry(of: parent) ?? Rect(x: 0, y: 0, width: 640, height: 360)
+            size = (max(1, area.width), max(1, area.height))
+            id = display.createWindow(parent: parent, rect: Rect(x: 0, y: 0, width: size.width, height: size.height), events: events)
+            display.setIdentity(id, role: "main", title: "pipcam")
+            // XEmbed: protocol version 0, and we want to be mapped.
+            display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 1])
+        } else {
+            let fit = min(1, min(Double(workArea.width) * 0.7 / Double(sourceSize.0), Double(workArea.height) * 0.7 / Double(sourceSize.1)))
+            size = (max(240, Int(Double(sourceSize.0) * fit)), max(135, Int(Double(sourceSize.1) * fit)))
+            let rect = Rect(
+                x: workArea.x + (workArea.width - size.width) / 2, y: workArea.y + (workArea.height - size.height) / 2,
+                width: size.width, height: size.height)
+            id = display.createWindow(rect: rect, events: events)
+            display.setIdentity(id, role: "main", title: "pipcam")
+            display.setSizeHints(id, position: rect, minimum: (160, 90), aspect: nil)
+            display.setWMHints(id, acceptsFocus: true)
+            display.setProtocols(id, [.WM_DELETE_WINDOW])
+        }
         presenter = try Presenter(display: display, window: id, allowShm: allowSharedMemory)
         presenter.resize(width: size.width, height: size.height)
         compositor = Compositor(layout: presenter.pixelLayout)
@@ -51,6 +67,12 @@ final class MainWindow {
     func show() {
         wasShown = true
         display.map(id)
+    }
+
+    /// Keeps an embedded view the size of the window it is embedded in.
+    func fitParent(width: Int, height: Int) {
+        guard width != size.width || height != size.height else { return }
+        display.moveResize(id, to: Rect(x: 0, y: 0, width: width, height: height))
     }
 
     /// The PiP button's rectangle in window coordinates.
@@ -70,15 +92,42 @@ final class MainWindow {
         case .unmapped:
             isMapped = false
         case .buttonPress(let p) where p.button == 1:
+            requestFocusFromEmbedder(time: p.time)
             if content == .placeholder { return .returnFromPip }
             if buttonEnabled && buttonRect.contains(x: p.x, y: p.y) { return .startPip }
         case .clientMessage(_, let type, let data)
             where type == display[.WM_PROTOCOLS] && UInt(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
             return .close
+        case .clientMessage(_, let type, let data) where type == display[._XEMBED]:
+            handleXEmbed(message: data.1, detail: data.2, data1: data.3)
+        case .keyPress(_, let keysym, _):
+            // Keys reach an embedded view as events its embedder forwards (XEmbed).
+            switch keysym {
+            case 0xff1b: return content == .placeholder ? .returnFromPip : nil  // Escape
+            case 0x70: return .togglePip  // p
+            default: break
+            }
         default:
             break
         }
         return nil
+    }
+
+    // MARK: XEmbed (freedesktop XEmbed spec, messages in data.l[1])
+
+    private func handleXEmbed(message: Int, detail: Int, data1: Int) {
+        switch message {
+        case 0: embedder = WindowID(bitPattern: data1)  // EMBEDDED_NOTIFY: data1 is the embedder
+        case 4: hasFocus = true  // FOCUS_IN
+        case 5: hasFocus = false  // FOCUS_OUT
+        default: break  // WINDOW_ACTIVATE/DEACTIVATE and others need no action
+        }
+    }
+
+    /// A click on an embedded view asks its embedder for the keyboard focus (XEMBED_REQUEST_FOCUS).
+    private func requestFocusFromEmbedder(time: UInt) {
+        guard let target = embedder ?? parent, !hasFocus else { return }
+        display.sendClientMessage(to: target, ._XEMBED, [Int(bitPattern: time), 3, 0, 0, 0])
     }
 
     /// Shows the current content again.

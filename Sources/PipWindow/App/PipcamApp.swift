@@ -6,22 +6,29 @@ import CameraSource
 /// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
 /// source routed to whichever window shows video. Runs on the thread that calls `run()`.
 public final class PipcamApp {
-    private let loop: DisplayLoop
+    let loop: DisplayLoop
     private let source: FrameSource
-    private let options: SessionOptions
+    let options: SessionOptions
     private let pump: FramePump
     private let signals = SignalPipe()
-    private var main: MainWindow!
-    private var pip: PipController!
-    private var stats: FrameStats
+    /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
+    var main: MainWindow?
+    /// The window PiP grows out of and restores: the main window's top-level, or the followed window.
+    var sourceWindow: WindowID = 0
+    var pip: PipController!
+    var stats: FrameStats
     /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
     /// size at once — the animation proxy on every step, the PiP window on hand-over.
     private var held: VideoFrame?
     /// The source's last status as the display acted on it.
-    private var status = SourceStatus(camera: .streaming, prefersMirror: false)
+    var status = SourceStatus(camera: .streaming, prefersMirror: false)
     /// The picture's size after rotation, as the PiP window's aspect ratio was last set from it.
     private var contentSize = (width: 0, height: 0)
     private var notices: NoticeAssets!
+    /// Mirroring chosen with the PiP window's mirror control (wins over the option and the source).
+    private var mirrorOverride: Bool?
+    /// The picture's rotation (`--rotate`, then `r` in the PiP window).
+    private var rotation: Rotation = .deg0
 
     /// - Parameter source: a started source; the app runs it on a capture thread.
     public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
@@ -54,31 +61,56 @@ public final class PipcamApp {
 
     private func setUp() throws {
         let display = loop.display
+        rotation = options.rotation
         let rotated = options.rotation.rotatedSize(width: max(1, source.frameWidth), height: max(1, source.frameHeight))
-        main = try MainWindow(
-            display: display, sourceSize: (rotated.width, rotated.height),
-            workArea: WindowManagerInfo.workArea(display: display), allowSharedMemory: allowShm)
+        let content: PipContentSource
+        if let followed = options.followWindow {
+            sourceWindow = followed
+            content = PipContentSource(sourceWindow: followed, preferredContentSize: (rotated.width, rotated.height))
+            loop.register(followed) { [unowned self] event in
+                guard case .destroyed = event else { return }
+                writeErrorLine("pipcam: window 0x\(String(followed, radix: 16)) is gone")
+                loop.stop(exitCode: 0)
+            }
+        } else {
+            let window = try MainWindow(
+                display: display, sourceSize: (rotated.width, rotated.height),
+                workArea: WindowManagerInfo.workArea(display: display), parent: options.embedInto,
+                allowSharedMemory: allowShm)
+            main = window
+            sourceWindow = options.embedInto.map { display.topLevel(of: $0) } ?? window.id
+            content = PipContentSource(
+                sourceWindow: sourceWindow, preferredContentSize: (rotated.width, rotated.height), animationWindow: window.id)
+            installMainWindow(window)
+        }
         pip = try PipController(
-            loop: loop, contentSource: PipContentSource(sourceWindow: main.id, preferredContentSize: (rotated.width, rotated.height)),
-            corner: options.corner, size: options.size, allowSharedMemory: allowShm)
+            loop: loop, contentSource: content, corner: options.corner, size: options.size,
+            frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm)
+        pip.style = options.style
         contentSize = (rotated.width, rotated.height)
         notices = NoticeAssets()
         installBanner()
         status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault)
         applyPicture()
         pip.delegate = self
-        pip.onPossibleChanged = { [unowned self] in main.buttonEnabled = $0 }
+        pip.onPossibleChanged = { [unowned self] in main?.buttonEnabled = $0 }
         pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
-        main.buttonEnabled = pip.isPossible
-        main.redrawVideo = { [unowned self] in redrawHeldFrame() }
-        loop.register(main.id) { [unowned self] event in
-            switch main.handle(event) {
-            case .startPip: pip.start()
-            case .returnFromPip: pip.stop()
-            case .close: loop.stop(exitCode: 0)
-            case nil: break
-            }
+        pip.onMirrorToggle = { [unowned self] in
+            mirrorOverride = !(mirrorOverride ?? options.mirror ?? status.prefersMirror)
+            applyPicture()
+            redrawHeldFrame()
         }
+        pip.onRotate = { [unowned self] in
+            rotation = Rotation(degrees: (rotation.degrees + 90) % 360) ?? .deg0
+            applyPicture()
+            if let frame = held { followContentSize(of: frame) }
+            redrawHeldFrame()
+        }
+        pip.onFrameSettled = { [unowned self] rect in
+            guard let path = GeometryMemory.filePath() else { return }
+            GeometryMemory(rect: rect, in: WindowManagerInfo.workArea(display: loop.display)).save(to: path)
+        }
+        main?.buttonEnabled = pip.isPossible
         loop.observeOtherEvents { [unowned self] event in
             if case .shmCompletion(let segment) = event { completed(segment: segment) }
         }
@@ -90,8 +122,33 @@ public final class PipcamApp {
             checkEnding()
         }
         scheduleStats()
-        if options.startInPip { pip.start() } else { main.show() }
+        installControl()
+        if options.startInPip { pip.start() } else { main?.show() }
         display.flush()
+    }
+
+    private func installMainWindow(_ window: MainWindow) {
+        window.redrawVideo = { [unowned self] in redrawHeldFrame() }
+        loop.register(window.id) { [unowned self] event in
+            if case .destroyed = event {
+                loop.stop(exitCode: 0)  // the embedder destroyed its window, and ours with it
+                return
+            }
+            switch window.handle(event) {
+            case .startPip: pip.start()
+            case .returnFromPip: pip.stop()
+            case .togglePip: pip.isActive ? pip.stop() : pip.start()
+            case .close: loop.stop(exitCode: 0)
+            case nil: break
+            }
+        }
+        if let parent = options.embedInto {
+            // Follow the embedder's size; never select button events on a window we do not own.
+            _ = loop.display.watch(parent, [.structureNotify])
+            loop.register(parent) { event in
+                if case .configure(_, let r, _) = event { window.fitParent(width: r.width, height: r.height) }
+            }
+        }
     }
 
     // MARK: frames
@@ -100,14 +157,15 @@ public final class PipcamApp {
 
     private var target: Target? {
         if pip.isShowingVideo { return .pip }
-        if main.isMapped && main.content == .video { return .main }
+        if let main, main.isMapped, main.content == .video { return .main }
         return nil
     }
 
-    private func canPresent(_ t: Target) -> Bool { t == .pip ? pip.canPresent : main.presenter.canPresent }
+    private func canPresent(_ t: Target) -> Bool { t == .pip ? pip.canPresent : main?.presenter.canPresent == true }
 
     private func present(_ frame: VideoFrame, to t: Target, counted: Bool) throws -> Presenter.Outcome {
-        t == .pip ? try pip.present(frame, counted: counted) : try main.presenter.present(frame, counted: counted)
+        guard t == .main, let main else { return try pip.present(frame, counted: counted) }
+        return try main.presenter.present(frame, counted: counted)
     }
 
     private func presentWaitingFrame() {
@@ -162,46 +220,56 @@ public final class PipcamApp {
     }
 
     private func applyPicture() {
-        let mirror = options.mirror ?? status.prefersMirror
-        pip.setPicture(mirror: mirror, rotation: options.rotation)
-        main.presenter.mirror = mirror
-        main.presenter.rotation = options.rotation
+        let mirror = mirrorOverride ?? options.mirror ?? status.prefersMirror
+        pip.setPicture(mirror: mirror, rotation: rotation)
+        main?.presenter.mirror = mirror
+        main?.presenter.rotation = rotation
+    }
+
+    /// The PiP frame remembered from the last run, fitted to this source's shape.
+    private func rememberedFrame(aspect: Double) -> Rect? {
+        guard options.remembersGeometry, let path = GeometryMemory.filePath(), let memory = GeometryMemory.load(from: path)
+        else { return nil }
+        var fitted = memory
+        fitted.height = max(16, Int((Double(memory.width) / aspect).rounded()))
+        return fitted.rect(in: WindowManagerInfo.workArea(display: loop.display))
     }
 
     /// A source whose picture changes shape (another camera mode, a camera plugged in) reshapes PiP.
     private func followContentSize(of frame: VideoFrame) {
         guard frame.width > 0, frame.height > 0 else { return }
-        let rotated = options.rotation.rotatedSize(width: frame.width, height: frame.height)
+        let rotated = rotation.rotatedSize(width: frame.width, height: frame.height)
         guard rotated.width != contentSize.width || rotated.height != contentSize.height else { return }
         contentSize = (rotated.width, rotated.height)
-        pip.contentSource = PipContentSource(sourceWindow: main.id, preferredContentSize: (rotated.width, rotated.height))
+        pip.contentSource = PipContentSource(
+            sourceWindow: sourceWindow, preferredContentSize: (rotated.width, rotated.height), animationWindow: main?.id)
     }
 
     /// While pipcam waits for a camera, a line over the test pattern says so.
     private func installBanner() {
-        let compositor = Compositor(layout: main.presenter.pixelLayout)
+        let compositor = Compositor(layout: pip.pixelLayout)
         let banner = notices.noCamera
         let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { [unowned self] pixels, stride, w, h in
             guard status.camera == .waiting else { return }
-            let y = h - banner.height - 12
+            let y = h - banner.height - 56  // above the PiP controls' bottom row
             compositor.dim(x: 0, y: y - 6, w: w, h: banner.height + 12, amount: 0.6, into: pixels, stride: stride, width: w, height: h)
             compositor.draw(banner, at: (w - banner.width) / 2, y: y, into: pixels, stride: stride, width: w, height: h)
         }
         pip.overlay = draw
-        main.bannerOverlay = draw
+        main?.bannerOverlay = draw
     }
 
     private func drawNotice(_ notice: (icon: AlphaMask, text: AlphaMask), on t: Target) {
-        let painter = NoticePainter(compositor: Compositor(layout: main.presenter.pixelLayout))
+        let painter = NoticePainter(compositor: Compositor(layout: pip.pixelLayout))
         let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { pixels, stride, w, h in
             painter.paint(icon: notice.icon, lines: [notice.text], into: pixels, stride: stride, width: w, height: h)
         }
-        if t == .pip { pip.present(drawing: draw) } else { main.presenter.present(drawing: draw) }
+        if t == .pip { pip.present(drawing: draw) } else { main?.presenter.present(drawing: draw) }
     }
 
     private func completed(segment: UInt) {
-        let fromMain = main.presenter.completed(segment: segment)
-        let result = fromMain.mine ? fromMain : pip.completed(segment: segment)
+        let fromMain = main?.presenter.completed(segment: segment)
+        let result = fromMain?.mine == true ? fromMain! : pip.completed(segment: segment)
         if let captured = result.capturedAt { noteShown(captured: captured) }
     }
 
@@ -212,7 +280,7 @@ public final class PipcamApp {
     }
 
     private func checkEnding() {
-        guard loop.exitCode == nil, main.presenter.isIdle, pip.isIdle, let ending = pump.mailbox.ending else { return }
+        guard loop.exitCode == nil, main?.presenter.isIdle ?? true, pip.isIdle, let ending = pump.mailbox.ending else { return }
         switch ending {
         case .endOfStream:
             loop.stop(exitCode: 0)
@@ -224,7 +292,7 @@ public final class PipcamApp {
 
     // MARK: stats and shutdown
 
-    private var stateName: String {
+    var stateName: String {
         switch pip.phase {
         case .idle: return "idle"
         case .starting: return "starting"
@@ -246,8 +314,10 @@ public final class PipcamApp {
         held = nil
         pump.stop()
         pip.tearDown()
-        main.presenter.close()
-        loop.display.destroy(main.id)
+        if let main {
+            main.presenter.close()
+            loop.display.destroy(main.id)
+        }
         loop.display.sync()
         if options.printStats {
             stats.finishRate(now: .now())
@@ -258,18 +328,20 @@ public final class PipcamApp {
 
 extension PipcamApp: PipControllerDelegate {
     public func pipControllerDidStart(_ controller: PipController) {
-        if main.isMapped { main.content = .placeholder }
+        if let main, main.isMapped { main.content = .placeholder }
     }
 
     public func pipController(_ controller: PipController, restoreUserInterfaceWithCompletion completion: @escaping () -> Void) {
-        main.content = .video
-        if !main.isMapped { main.show() }
+        if let main {
+            main.content = .video
+            if !main.isMapped { main.show() }
+        }
         completion()
     }
 
     public func pipControllerDidStop(_ controller: PipController) {
-        main.content = .video
+        main?.content = .video
         // Closing a PiP that was never anything but PiP (`--pip`) ends pipcam, like closing its only window.
-        if !main.wasShown { loop.stop(exitCode: 0) }
+        if let main, !main.wasShown { loop.stop(exitCode: 0) }
     }
 }

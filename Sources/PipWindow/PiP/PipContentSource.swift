@@ -4,12 +4,16 @@ public struct PipContentSource: Sendable, Equatable {
     /// The window PiP grows out of when it starts and is restored into when it stops (pipcam's main
     /// window, another application's window, or an embedder's top-level window).
     public var sourceWindow: WindowID
+    /// The window whose on-screen frame PiP grows out of and shrinks into: the source window itself,
+    /// or a view inside it (an embedded camera view in another application's window).
+    public var animationWindow: WindowID
     /// The size of the content; sets the PiP window's aspect ratio and initial size.
     public var preferredContentWidth: Int
     public var preferredContentHeight: Int
 
-    public init(sourceWindow: WindowID, preferredContentSize: (width: Int, height: Int)) {
+    public init(sourceWindow: WindowID, preferredContentSize: (width: Int, height: Int), animationWindow: WindowID? = nil) {
         self.sourceWindow = sourceWindow
+        self.animationWindow = animationWindow ?? sourceWindow
         preferredContentWidth = max(1, preferredContentSize.width)
         preferredContentHeight = max(1, preferredContentSize.height)
     }

@@ -30,7 +30,7 @@ public final class PipController {
     private let loop: DisplayLoop
     private var display: XDisplay { loop.display }
     private var machine: PipStateMachine
-    private let wm: WindowManagerInfo
+    private var wm: WindowManagerInfo
     let pipWindow: FloatingWindow
     private let proxy: WindowID
     private let pipPresenter: Presenter
@@ -44,6 +44,18 @@ public final class PipController {
     private var proxyShown = false
     private var pipShown = false
     private var lastClick: PointerEvent?
+    private var controls: PipControls
+    private var pressedControl: PipControls.Control?
+    private var controlsTimer: Int?
+    private var settleTimer: Int?
+    private var windowManagerMoveSeen = false
+
+    /// The user asked to flip the picture (the mirror control, or `m`).
+    public var onMirrorToggle: (() -> Void)?
+    /// The user asked to rotate the picture a quarter turn (`r`).
+    public var onRotate: (() -> Void)?
+    /// The user finished moving or resizing the PiP window (after snapping); for remembering it.
+    public var onFrameSettled: ((Rect) -> Void)?
 
     /// The source and content of PiP; setting it while PiP is up switches the content in place
     /// (new aspect ratio, new restore target). nil stops PiP without restoring anything.
@@ -72,17 +84,18 @@ public final class PipController {
 
     /// Creates the (unmapped) PiP and animation windows on `loop`'s display.
     /// - Parameters:
-    ///   - corner: where the PiP window goes; `size` overrides the default quarter-of-the-work-area width.
+    ///   - corner: where the PiP window goes; `size` overrides the default quarter-of-the-work-area width;
+    ///     `frame` (a remembered one) overrides both.
     public init(
         loop: DisplayLoop, contentSource: PipContentSource?, corner: Corner = .bottomRight, size: (Int, Int)? = nil,
-        allowSharedMemory: Bool = true
+        frame: Rect? = nil, allowSharedMemory: Bool = true
     ) throws {
         self.loop = loop
         let display = loop.display
         wm = WindowManagerInfo(display: display)
         let content = contentSource ?? PipContentSource(sourceWindow: 0, preferredContentSize: (16, 9))
         let aspect = Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight)
-        let rect = Placement.initialRect(
+        let rect = frame ?? Placement.initialRect(
             workArea: WindowManagerInfo.workArea(display: display), corner: corner,
             aspect: Double(aspect.0) / Double(aspect.1), size: size)
         pipWindow = FloatingWindow(display: display, rect: rect, aspect: aspect, wm: wm)
@@ -91,11 +104,27 @@ public final class PipController {
         pipPresenter = try Presenter(display: display, window: pipWindow.id, allowShm: allowSharedMemory)
         proxyPresenter = try Presenter(display: display, window: proxy, allowShm: allowSharedMemory)
         machine = PipStateMachine(pipFrame: rect)
+        controls = PipControls(doubleSize: display.dotsPerInch > 150)
         self.contentSource = contentSource
         ownTokens.append(loop.register(pipWindow.id) { [unowned self] in handlePipWindowEvent($0) })
         ownTokens.append(loop.register(proxy) { [unowned self] event in
             if case .expose(_, 0) = event { proxyPresenter.redraw() }
         })
+        // Moves snap to the work area's edges; resizes keep the corner the user left fixed.
+        pipWindow.onOwnDragEnded = { [unowned self] kind in settleFrame(snap: kind == .move) }
+        pipWindow.onWindowManagerDragStarted = { [unowned self] kind in
+            windowManagerMoveSeen = kind == .move
+            scheduleSettle()
+        }
+        installOverlays()
+        // A window manager replaced while PiP runs must be told again what this window is.
+        _ = display.watch(display.root, [.propertyChange])
+        loop.observeOtherEvents { [unowned self] event in
+            guard case .property(let w, let atom, _) = event, w == display.root, atom == display[._NET_SUPPORTING_WM_CHECK]
+            else { return }
+            wm = WindowManagerInfo(display: display)
+            pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
+        }
         contentSourceChanged(from: nil)
     }
 
@@ -123,11 +152,24 @@ public final class PipController {
         return .busy
     }
 
-    /// Drawn over every picture in the PiP and animation windows.
-    public var overlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)? {
-        didSet {
-            pipPresenter.overlay = overlay
-            proxyPresenter.overlay = overlay
+    /// The PiP window's outline, opacity and click-through.
+    public var style: PipWindowStyle {
+        get { pipWindow.style }
+        set { pipWindow.style = newValue }
+    }
+
+    /// The pixel layout of the PiP window's visual (for drawing overlays).
+    public var pixelLayout: PixelLayout { pipPresenter.pixelLayout }
+
+    /// Drawn over every picture in the PiP and animation windows (under the PiP controls).
+    public var overlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)?
+
+    private func installOverlays() {
+        let compositor = Compositor(layout: pipPresenter.pixelLayout)
+        proxyPresenter.overlay = { [unowned self] pixels, stride, w, h in overlay?(pixels, stride, w, h) }
+        pipPresenter.overlay = { [unowned self] pixels, stride, w, h in
+            overlay?(pixels, stride, w, h)
+            controls.draw(with: compositor, into: pixels, stride: stride, width: w, height: h, now: .now())
         }
     }
 
@@ -165,6 +207,7 @@ public final class PipController {
     private func contentSourceChanged(from old: PipContentSource?) {
         // The same source window with new content (the active-speaker case) keeps PiP up as it is.
         let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
+            && old?.animationWindow == contentSource?.animationWindow
         if !sameWindow {
             if let token = watcherToken { loop.unregister(token) }
             watcher = nil
@@ -174,7 +217,9 @@ public final class PipController {
         guard let content = contentSource else { return }
         pipWindow.setAspect(Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight))
         guard watcher == nil, content.sourceWindow != 0 else { return }
-        let w = SourceWindowWatcher(display: display, window: content.sourceWindow, windowManagerRunning: wm.isRunning)
+        let w = SourceWindowWatcher(
+            display: display, window: content.sourceWindow, frameWindow: content.animationWindow,
+            windowManagerRunning: wm.isRunning)
         w.report = { [unowned self] in feed($0) }
         guard w.begin() else { return }
         watcher = w
@@ -187,11 +232,15 @@ public final class PipController {
     private func handlePipWindowEvent(_ event: WindowEvent) {
         switch event {
         case .configure(_, let r, let synthetic):
+            let old = pipWindow.rect
             if pipWindow.noteConfigure(r, synthetic: synthetic) {
                 pipPresenter.resize(width: r.width, height: r.height)
                 onNeedsFrame?()
             }
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
+            // The window manager resized or moved it on the user's behalf (e.g. its own keyboard
+            // or Alt-drag): remember where it settles.
+            if pipShown, pipWindow.rect != old, settleTimer == nil { scheduleSettle() }
         case .expose(_, 0):
             pipPresenter.redraw()
         case .clientMessage(_, let type, let data)
@@ -199,9 +248,21 @@ public final class PipController {
             feed(.pipWindowClosed)
         case .visibility(_, _, let unobscured) where !unobscured:
             pipWindow.raiseIfObscured()
-        case .keyPress(_, let keysym, _) where keysym == 0xff1b:  // Escape: back to the source window
-            stop()
+        case .keyPress(_, let keysym, _):
+            handleKey(keysym)
+        case .motion, .pointerEntered:
+            showControls()
+            pipWindow.handlePointer(event)
+        case .pointerLeft:
+            controls.hide()
+            onNeedsFrame?()
+        case .buttonPress(let p) where p.button == 4 || p.button == 5:
+            scale(by: p.button == 4 ? 1.1 : 1 / 1.1, aroundX: p.rootX, p.rootY)
         case .buttonPress(let p) where p.button == 1:
+            if let c = controls.control(atX: p.x, y: p.y, width: pipWindow.rect.width, height: pipWindow.rect.height, now: .now()) {
+                pressedControl = c
+                return
+            }
             if let last = lastClick, p.time &- last.time < 400, abs(p.x - last.x) < 8, abs(p.y - last.y) < 8 {
                 lastClick = nil
                 stop()  // double-click: back to the source window, like mpv and Firefox PiP
@@ -209,9 +270,74 @@ public final class PipController {
             }
             lastClick = p
             pipWindow.handlePointer(event)
+        case .buttonRelease(let p) where p.button == 1 && pressedControl != nil:
+            let c = controls.control(atX: p.x, y: p.y, width: pipWindow.rect.width, height: pipWindow.rect.height, now: .now())
+            if c == pressedControl { perform(control: c!) }
+            pressedControl = nil
         default:
             pipWindow.handlePointer(event)
         }
+    }
+
+    private func perform(control: PipControls.Control) {
+        switch control {
+        case .backToMain: stop()
+        case .close: close()
+        case .mirror: onMirrorToggle?()
+        }
+    }
+
+    private func handleKey(_ keysym: UInt) {
+        switch keysym {
+        case 0xff1b: stop()  // Escape: back to the source window
+        case 0x6d: onMirrorToggle?()  // m
+        case 0x72: onRotate?()  // r
+        case 0x2b, 0x3d, 0xffab: scale(by: 1.15, aroundX: pipWindow.rect.x + pipWindow.rect.width / 2, pipWindow.rect.y + pipWindow.rect.height / 2)
+        case 0x2d, 0xffad: scale(by: 1 / 1.15, aroundX: pipWindow.rect.x + pipWindow.rect.width / 2, pipWindow.rect.y + pipWindow.rect.height / 2)
+        default: break
+        }
+    }
+
+    private func showControls() {
+        let wasVisible = controls.isVisible(at: .now())
+        controls.pointerMoved(at: .now())
+        if !wasVisible { onNeedsFrame?() }
+        if let t = controlsTimer { loop.cancelTimer(t) }
+        guard let until = controls.visibleUntil else { return }
+        controlsTimer = loop.schedule(at: until) { [unowned self] in
+            controlsTimer = nil
+            onNeedsFrame?()  // redraw without them
+        }
+    }
+
+    /// Wheel or +/-: resize around a point, aspect kept, inside the work area.
+    private func scale(by factor: Double, aroundX x: Int, _ y: Int) {
+        guard pipShown else { return }
+        let r = WindowPlacementMath.scaled(
+            pipWindow.rect, by: factor, around: x, y, aspect: pipWindow.aspect, minWidth: FloatingWindow.minimumWidth,
+            area: WindowManagerInfo.workArea(display: display))
+        pipWindow.setRect(r)
+        scheduleSettle()
+    }
+
+    private func scheduleSettle() {
+        if let t = settleTimer { loop.cancelTimer(t) }
+        settleTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 250_000_000)) { [unowned self] in
+            settleTimer = nil
+            if display.pointerButtonsDown() { return scheduleSettle() }  // still being dragged
+            settleFrame(snap: windowManagerMoveSeen)
+            windowManagerMoveSeen = false
+        }
+    }
+
+    /// A move or resize by the user ended: snap to the work area's edges if close, then report it.
+    private func settleFrame(snap: Bool) {
+        var r = pipWindow.rect
+        if snap {
+            r = WindowPlacementMath.snapped(r, to: WindowManagerInfo.workArea(display: display))
+            if r != pipWindow.rect { pipWindow.setRect(r) }
+        }
+        onFrameSettled?(r)
     }
 
     /// Feeds the machine; events raised while actions run (a synchronous restore completion) queue up.

@@ -7,6 +7,8 @@
 /// workspace switches).
 final class SourceWindowWatcher {
     let window: WindowID
+    /// The window whose frame is reported (the source window, or a view inside it).
+    let frameWindow: WindowID
     private let display: XDisplay
     private let windowManagerRunning: Bool
     private(set) var isHidden = false
@@ -15,9 +17,10 @@ final class SourceWindowWatcher {
     /// Called with what changed: `.sourceHidden`, `.sourceShown`, `.sourceFrameChanged`, `.sourceDestroyed`.
     var report: (PipEvent) -> Void = { _ in }
 
-    init(display: XDisplay, window: WindowID, windowManagerRunning: Bool) {
+    init(display: XDisplay, window: WindowID, frameWindow: WindowID? = nil, windowManagerRunning: Bool) {
         self.display = display
         self.window = window
+        self.frameWindow = frameWindow ?? window
         self.windowManagerRunning = windowManagerRunning
     }
 
@@ -70,10 +73,11 @@ final class SourceWindowWatcher {
         return iconic || states.contains(display[._NET_WM_STATE_HIDDEN])
     }
 
-    /// The window's rectangle in root coordinates grown by its window-manager frame.
+    /// The frame window's rectangle in root coordinates; for the source window itself, grown by its
+    /// window-manager frame.
     private func refreshFrame() {
-        guard let inner = display.rootGeometry(of: window), inner.width > 1 || inner.height > 1 else { return }
-        let extents = display.integers(window, ._NET_FRAME_EXTENTS)
+        guard let inner = display.rootGeometry(of: frameWindow), inner.width > 1 || inner.height > 1 else { return }
+        let extents = frameWindow == window ? display.integers(window, ._NET_FRAME_EXTENTS) : []
         var outer = inner
         if extents.count == 4 {
             outer = Rect(

@@ -27,7 +27,8 @@ public struct FrameStats {
 
     /// A frame was taken for display: sequence gaps are frames dropped on the way.
     public mutating func noteTaken(sequence: UInt64) {
-        if let last = lastSequence, sequence > last + 1 { dropped += Int(sequence - last - 1) }
+        // A source that restarted its numbering (or jumped absurdly) is not a billion dropped frames.
+        if let last = lastSequence, sequence > last &+ 1, sequence - last < 1 << 20 { dropped += Int(sequence - last - 1) }
         lastSequence = sequence
     }
 

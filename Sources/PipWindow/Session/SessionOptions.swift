@@ -14,8 +14,23 @@ public struct SessionOptions: Sendable {
     public var printStats = false
     /// Start in Picture in Picture (`--pip`): the main window appears only when PiP stops.
     public var startInPip = false
+    /// Put the PiP window where it was last time (when neither size nor corner was given).
+    public var remembersGeometry = true
+    /// Create the main view inside this window (`--wid`, `$XEMBED`).
+    public var embedInto: WindowID?
+    /// Use this other application's window as the PiP source and restore target (`--follow-window`).
+    public var followWindow: WindowID?
+    /// The PiP window's outline, opacity and click-through.
+    public var style = PipWindowStyle()
     /// Try MIT-SHM (false: plain XPutImage; also `PIPCAM_NO_XSHM=1`).
     public var allowSharedMemory = true
+    /// The source as the user would name it, for `pipcam status` (e.g. `/dev/video0`, `test`).
+    public var sourceName = ""
+    /// The global hotkey that toggles PiP (`--hotkey`).
+    public var hotkey: HotkeySpec?
+    /// This instance's ownership of the control selection, taken before the source started;
+    /// nil runs without `pipcam toggle|…` control.
+    public var control: InstanceClaim?
 
     public init() {}
 }

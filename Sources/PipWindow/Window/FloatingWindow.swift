@@ -8,8 +8,13 @@ public final class FloatingWindow {
     /// Width / height of the picture; resizes keep it.
     public private(set) var aspect: Double
     public static let minimumWidth = 96
-    private let wm: WindowManagerInfo
+    private var wm: WindowManagerInfo
     private var gesture: GestureTracker?
+    /// Called when a move or resize pipcam did itself (no window manager's help) ended.
+    public var onOwnDragEnded: ((DragKind) -> Void)?
+    /// Called when a move or resize was handed to the window manager (`_NET_WM_MOVERESIZE`);
+    /// it ends when the pointer button is released, which only the window manager sees.
+    public var onWindowManagerDragStarted: ((DragKind) -> Void)?
 
     /// Creates (unmapped) the PiP window at `rect` with every hint set before it is first mapped,
     /// since window managers read most of them only at map time.
@@ -33,14 +38,45 @@ public final class FloatingWindow {
         display.setProperty(id, ._NET_WM_USER_TIME, type: .CARDINAL_, values: [0])
         display.setProperty(id, ._NET_WM_BYPASS_COMPOSITOR, type: .CARDINAL_, values: [2])
         display.setProperty(id, ._NET_WM_WINDOW_TYPE, type: .ATOM_, values: [Int(display[._NET_WM_WINDOW_TYPE_UTILITY])])
-        let states: [AtomName] = [._NET_WM_STATE_ABOVE, ._NET_WM_STATE_STICKY, ._NET_WM_STATE_SKIP_TASKBAR, ._NET_WM_STATE_SKIP_PAGER]
-        // With no window manager yet, ask for everything: one that starts later reads this at manage time.
-        let supported = states.filter { !wm.isRunning || wm.supports(display[$0]) }.map { Int(display[$0]) }
-        display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: supported)
+        display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: wantedStates.map { Int(display[$0]) })
+    }
+
+    private static let floatingStates: [AtomName] = [
+        ._NET_WM_STATE_ABOVE, ._NET_WM_STATE_STICKY, ._NET_WM_STATE_SKIP_TASKBAR, ._NET_WM_STATE_SKIP_PAGER,
+    ]
+
+    /// The states to ask for: those the window manager supports; all of them with no window manager
+    /// yet (one that starts later reads the property when it takes the window over).
+    private var wantedStates: [AtomName] {
+        Self.floatingStates.filter { !wm.isRunning || wm.supports(display[$0]) }
+    }
+
+    /// A new window manager took over (`_NET_SUPPORTING_WM_CHECK` changed): ask it again for
+    /// everything the old one was asked, since it may not have read our properties the same way.
+    public func windowManagerChanged(to info: WindowManagerInfo, isMapped: Bool) {
+        wm = info
+        display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
+        guard isMapped, info.isRunning else { return }
+        // After mapping, EWMH state changes go through client messages to the root (action 1 = add).
+        for state in wantedStates { display.sendToRoot(about: id, ._NET_WM_STATE, [1, Int(display[state]), 0, 1, 0]) }
+        display.sendToRoot(about: id, ._NET_WM_DESKTOP, [0xFFFF_FFFF, 1, 0, 0, 0])
     }
 
     private var minimumSize: (Int, Int) {
         (Self.minimumWidth, max(1, Int((Double(Self.minimumWidth) / aspect).rounded())))
+    }
+
+    /// The look of the window: outline, opacity, and whether clicks pass through it.
+    public var style = PipWindowStyle() { didSet { applyStyle() } }
+
+    private func applyStyle() {
+        if display.hasShape {
+            display.setBoundingShape(id, style.shape.spans(width: rect.width, height: rect.height))
+            display.setInputShape(id, style.clickThrough ? [] : nil)
+        }
+        if style.opacity < 1 {
+            display.setProperty(id, ._NET_WM_WINDOW_OPACITY, type: .CARDINAL_, values: [Int(style.opacity * 0xFFFF_FFFF)])
+        }
     }
 
     public func show() { display.map(id) }
@@ -54,6 +90,7 @@ public final class FloatingWindow {
     /// Notes a new position or size from a ConfigureNotify; returns true when the size changed.
     public func noteConfigure(_ event: Rect, synthetic: Bool) -> Bool {
         let sizeChanged = event.width != rect.width || event.height != rect.height
+        defer { if sizeChanged && style.shape != .rect { applyStyle() } }
         if synthetic || !wm.isRunning {
             rect = event
         } else if let r = display.rootGeometry(of: id) {
@@ -91,8 +128,9 @@ public final class FloatingWindow {
             defer { gesture = g }
             return g.motion(p, window: self)
         case .buttonRelease(let p) where p.button == 1:
-            guard gesture != nil else { return false }
+            guard let g = gesture else { return false }
             gesture = nil
+            if g.dragging && !g.handedToWindowManager { onOwnDragEnded?(g.kind) }
             return true
         default:
             return false
@@ -105,6 +143,7 @@ public final class FloatingWindow {
         display.ungrabPointer(time: press.time)
         display.sendToRoot(about: id, ._NET_WM_MOVERESIZE, [press.rootX, press.rootY, kind.rawValue, press.button, 1])
         display.flush()
+        onWindowManagerDragStarted?(kind)
         return true
     }
 
@@ -144,5 +183,19 @@ private struct GestureTracker {
         }
         window.applyOwnDrag(kind, from: startRect, dx: dx, dy: dy)
         return true
+    }
+}
+
+/// How the PiP window looks (`--shape`, `--opacity`, `--click-through`).
+public struct PipWindowStyle: Sendable, Equatable {
+    public var shape: WindowShape = .rect
+    /// 0.1 … 1 (`_NET_WM_WINDOW_OPACITY`, for compositing window managers).
+    public var opacity = 1.0
+    /// An empty input shape: clicks reach the window below (hotkey and commands still work).
+    public var clickThrough = false
+    public init(shape: WindowShape = .rect, opacity: Double = 1, clickThrough: Bool = false) {
+        self.shape = shape
+        self.opacity = min(1, max(0.1, opacity))
+        self.clickThrough = clickThrough
     }
 }

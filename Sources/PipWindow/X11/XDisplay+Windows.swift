@@ -120,6 +120,11 @@ extension XDisplay {
 
     /// Sends an EWMH client message about `window` to the root window.
     public func sendToRoot(about window: WindowID, _ type: AtomName, _ data: [Int]) {
+        var event = clientMessage(window, type, data)
+        XSendEvent(raw, root, 0, EventMask([.substructureRedirect, .substructureNotify]).rawValue, &event)
+    }
+
+    private func clientMessage(_ window: WindowID, _ type: AtomName, _ data: [Int]) -> XEvent {
         var event = XEvent()
         event.xclient.type = ClientMessage
         event.xclient.window = window
@@ -131,7 +136,7 @@ extension XDisplay {
             for (i, v) in data.prefix(5).enumerated() { l[i] = v }
         }
         event.xclient.data.l = d
-        XSendEvent(raw, root, 0, EventMask([.substructureRedirect, .substructureNotify]).rawValue, &event)
+        return event
     }
 
     /// Grabs the pointer for a move or resize the program does itself.
@@ -141,6 +146,21 @@ extension XDisplay {
     }
 
     public func ungrabPointer(time: UInt) { XUngrabPointer(raw, time) }
+
+    /// Whether any pointer button is held down now (a window manager may be moving a window).
+    public func pointerButtonsDown() -> Bool {
+        var rootReturn: UInt = 0, child: UInt = 0
+        var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
+        var mask: UInt32 = 0
+        XQueryPointer(raw, root, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
+        return mask & UInt32(Button1Mask | Button2Mask | Button3Mask) != 0
+    }
+
+    /// Dots per inch of the screen (from its size in millimetres), for choosing 1× or 2× icons.
+    public var dotsPerInch: Double {
+        let mm = XDisplayWidthMM(raw, screen)
+        return mm > 0 ? Double(XDisplayWidth(raw, screen)) * 25.4 / Double(mm) : 96
+    }
 
     /// A window's rectangle in root coordinates (nil if it is gone).
     public func rootGeometry(of w: WindowID) -> Rect? {
@@ -177,6 +197,33 @@ extension XDisplay {
             return true
         }
         return ok && error == nil
+    }
+
+    /// The parent of `w` (nil when `w` is gone or is the root).
+    public func parent(of w: WindowID) -> WindowID? {
+        let (parent, error) = withErrorTrap { () -> WindowID? in
+            var rootReturn: UInt = 0, parentReturn: UInt = 0
+            var children: UnsafeMutablePointer<UInt>?
+            var count: UInt32 = 0
+            guard XQueryTree(raw, w, &rootReturn, &parentReturn, &children, &count) != 0 else { return nil }
+            if let children { XFree(children) }
+            return parentReturn == 0 || w == root ? nil : parentReturn
+        }
+        return error == nil ? parent : nil
+    }
+
+    /// The application window `w` belongs to: the nearest ancestor (or `w` itself) that a window
+    /// manager manages (it has `WM_STATE`), else the ancestor just below the root.
+    public func topLevel(of w: WindowID) -> WindowID {
+        var current = w
+        while integers(current, .WM_STATE).isEmpty, let p = parent(of: current), p != root { current = p }
+        return current
+    }
+
+    /// Sends a format-32 client message to `w` itself (no event mask: it goes to the window's owner).
+    public func sendClientMessage(to w: WindowID, _ type: AtomName, _ data: [Int]) {
+        var event = clientMessage(w, type, data)
+        _ = withErrorTrap { XSendEvent(raw, w, 0, 0, &event) }
     }
 
     /// A new graphics context without exposure events (image puts would generate them otherwise).

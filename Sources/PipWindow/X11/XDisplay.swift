@@ -131,6 +131,11 @@ public final class XDisplay {
             let b = e.xbutton
             let p = pointer(b.window, b.button, b.x, b.y, b.x_root, b.y_root, b.time, b.state)
             return e.type == ButtonPress ? .buttonPress(p) : .buttonRelease(p)
+        case EnterNotify: return .pointerEntered(e.xcrossing.window)
+        case LeaveNotify: return .pointerLeft(e.xcrossing.window)
+        case KeyPress where e.xkey.window == root, KeyRelease where e.xkey.window == root:
+            let k = e.xkey
+            return .rootKey(keycode: k.keycode, state: k.state, time: k.time, pressed: e.type == KeyPress)
         case KeyPress:
             let keysym = XLookupKeysym(&e.xkey, 0)
             return .keyPress(window: e.xkey.window, keysym: keysym, state: e.xkey.state)
@@ -139,6 +144,8 @@ public final class XDisplay {
             return .motion(pointer(m.window, 0, m.x, m.y, m.x_root, m.y_root, m.time, m.state))
         case ClientMessage:
             let c = e.xclient
+            // Any client can send anything: a command in another format is garbage, not a command.
+            if c.message_type == self[._PIPCAM_COMMAND] && c.format != 32 { return .other }
             return .clientMessage(window: c.window, type: c.message_type, data: c.data.l)
         case PropertyNotify:
             let p = e.xproperty
@@ -155,7 +162,7 @@ public final class XDisplay {
                 $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { $0.pointee.shmseg }
             }
             return .shmCompletion(segment: segment)
-        default: return .other
+        default: return translateControlEvent(&e)
         }
     }
 }

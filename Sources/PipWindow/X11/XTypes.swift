@@ -9,6 +9,11 @@ public enum AtomName: String, CaseIterable, Sendable {
     case _NET_WM_STATE_SKIP_TASKBAR, _NET_WM_STATE_SKIP_PAGER, _NET_WM_STATE_HIDDEN
     case _NET_WM_MOVERESIZE, _NET_ACTIVE_WINDOW
     case _MOTIF_WM_HINTS
+    case _XEMBED, _XEMBED_INFO
+    case _NET_WM_WINDOW_OPACITY
+    // The control channel (`pipcam toggle|…|status`): command messages, the status conversion
+    // target and reply property, the timestamp probe, and ICCCM's TARGETS.
+    case _PIPCAM_COMMAND, _PIPCAM_STATUS, _PIPCAM_REPLY, _PIPCAM_TIMESTAMP, TARGETS
 }
 
 /// A pointer event in window and root coordinates.
@@ -37,7 +42,31 @@ public enum WindowEvent: Sendable {
     case shmCompletion(segment: UInt)
     /// A key press with its (unshifted) keysym, e.g. 0xff1b for Escape.
     case keyPress(window: WindowID, keysym: UInt, state: UInt32)
+    /// The pointer entered or left the window.
+    case pointerEntered(WindowID)
+    case pointerLeft(WindowID)
+    /// A key press or release reported to the root window: a passive grab (the global hotkey) fired.
+    case rootKey(keycode: UInt32, state: UInt32, time: UInt, pressed: Bool)
+    /// The keyboard or modifier mapping changed (MappingNotify; Xlib's copy is already refreshed).
+    case keyboardMappingChanged
+    /// Another client asks the owner of a selection to convert it (ICCCM 2.2).
+    case selectionRequest(SelectionRequest)
+    /// The answer to our `XConvertSelection`: `property` is 0 when the owner refused.
+    case selectionNotify(requestor: WindowID, selection: UInt, target: UInt, property: UInt)
+    /// `window` lost ownership of `selection` to another client.
+    case selectionClear(window: WindowID, selection: UInt)
     case other
+}
+
+/// A SelectionRequest event: `requestor` wants `selection` as `target`, written to its `property`.
+public struct SelectionRequest: Sendable, Equatable {
+    public var owner: WindowID
+    public var requestor: WindowID
+    public var selection: UInt
+    public var target: UInt
+    /// Where to put the answer; 0 from obsolete clients (then the target names the property).
+    public var property: UInt
+    public var time: UInt
 }
 
 /// An X protocol error, as the recording handler saw it.
@@ -45,6 +74,8 @@ public struct XErrorRecord: Sendable, Equatable, CustomStringConvertible {
     public var errorCode: UInt8
     public var requestCode: UInt8
     public var resource: UInt
+    /// BadAccess: e.g. a key another client has already grabbed.
+    public var isBadAccess: Bool { errorCode == 10 }
     public var description: String {
         "X error \(errorCode) in request \(requestCode) on 0x\(String(resource, radix: 16))"
     }
@@ -89,9 +120,13 @@ extension WindowEvent {
             return w
         case .buttonPress(let p), .buttonRelease(let p), .motion(let p):
             return p.window
-        case .mapped(let w), .unmapped(let w), .destroyed(let w):
+        case .mapped(let w), .unmapped(let w), .destroyed(let w), .pointerEntered(let w), .pointerLeft(let w):
             return w
-        case .shmCompletion, .other:
+        case .selectionRequest(let r):
+            return r.owner
+        case .selectionNotify(let w, _, _, _), .selectionClear(let w, _):
+            return w
+        case .shmCompletion, .rootKey, .keyboardMappingChanged, .other:
             return nil
         }
     }

@@ -33,7 +33,8 @@ final class XServer: Sendable {
     let width: Int
     let height: Int
     let windowManager: WindowManager
-    /// A private temporary directory (also the children's XDG_RUNTIME_DIR), removed on stop.
+    /// A private temporary directory (also the children's XDG_RUNTIME_DIR, and the parent of their
+    /// XDG_STATE_HOME and XDG_CONFIG_HOME), removed on stop.
     let directory: String
     /// The environment for X clients of this server: the test's own, with DISPLAY and
     /// XDG_RUNTIME_DIR pointing here and no Wayland or session-bus variables.
@@ -85,6 +86,10 @@ final class XServer: Sendable {
         }
         environment["DISPLAY"] = display
         environment["XDG_RUNTIME_DIR"] = directory
+        // pipcam remembers the PiP window's place and reads a config file: each server's clients get
+        // their own, so tests never see each other's (or the user's) state.
+        environment["XDG_STATE_HOME"] = directory + "/state"
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
         self.environment = environment
 
         if windowManager != .none {

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the PiP window was, remembered across runs in `$XDG_STATE_HOME/pipcam/geometry` as its size
+/// and its offset from the nearest work-area corner (so it stays in that corner on another screen).
+public struct GeometryMemory: Equatable, Sendable {
+    public var corner: Corner
+    /// Distance from the corner's two edges to the window's nearest edges.
+    public var offsetX: Int
+    public var offsetY: Int
+    public var width: Int
+    public var height: Int
+
+    /// Remembers `rect` relative to the corner of `area` it is nearest to.
+    public init(rect: Rect, in area: Rect) {
+        let left = rect.x - area.x, right = area.maxX - rect.maxX
+        let top = rect.y - area.y, bottom = area.maxY - rect.maxY
+        corner = left <= right ? (top <= bottom ? .topLeft : .bottomLeft) : (top <= bottom ? .topRight : .bottomRight)
+        offsetX = min(left, right)
+        offsetY = min(top, bottom)
+        width = rect.width
+        height = rect.height
+    }
+
+    /// The rectangle in `area`, shrunk and moved as needed to lie on it.
+    public func rect(in area: Rect) -> Rect {
+        let w = max(1, min(width, area.width)), h = max(1, min(height, area.height))
+        let x = corner == .topLeft || corner == .bottomLeft ? area.x + offsetX : area.maxX - offsetX - w
+        let y = corner == .topLeft || corner == .topRight ? area.y + offsetY : area.maxY - offsetY - h
+        return WindowPlacementMath.clamped(Rect(x: x, y: y, width: w, height: h), into: area)
+    }
+
+    /// One line: `bottom-right 24 24 320 180`.
+    public var line: String { "\(corner.rawValue) \(offsetX) \(offsetY) \(width) \(height)" }
+
+    /// Parses `line`; nil for anything malformed (a damaged file is ignored, never fatal).
+    public init?(line: String) {
+        let f = line.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        guard f.count == 5, let corner = Corner(rawValue: String(f[0])),
+            let x = Int(f[1]), let y = Int(f[2]), let w = Int(f[3]), let h = Int(f[4]),
+            w >= 16, h >= 16, w <= 16384, h <= 16384, abs(x) <= 16384, abs(y) <= 16384
+        else { return nil }
+        (self.corner, offsetX, offsetY, width, height) = (corner, x, y, w, h)
+    }
+
+    /// `$XDG_STATE_HOME/pipcam/geometry` (default `~/.local/state/pipcam/geometry`); `name` for `--name` instances.
+    public static func filePath(name: String? = nil) -> String? {
+        let base: String
+        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+            base = state
+        } else if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
+            base = home + "/.local/state"
+        } else {
+            return nil
+        }
+        return base + "/pipcam/" + (name.map { "geometry-\($0)" } ?? "geometry")
+    }
+
+    /// Reads the remembered geometry, if any.
+    public static func load(from path: String) -> GeometryMemory? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return nil }
+        return GeometryMemory(line: String(decoding: buffer[0..<n], as: UTF8.self))
+    }
+
+    /// Writes it (creating the directories); failures are ignored — losing a window position is no error.
+    public func save(to path: String) {
+        var directory = ""
+        for part in path.split(separator: "/").dropLast() {
+            directory += "/" + part
+            mkdir(directory, 0o755)
+        }
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        let bytes = Array((line + "\n").utf8)
+        let written = write(fd, bytes, bytes.count)
+        close(fd)
+        if written == bytes.count { rename(temporary, path) } else { unlink(temporary) }
+    }
+}

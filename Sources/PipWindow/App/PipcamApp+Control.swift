@@ -1,0 +1,50 @@
+/// `pipcam toggle|start|stop|status|quit` and the global hotkey, wired into the running program.
+extension PipcamApp {
+    /// Answers control commands on the claimed selection and grabs the hotkey, as the options say.
+    /// The server and grabber live as long as the loop's handlers that hold them.
+    func installControl() {
+        if let claim = options.control {
+            let server = ControlServer(display: loop.display, claim: claim) { [unowned self] in statusSnapshot }
+            server.onCommand = { [unowned self] in perform($0) }
+            server.install(on: loop)
+        }
+        if let spec = options.hotkey {
+            let grabber = HotkeyGrabber(display: loop.display, spec: spec)
+            grabber.onPress = { [unowned self] in perform(.toggle) }
+            loop.observeOtherEvents { grabber.handle($0) }
+            grabber.grab()
+        }
+    }
+
+    /// Carries out a control command (the hotkey is `.toggle`).
+    func perform(_ command: ControlCommand) {
+        switch command {
+        case .toggle:
+            // Toggle follows where PiP is heading: a PiP on its way up goes back, one on its way down comes back.
+            switch pip.phase {
+            case .idle, .stopping, .restoring: pip.start()
+            case .starting, .active: pip.stop()
+            }
+        case .start: pip.start()
+        case .stop: pip.stop()
+        case .quit: loop.stop(exitCode: 0)
+        case .status: break
+        }
+    }
+
+    /// What `pipcam status` reports now. `main` is the main window (embedded or not), or with
+    /// `--follow-window` the followed window: the window PiP restores.
+    var statusSnapshot: InstanceStatus {
+        let display = loop.display
+        let window = main?.id ?? sourceWindow
+        let fallback = main.map { Rect(x: 0, y: 0, width: $0.size.width, height: $0.size.height) } ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        let frame = (window != 0 ? display.rootGeometry(of: window) : nil) ?? fallback
+        let visible = main?.isMapped ?? (sourceWindow != 0 && display.isMapped(sourceWindow) == true)
+        return InstanceStatus(
+            state: stateName, source: options.sourceName, camera: cameraStateName, shown: stats.shown,
+            dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible)
+    }
+
+    /// The camera's state for `status`, as the stats line names it.
+    var cameraStateName: String { status.camera.description }
+}

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CameraSource
+
+/// The global hotkey: a passive grab of one key with its modifiers on the root window, in every
+/// state of CapsLock, NumLock and ScrollLock, grabbed again whenever the keyboard mapping changes.
+///
+/// Problems (another client holds the key, no key produces the keysym) are reported once on
+/// standard error; the program keeps running without the hotkey.
+public final class HotkeyGrabber {
+    public let spec: HotkeySpec
+    /// Called on the loop's thread when the hotkey is pressed (not for auto-repeat while it is held).
+    public var onPress: () -> Void = {}
+    /// Whether the key is grabbed now.
+    public var isGrabbed: Bool { grabbed != nil }
+
+    private let display: XDisplay
+    private var grabbed: (keycode: UInt32, masks: [KeyModifiers])?
+    private var locks = LockMasks(numLock: [], scrollLock: [])
+    private var lastReport: String?
+    private var held = false
+    private var lastTime: UInt = 0
+
+    public init(display: XDisplay, spec: HotkeySpec) {
+        self.display = display
+        self.spec = spec
+    }
+
+    /// Grabs the key, or follows a changed keyboard mapping: grabs held for the same key and lock
+    /// bits are kept, so two programs wanting one key never see it free while one re-grabs.
+    public func grab() {
+        display.detectAutoRepeat()
+        locks = display.lockMasks
+        guard let keycode = display.keycode(for: spec.keysym) else {
+            release()
+            report("no key on this keyboard produces '\(spec.keyName)'; running without a hotkey")
+            return
+        }
+        let masks = locks.grabMasks(for: spec.modifiers)
+        let kept = grabbed.map { $0.keycode == keycode ? $0.masks : [] } ?? []
+        if kept == masks { return }
+        let new = masks.filter { !kept.contains($0) }
+        if let error = display.grabKey(keycode, masks: new) {
+            display.ungrabKey(keycode, masks: new)
+            release()
+            report(
+                error.isBadAccess
+                    ? "another program already uses this key; running without it (bind 'pipcam toggle' to a key in your window manager instead)"
+                    : "cannot grab the key (\(error)); running without it")
+            return
+        }
+        if let old = grabbed {
+            display.ungrabKey(old.keycode, masks: old.keycode == keycode ? old.masks.filter { !masks.contains($0) } : old.masks)
+        }
+        grabbed = (keycode, masks)
+        if lastReport != nil { writeErrorLine("pipcam: --hotkey \(spec.text): grabbed after all; it toggles Picture in Picture") }
+        lastReport = nil
+    }
+
+    /// Releases the grab.
+    public func release() {
+        if let g = grabbed { display.ungrabKey(g.keycode, masks: g.masks) }
+        grabbed = nil
+    }
+
+    /// Handles root key events and keyboard-mapping changes; ignores everything else.
+    public func handle(_ event: WindowEvent) {
+        switch event {
+        case .keyboardMappingChanged:
+            grab()
+        case .rootKey(let keycode, let state, let time, let pressed):
+            guard let g = grabbed, keycode == g.keycode else { return }
+            guard pressed else {
+                held = false
+                return
+            }
+            // With detectable auto-repeat a held key sends presses without releases; a stale `held`
+            // (a release that never came) expires after half a second without presses.
+            let repeated = held && time &- lastTime < 500
+            held = true
+            lastTime = time
+            if !repeated && locks.clean(state, keeping: spec.modifiers) == spec.modifiers { onPress() }
+        default:
+            break
+        }
+    }
+
+    private func report(_ text: String) {
+        let line = "pipcam: --hotkey \(spec.text): \(text)"
+        if line != lastReport { writeErrorLine(line) }
+        lastReport = line
+    }
+}

@@ -1,0 +1,60 @@
+import CameraSource
+
+/// The controls drawn over the PiP window while the pointer is on it, as in Firefox's and iOS's
+/// PiP: top-left back to the main window, top-right close, bottom-centre mirror. They fade after
+/// two seconds without pointer motion.
+struct PipControls {
+    enum Control: CaseIterable { case backToMain, close, mirror }
+
+    static let fadeNanoseconds: Int64 = 2_000_000_000
+    private let icons: [Control: AlphaMask]
+    private let iconSize: Int
+    private var margin: Int { iconSize / 3 }
+    private var padding: Int { iconSize / 4 }
+    /// Until when the controls are shown (nil: hidden).
+    private(set) var visibleUntil: MonotonicInstant?
+
+    /// - Parameter doubleSize: use the 2× icons (high-DPI screens).
+    init(doubleSize: Bool) {
+        icons = [
+            .backToMain: AlphaMask.asset("back-to-main", doubleSize: doubleSize)!,
+            .close: AlphaMask.asset("close", doubleSize: doubleSize)!,
+            .mirror: AlphaMask.asset("mirror", doubleSize: doubleSize)!,
+        ]
+        iconSize = doubleSize ? 48 : 24
+    }
+
+    func isVisible(at now: MonotonicInstant) -> Bool { visibleUntil.map { now < $0 } ?? false }
+
+    mutating func pointerMoved(at now: MonotonicInstant) { visibleUntil = now.advanced(byNanoseconds: Self.fadeNanoseconds) }
+    mutating func hide() { visibleUntil = nil }
+
+    /// Where a control sits (with its dimmed backdrop) in a `width`×`height` window.
+    func frame(of control: Control, width: Int, height: Int) -> Rect {
+        let side = iconSize + 2 * padding
+        switch control {
+        case .backToMain: return Rect(x: margin, y: margin, width: side, height: side)
+        case .close: return Rect(x: width - margin - side, y: margin, width: side, height: side)
+        case .mirror: return Rect(x: (width - side) / 2, y: height - margin - side, width: side, height: side)
+        }
+    }
+
+    /// The control under (`x`, `y`), if the controls are showing.
+    func control(atX x: Int, y: Int, width: Int, height: Int, now: MonotonicInstant) -> Control? {
+        guard isVisible(at: now) else { return nil }
+        return Control.allCases.first { frame(of: $0, width: width, height: height).contains(x: x, y: y) }
+    }
+
+    /// Draws the controls if they are showing.
+    func draw(
+        with compositor: Compositor, into pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int,
+        now: MonotonicInstant
+    ) {
+        guard isVisible(at: now), width >= 3 * (iconSize + 2 * padding) else { return }
+        for control in Control.allCases {
+            let f = frame(of: control, width: width, height: height)
+            compositor.dim(x: f.x, y: f.y, w: f.width, h: f.height, amount: 0.55, into: pixels, stride: stride, width: width, height: height)
+            compositor.draw(icons[control]!, at: f.x + padding, y: f.y + padding, into: pixels, stride: stride, width: width, height: height)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Geometry the PiP window's interactions need, as pure functions (tested without X).
+public enum WindowPlacementMath {
+    /// A rectangle moved flush against every work-area edge it ended within `threshold` pixels of
+    /// (so a corner snaps when both of its edges are near). Outside the area, it is pulled back in.
+    public static func snapped(_ r: Rect, to area: Rect, threshold: Int = 24) -> Rect {
+        var out = r
+        if abs(r.x - area.x) <= threshold || r.x < area.x { out.x = area.x }
+        if abs(area.maxX - r.maxX) <= threshold || r.maxX > area.maxX { out.x = area.maxX - r.width }
+        if abs(r.y - area.y) <= threshold || r.y < area.y { out.y = area.y }
+        if abs(area.maxY - r.maxY) <= threshold || r.maxY > area.maxY { out.y = area.maxY - r.height }
+        // A window wider or taller than the area keeps its left/top edge visible.
+        out.x = max(area.x, out.x)
+        out.y = max(area.y, out.y)
+        return out
+    }
+
+    /// `r` scaled by `factor` around the point (`px`, `py`) (root coordinates), keeping `aspect`
+    /// (width / height), no narrower than `minWidth` and fitting inside `area`.
+    public static func scaled(
+        _ r: Rect, by factor: Double, around px: Int, _ py: Int, aspect: Double, minWidth: Int, area: Rect
+    ) -> Rect {
+        let maxWidth = max(minWidth, min(area.width, Int(Double(area.height) * aspect)))
+        let width = min(max(Int((Double(r.width) * factor).rounded()), minWidth), maxWidth)
+        let height = max(1, Int((Double(width) / aspect).rounded()))
+        // The point under the pointer stays under it.
+        let fx = r.width > 0 ? Double(px - r.x) / Double(r.width) : 0.5
+        let fy = r.height > 0 ? Double(py - r.y) / Double(r.height) : 0.5
+        let x = px - Int((fx * Double(width)).rounded())
+        let y = py - Int((fy * Double(height)).rounded())
+        return clamped(Rect(x: x, y: y, width: width, height: height), into: area)
+    }
+
+    /// `r` moved (not resized) so it lies inside `area` as far as its size allows.
+    public static func clamped(_ r: Rect, into area: Rect) -> Rect {
+        var out = r
+        out.x = min(max(out.x, area.x), max(area.x, area.maxX - out.width))
+        out.y = min(max(out.y, area.y), max(area.y, area.maxY - out.height))
+        return out
+    }
+}

@@ -1,0 +1,143 @@
+import CX11
+import CameraSource
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Selections and client messages: owning `_PIPCAM_S<screen>`, sending commands, converting and answering.
+extension XDisplay {
+    /// The atom called `name`, created if it does not exist yet.
+    public func intern(_ name: String) -> UInt { XInternAtom(raw, name, 0) }
+
+    /// A server timestamp for `window` (which must select property changes): appends nothing to a
+    /// property and takes the time of the PropertyNotify that causes (ICCCM 2.1; `CurrentTime` is
+    /// not good enough to own a selection). Other events stay queued.
+    public func serverTime(_ window: WindowID) -> UInt {
+        var nothing: UInt8 = 0
+        XChangeProperty(raw, window, self[._PIPCAM_TIMESTAMP], self[.STRING_], 8, PropModeAppend, &nothing, 0)
+        var event = XEvent()
+        while true {
+            XWindowEvent(raw, window, EventMask.propertyChange.rawValue, &event)
+            if event.type == PropertyNotify && event.xproperty.atom == self[._PIPCAM_TIMESTAMP] { return event.xproperty.time }
+        }
+    }
+
+    /// The window owning `selection`, or nil.
+    public func selectionOwner(_ selection: UInt) -> WindowID? {
+        let owner = XGetSelectionOwner(raw, selection)
+        return owner == 0 ? nil : owner
+    }
+
+    /// Makes `window` the owner of `selection` as of `time`; true if the server says it now is.
+    public func claimSelection(_ selection: UInt, for window: WindowID, time: UInt) -> Bool {
+        XSetSelectionOwner(raw, selection, window, time)
+        return XGetSelectionOwner(raw, selection) == window
+    }
+
+    /// Sends a format-32 ClientMessage to the client that created `window`; false if the window is gone.
+    @discardableResult
+    public func sendClientMessage(to window: WindowID, type: UInt, data: [Int]) -> Bool {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = window
+        event.xclient.message_type = type
+        event.xclient.format = 32
+        var d = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &d) { raw in
+            let l = raw.bindMemory(to: Int.self)
+            for (i, v) in data.prefix(5).enumerated() { l[i] = v }
+        }
+        event.xclient.data.l = d
+        return withErrorTrap { XSendEvent(raw, window, 0, 0, &event) }.1 == nil
+    }
+
+    /// Asks the owner of `selection` for it as `target`, to be written to `property` on `requestor`.
+    public func convertSelection(_ selection: UInt, target: UInt, property: UInt, requestor: WindowID) {
+        XConvertSelection(raw, selection, target, property, requestor, UInt(CurrentTime))
+    }
+
+    /// Answers `request` with text of type `type` (nil: refuse); false if the requestor is gone.
+    @discardableResult
+    public func answer(_ request: SelectionRequest, text: [UInt8]?, type: UInt) -> Bool {
+        answer(request) { property in
+            var bytes = text ?? []
+            XChangeProperty(raw, request.requestor, property, type, 8, PropModeReplace, &bytes, Int32(bytes.count))
+        } refuse: { text == nil }
+    }
+
+    /// Answers `request` with a list of atoms (the TARGETS conversion).
+    @discardableResult
+    public func answer(_ request: SelectionRequest, atoms: [UInt]) -> Bool {
+        answer(request) { property in
+            var values = atoms.map { Int(bitPattern: $0) }
+            values.withUnsafeMutableBytes { bytes in
+                _ = XChangeProperty(
+                    raw, request.requestor, property, self[.ATOM_], 32, PropModeReplace,
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(atoms.count))
+            }
+        } refuse: { false }
+    }
+
+    // The requestor may be any client, even a hostile or vanished one: trap what fails.
+    private func answer(_ request: SelectionRequest, write: (UInt) -> Void, refuse: () -> Bool) -> Bool {
+        withErrorTrap { () -> Void in
+            let property = request.property != 0 ? request.property : request.target
+            let refused = refuse()
+            if !refused { write(property) }
+            var event = XEvent()
+            event.xselection.type = SelectionNotify
+            event.xselection.requestor = request.requestor
+            event.xselection.selection = request.selection
+            event.xselection.target = request.target
+            event.xselection.property = refused ? 0 : property
+            event.xselection.time = request.time
+            XSendEvent(raw, request.requestor, 0, 0, &event)
+        }.1 == nil
+    }
+
+    /// Reads a property as bytes and deletes it (the end of a selection transfer); nil if absent.
+    public func takeProperty(_ window: WindowID, _ property: UInt) -> [UInt8]? {
+        var type: UInt = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(
+            raw, window, property, 0, 1 << 20, 1, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, type != 0, format == 8, let data else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(count)))
+    }
+
+    /// Waits up to `milliseconds` for the next event; nil on timeout.
+    public func nextEvent(withinMilliseconds milliseconds: Int) -> WindowEvent? {
+        let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(max(0, milliseconds)) * 1_000_000)
+        while true {
+            if pendingEvents > 0 { return nextEvent() }
+            let now = MonotonicInstant.now()
+            guard now < deadline else { return nil }
+            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32((deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000))
+        }
+    }
+
+    /// The events of `translate` that concern the control channel and the hotkey.
+    func translateControlEvent(_ e: inout XEvent) -> WindowEvent {
+        switch e.type {
+        case MappingNotify:
+            if e.xmapping.request == MappingPointer { return .other }
+            XRefreshKeyboardMapping(&e.xmapping)
+            return .keyboardMappingChanged
+        case CX11.SelectionRequest:
+            let r = e.xselectionrequest
+            return .selectionRequest(
+                SelectionRequest(
+                    owner: r.owner, requestor: r.requestor, selection: r.selection, target: r.target, property: r.property,
+                    time: r.time))
+        case SelectionNotify:
+            let s = e.xselection
+            return .selectionNotify(requestor: s.requestor, selection: s.selection, target: s.target, property: s.property)
+        case SelectionClear:
+            return .selectionClear(window: e.xselectionclear.window, selection: e.xselectionclear.selection)
+        default:
+            return .other
+        }
+    }
+}

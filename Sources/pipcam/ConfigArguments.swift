@@ -1,0 +1,46 @@
+import CameraSource
+import PipWindow
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads `$XDG_CONFIG_HOME/pipcam/config` into arguments (none when there is no file).
+enum ConfigArguments {
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func load() -> Result<[String], Problem> {
+        guard let path = ConfigFile.defaultPath(environment: { getenv($0).map { String(cString: $0) } }) else {
+            return .success([])
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        let entries: [(line: Int, arguments: [String])]
+        do {
+            entries = try ConfigFile.entries(from: String(decoding: bytes, as: UTF8.self), options: PipcamCommand.configurable)
+        } catch {
+            return .failure(Problem(description: "\(path): \(error)"))
+        }
+        // Each line's value gets the same checks as on the command line, reported at its line.
+        for entry in entries {
+            do {
+                _ = try PipcamCommand.parse(entry.arguments)
+            } catch {
+                let message = PipcamCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad value"
+                return .failure(Problem(description: "\(path): line \(entry.line): \(message)"))
+            }
+        }
+        return .success(entries.flatMap(\.arguments))
+    }
+}

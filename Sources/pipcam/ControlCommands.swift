@@ -1,0 +1,88 @@
+import ArgumentParser
+import CameraSource
+import PipWindow
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which running instance a control command is for.
+struct ControlTarget: ParsableArguments {
+    @Option(help: ArgumentHelp("The instance started with --name NAME (default: the unnamed one).", valueName: "name"))
+    var name: String?
+
+    func validate() throws {
+        if let name, let problem = InstanceName.problem(with: name) { throw ValidationError(problem) }
+    }
+}
+
+/// `pipcam toggle|start|stop|status|quit`: one of the control subcommands.
+protocol ControlSubcommand: ParsableCommand {
+    static var command: ControlCommand { get }
+    var target: ControlTarget { get }
+    var root: PipcamCommand { get }
+}
+
+extension ControlSubcommand {
+    /// Sends the command to the instance on `$DISPLAY`; returns the exit status (PRODUCT.md: 0 done,
+    /// 1 no or bad answer, 2 no display, 3 no instance running).
+    func send() -> Int32 {
+        guard let displayName = getenv("DISPLAY").map({ String(cString: $0) }), !displayName.isEmpty else {
+            writeErrorLine("pipcam: no X display: $DISPLAY is not set")
+            return 2
+        }
+        let display: XDisplay
+        do {
+            display = try XDisplay(name: displayName)
+        } catch {
+            writeErrorLine("pipcam: \(error)")
+            return 2
+        }
+        defer { display.close() }
+        // ArgumentParser gives `--name` to the first command that declares it, before or after the subcommand.
+        let name = target.name ?? root.name
+        let outcome = ControlClient(display: display, displayName: displayName, name: name).send(Self.command)
+        if let output = outcome.output { print(output) }
+        if let error = outcome.error { writeErrorLine(error) }
+        return outcome.exitCode
+    }
+}
+
+struct ToggleCommand: ControlSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "toggle", abstract: "Start Picture in Picture in the running pipcam, or stop it when it is up.")
+    static let command = ControlCommand.toggle
+    @OptionGroup var target: ControlTarget
+    @ParentCommand var root: PipcamCommand
+}
+
+struct StartCommand: ControlSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start", abstract: "Start Picture in Picture in the running pipcam.")
+    static let command = ControlCommand.start
+    @OptionGroup var target: ControlTarget
+    @ParentCommand var root: PipcamCommand
+}
+
+struct StopCommand: ControlSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop", abstract: "Stop Picture in Picture in the running pipcam, restoring its main window.")
+    static let command = ControlCommand.stop
+    @OptionGroup var target: ControlTarget
+    @ParentCommand var root: PipcamCommand
+}
+
+struct StatusCommand: ControlSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Print the running pipcam's state as one JSON object.")
+    static let command = ControlCommand.status
+    @OptionGroup var target: ControlTarget
+    @ParentCommand var root: PipcamCommand
+}
+
+struct QuitCommand: ControlSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quit", abstract: "Make the running pipcam exit; returns once it has.")
+    static let command = ControlCommand.quit
+    @OptionGroup var target: ControlTarget
+    @ParentCommand var root: PipcamCommand
+}

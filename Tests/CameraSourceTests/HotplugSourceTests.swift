@@ -1,0 +1,264 @@
+import Testing
+@testable import CameraSource
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A scripted source standing in for the test pattern or a camera: hands out frames from `buffers`
+/// buffers (or waits until `waitUntil` when set), and logs what was asked of it.
+final class StubSource: FrameSource {
+    let name: String
+    var isLive: Bool { true }
+    let mirroredByDefault: Bool
+    var frameWidth: Int { 4 }
+    var frameHeight: Int { 2 }
+    var frameRate: Double? { 30 }
+    var pollDescriptor: Int32?
+    var cameraState: CameraState = .streaming
+    var startError: SourceError?
+    /// When set, `nextFrame` waits until then instead of handing out a frame.
+    var waitUntil: MonotonicInstant?
+    private(set) var log: [String] = []
+    private(set) var throttle = 0
+    private var free: [Int]
+    private var sequence: UInt64 = 0
+    private let storage = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+
+    init(name: String, buffers: Int = 3, mirrored: Bool = false) {
+        self.name = name
+        mirroredByDefault = mirrored
+        free = Array((0..<buffers).reversed())
+    }
+    deinit { storage.deallocate() }
+
+    var started: Bool { log.contains("start") }
+    var stopped: Bool { log.contains("stop") }
+    var frameRequests: Int { log.filter { $0 == "next" }.count }
+
+    func start() throws {
+        log.append("start")
+        if let startError { throw startError }
+    }
+
+    func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        log.append("next")
+        if let waitUntil { return .wait(deadline: waitUntil) }
+        guard let index = free.popLast() else { return .wait(deadline: nil) }
+        defer { sequence += 1 }
+        return .frame(VideoFrame(
+            packed: .gray, width: 4, height: 2, base: storage, byteCount: 8, colorimetry: .jpeg,
+            timestamp: now, sequence: sequence, bufferIndex: index))
+    }
+
+    func recycle(bufferIndex: Int) {
+        log.append("recycle \(bufferIndex)")
+        free.append(bufferIndex)
+    }
+
+    func stop() { log.append("stop") }
+
+    func setThrottle(level: Int) {
+        log.append("throttle \(level)")
+        throttle = level
+    }
+}
+
+/// The test pattern while pipcam looks for a camera every 2 s; a camera that appears is taken
+/// once every test frame is back.
+@Suite struct HotplugSourceTests {
+    private let t0 = MonotonicInstant(nanoseconds: 10_000_000_000)
+    private let probe: Int64 = 2_000_000_000  // how often it looks for a camera
+    private let request = SourceRequest(displayWidth: 320, displayHeight: 180)
+
+    /// A hot-plug source over `placeholder`; `found` is what each probe finds; cameras made are kept in `made`.
+    private final class Rig {
+        let placeholder = StubSource(name: "test")
+        var found: String?
+        var probes = 0
+        var made: [(path: String, request: SourceRequest, camera: StubSource)] = []
+        var prepareCamera: (StubSource) -> Void = { _ in }
+        lazy var source = HotplugSource(
+            request: SourceRequest(displayWidth: 320, displayHeight: 180),
+            findCamera: { [unowned self] in
+                self.probes += 1
+                return self.found
+            },
+            makeCamera: { [unowned self] path, request in
+                let camera = StubSource(name: path, mirrored: true)
+                self.prepareCamera(camera)
+                self.made.append((path, request, camera))
+                return camera
+            },
+            placeholder: placeholder)
+    }
+
+    @Test func withoutACameraShowsThePlaceholderAndProbesEveryTwoSeconds() throws {
+        let rig = Rig()
+        let hp = rig.source
+        try hp.start()
+        #expect(rig.placeholder.started)
+        #expect(hp.cameraState == .waiting && hp.cameraState.description == "waiting")
+        #expect(hp.name == "test" && !hp.mirroredByDefault && hp.isLive)
+
+        let f = try #require(expectFrame(try hp.nextFrame(now: t0)))
+        #expect(f.sequence == 0)
+        #expect(rig.probes == 1)  // the first look is right away
+        hp.recycle(bufferIndex: f.bufferIndex)
+        #expect(rig.placeholder.log.last == "recycle \(f.bufferIndex)")
+        #expect(!hp.needsBuffersBack)
+
+        // No new probe before two seconds. A placeholder waiting with no timer (all three of its
+        // buffers out): the wait ends at the next probe.
+        for _ in 0..<3 { _ = try #require(expectFrame(try hp.nextFrame(now: t0 + probe - 1))) }
+        #expect(try hp.nextFrame(now: t0 + probe - 1).waitDeadline == .some(t0 + probe))
+        #expect(rig.probes == 1)
+        // The placeholder's own earlier deadline wins; a later one is cut to the probe.
+        rig.placeholder.waitUntil = t0 + ms(1500)
+        #expect(try hp.nextFrame(now: t0 + ms(1000)).waitDeadline == .some(t0 + ms(1500)))
+        rig.placeholder.waitUntil = t0 + ms(2500)
+        #expect(try hp.nextFrame(now: t0 + ms(1000)).waitDeadline == .some(t0 + probe))
+        #expect(rig.probes == 1)
+
+        // At two seconds it looks again, and then two seconds after that.
+        #expect(try hp.nextFrame(now: t0 + probe).waitDeadline == .some(t0 + ms(2500)))
+        #expect(rig.probes == 2)
+        rig.placeholder.waitUntil = t0 + ms(9000)
+        #expect(try hp.nextFrame(now: t0 + ms(2100)).waitDeadline == .some(t0 + 2 * probe))
+        #expect(rig.probes == 2)
+        #expect(rig.made.isEmpty && hp.cameraState == .waiting)
+    }
+
+    @Test func aCameraThatAppearsIsTakenOnceEveryTestFrameIsBack() throws {
+        let rig = Rig()
+        let hp = rig.source
+        try hp.start()
+        let a = try #require(expectFrame(try hp.nextFrame(now: t0)))
+        let b = try #require(expectFrame(try hp.nextFrame(now: t0)))
+        let requestsBefore = rig.placeholder.frameRequests
+
+        // Plugged in: the next probe finds it. No more test frames, and the display is asked for its frames.
+        rig.found = "/dev/video2"
+        #expect(try hp.nextFrame(now: t0 + probe).waitDeadline == .some(nil))
+        #expect(rig.probes == 2)
+        #expect(rig.placeholder.frameRequests == requestsBefore)
+        #expect(hp.needsBuffersBack)
+        #expect(rig.made.isEmpty)
+        #expect(hp.cameraState == .waiting)
+
+        hp.recycle(bufferIndex: a.bufferIndex)
+        #expect(hp.needsBuffersBack)
+        #expect(try hp.nextFrame(now: t0 + probe).waitDeadline == .some(nil))
+        #expect(rig.made.isEmpty && rig.probes == 2)
+
+        // The last test frame is back: the camera is made, started and used; the placeholder stopped.
+        hp.recycle(bufferIndex: b.bufferIndex)
+        #expect(!hp.needsBuffersBack)
+        rig.found = nil  // it is not looked for again
+        let f = try #require(expectFrame(try hp.nextFrame(now: t0 + probe + ms(5))))
+        let camera = try #require(rig.made.first?.camera)
+        #expect(rig.made.count == 1 && rig.made[0].path == "/dev/video2")
+        #expect(rig.made[0].request == request)
+        #expect(camera.log.first == "start" && camera.log.last == "next")
+        #expect(rig.placeholder.stopped)
+        #expect(rig.placeholder.frameRequests == requestsBefore)
+        #expect(hp.name == "/dev/video2" && hp.mirroredByDefault)
+        #expect(hp.cameraState == .streaming)
+        camera.cameraState = .interrupted(.inUse)
+        #expect(hp.cameraState == .interrupted(.inUse))
+        camera.pollDescriptor = 7
+        #expect(hp.pollDescriptor == 7)
+
+        // Frames, recycling, throttling and waits are the camera's from now on, with no probing.
+        hp.recycle(bufferIndex: f.bufferIndex)
+        #expect(camera.log.last == "recycle \(f.bufferIndex)")
+        hp.setThrottle(level: 2)
+        #expect(camera.throttle == 2)
+        camera.waitUntil = t0 + 60_000_000_000
+        #expect(try hp.nextFrame(now: t0 + 10 * probe).waitDeadline == .some(t0 + 60_000_000_000))
+        #expect(rig.probes == 2 && rig.made.count == 1)
+        camera.cameraState = .interrupted(.disconnected)
+        camera.waitUntil = nil
+        #expect(!hp.needsBuffersBack)
+        hp.stop()
+        #expect(camera.stopped)
+        #expect(rig.placeholder.log.filter { $0 == "stop" }.count == 1)
+    }
+
+    @Test func aCameraFoundWithNoTestFrameOutIsTakenAtOnce() throws {
+        let rig = Rig()
+        rig.found = "/dev/video0"
+        let hp = rig.source
+        try hp.start()
+        let f = try #require(expectFrame(try hp.nextFrame(now: t0)))
+        #expect(rig.made.count == 1)
+        #expect(hp.name == "/dev/video0")
+        #expect(rig.placeholder.frameRequests == 0 && rig.placeholder.stopped)
+        hp.recycle(bufferIndex: f.bufferIndex)
+    }
+
+    /// The camera's `needsBuffersBack` passes through once it is in use.
+    @Test func cameraNeedingFramesBackIsPassedThrough() throws {
+        final class Needy: FrameSource {
+            let name = "/dev/video0"
+            let isLive = true, mirroredByDefault = true, frameWidth = 2, frameHeight = 2
+            let frameRate: Double? = nil, pollDescriptor: Int32? = nil
+            var needsBuffersBack = false
+            func start() throws {}
+            func nextFrame(now: MonotonicInstant) throws -> SourceStep { .wait(deadline: nil) }
+            func recycle(bufferIndex: Int) {}
+            func stop() {}
+        }
+        let camera = Needy()
+        let hp = HotplugSource(request: request, findCamera: { "/dev/video0" }, makeCamera: { _, _ in camera },
+                               placeholder: StubSource(name: "test"))
+        try hp.start()
+        #expect(try hp.nextFrame(now: t0).waitDeadline == .some(nil))
+        #expect(!hp.needsBuffersBack)
+        camera.needsBuffersBack = true
+        #expect(hp.needsBuffersBack)
+    }
+
+    @Test func aCameraThatFailsToStartLeavesThePlaceholderAndIsProbedAgain() throws {
+        let rig = Rig()
+        rig.prepareCamera = { $0.startError = .runtime(thing: "/dev/video2", reason: "VIDIOC_S_FMT failed: invalid argument") }
+        rig.found = "/dev/video2"
+        let hp = rig.source
+        try hp.start()
+        // The camera fails: this same call still shows a test frame.
+        let f = try #require(expectFrame(try hp.nextFrame(now: t0)))
+        #expect(rig.made.count == 1 && rig.made[0].camera.started)
+        #expect(!rig.placeholder.stopped)
+        #expect(hp.cameraState == .waiting && hp.name == "test")
+        #expect(!hp.needsBuffersBack)
+        hp.recycle(bufferIndex: f.bufferIndex)
+        #expect(rig.placeholder.log.last == "recycle \(f.bufferIndex)")
+
+        // Not tried again before the next probe…
+        let held = try #require(expectFrame(try hp.nextFrame(now: t0 + probe - 1)))
+        #expect(rig.probes == 1 && rig.made.count == 1)
+
+        // …where it works, once the test frame still out is back.
+        rig.prepareCamera = { _ in }
+        #expect(try hp.nextFrame(now: t0 + probe).waitDeadline == .some(nil))
+        #expect(rig.probes == 2 && rig.made.count == 1)
+        hp.recycle(bufferIndex: held.bufferIndex)
+        _ = try #require(expectFrame(try hp.nextFrame(now: t0 + probe)))
+        #expect(rig.made.count == 2)
+        #expect(hp.name == "/dev/video2" && hp.cameraState == .streaming)
+        #expect(rig.placeholder.stopped)
+    }
+
+    /// Regression: the pump's governor keeps its level across the switch; a camera that started
+    /// unthrottled would then be throttled by the governor's step *down* (level 2 → 1) with no pressure.
+    @Test func theNewCameraTakesOverTheThrottleLevel() throws {
+        let rig = Rig()
+        let hp = rig.source
+        try hp.start()
+        hp.setThrottle(level: 2)
+        #expect(rig.placeholder.throttle == 2)
+        rig.found = "/dev/video0"
+        _ = try hp.nextFrame(now: t0)
+        let camera = try #require(rig.made.first?.camera)
+        #expect(camera.throttle == 2)
+    }
+}

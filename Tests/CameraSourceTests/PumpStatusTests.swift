@@ -1,0 +1,163 @@
+import Synchronization
+import Testing
+@testable import CameraSource
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How many wake-ups are pending on a signal (consumes them).
+func wakeups(_ signal: WakeSignal) -> Int {
+    var count = 0
+    var scratch = [UInt8](repeating: 0, count: 64)
+    while true {
+        let n = read(signal.fd, &scratch, scratch.count)
+        if n <= 0 { return count }
+        count += n
+    }
+}
+
+/// Whether a signal becomes readable within `milliseconds`.
+func signalled(_ signal: WakeSignal, within milliseconds: Int32) -> Bool {
+    var p = pollfd(fd: signal.fd, events: Int16(POLLIN), revents: 0)
+    return poll(&p, 1, milliseconds) == 1
+}
+
+/// Polls `condition` every millisecond for up to `seconds`.
+func eventually(seconds: Double = 2, _ condition: () -> Bool) -> Bool {
+    let end = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9))
+    while MonotonicInstant.now() < end {
+        if condition() { return true }
+        usleep(1000)
+    }
+    return condition()
+}
+
+/// A live source with no frames, asked again every 2 ms, whose state the test changes from its thread.
+final class StatusSource: FrameSource, @unchecked Sendable {
+    struct Shared {
+        var state: CameraState = .streaming
+        var needsBack = false
+        var asked = 0
+    }
+    let shared = Mutex(Shared())
+    let name = "status"
+    let isLive = true
+    let mirroredByDefault: Bool
+    let frameWidth = 2, frameHeight = 2
+    let frameRate: Double? = nil
+    let pollDescriptor: Int32? = nil
+    init(mirrored: Bool) { mirroredByDefault = mirrored }
+
+    var cameraState: CameraState { shared.withLock { $0.state } }
+    var needsBuffersBack: Bool { shared.withLock { $0.needsBack } }
+    var asked: Int { shared.withLock { $0.asked } }
+    func set(_ state: CameraState) { shared.withLock { $0.state = state } }
+    func setNeedsBack(_ value: Bool) { shared.withLock { $0.needsBack = value } }
+
+    func start() throws {}
+    func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        shared.withLock { $0.asked += 1 }
+        return .wait(deadline: now.advanced(byNanoseconds: 2_000_000))
+    }
+    func recycle(bufferIndex: Int) {}
+    func stop() {}
+}
+
+/// The mailbox's status and release-request channel, and how the pump drives them.
+@Suite struct MailboxStatusTests {
+    @Test func statusIsPublishedAndSignalledOnlyWhenItChanges() {
+        let mailbox = FrameMailbox()
+        #expect(mailbox.status == SourceStatus(camera: .streaming, prefersMirror: false))
+        mailbox.publish(SourceStatus(camera: .streaming, prefersMirror: false))
+        #expect(wakeups(mailbox.toDisplay) == 0)
+        let busy = SourceStatus(camera: .interrupted(.inUse), prefersMirror: true)
+        mailbox.publish(busy)
+        #expect(wakeups(mailbox.toDisplay) == 1)
+        #expect(mailbox.status == busy)
+        mailbox.publish(busy)
+        #expect(wakeups(mailbox.toDisplay) == 0)
+        mailbox.publish(SourceStatus(camera: .interrupted(.disconnected), prefersMirror: true))
+        #expect(wakeups(mailbox.toDisplay) == 1)
+        #expect(mailbox.status.camera == .interrupted(.disconnected))
+        #expect(wakeups(mailbox.toCapture) == 0)
+    }
+
+    @Test func releaseRequestIsSeenOnce() {
+        let mailbox = FrameMailbox()
+        #expect(!mailbox.takeReleaseRequest())
+        mailbox.requestRelease()
+        mailbox.requestRelease()  // still pending: no second wake-up
+        #expect(wakeups(mailbox.toDisplay) == 1)
+        #expect(mailbox.takeReleaseRequest())
+        #expect(!mailbox.takeReleaseRequest())
+        mailbox.requestRelease()
+        #expect(wakeups(mailbox.toDisplay) == 1)
+        #expect(mailbox.takeReleaseRequest())
+    }
+}
+
+@Suite(.serialized) struct PumpStatusTests {
+    @Test func pumpPublishesTheSourceStatusWhenItChanges() {
+        let source = StatusSource(mirrored: true)
+        let pump = FramePump(source: source)
+        let mailbox = pump.mailbox
+        pump.run()
+        defer { pump.stop() }
+        // The first status differs from the mailbox's initial one (mirroring): published and signalled.
+        #expect(signalled(mailbox.toDisplay, within: 1000))
+        #expect(eventually { mailbox.status == SourceStatus(camera: .streaming, prefersMirror: true) })
+
+        source.set(.interrupted(.disconnected))
+        #expect(eventually { mailbox.status.camera == .interrupted(.disconnected) })
+        #expect(mailbox.status.prefersMirror)
+        _ = wakeups(mailbox.toDisplay)
+
+        // Unchanged status: the source is asked again and again, the display is not woken.
+        let asked = source.asked
+        #expect(!signalled(mailbox.toDisplay, within: 100))
+        #expect(source.asked > asked + 5)
+
+        source.set(.streaming)
+        #expect(signalled(mailbox.toDisplay, within: 1000))
+        #expect(eventually { mailbox.status.camera == .streaming })
+        #expect(!mailbox.takeReleaseRequest())
+    }
+
+    @Test func pumpAsksForEveryFrameBackWhileTheSourceNeedsThem() {
+        let source = StatusSource(mirrored: false)
+        let pump = FramePump(source: source)
+        let mailbox = pump.mailbox
+        pump.run()
+        defer { pump.stop() }
+        #expect(!signalled(mailbox.toDisplay, within: 50))
+        #expect(!mailbox.takeReleaseRequest())
+
+        source.setNeedsBack(true)
+        #expect(signalled(mailbox.toDisplay, within: 1000))
+        #expect(mailbox.takeReleaseRequest())
+        // Asked again while the source still needs them.
+        #expect(eventually { mailbox.takeReleaseRequest() })
+
+        source.setNeedsBack(false)
+        usleep(20_000)
+        _ = mailbox.takeReleaseRequest()  // one may have been on its way
+        usleep(50_000)
+        #expect(!mailbox.takeReleaseRequest())
+    }
+
+    /// Frames the display never takes are replaced as stale: the governor throttles the source one
+    /// level per window up to the maximum.
+    @Test func staleFramesThrottleALiveSource() {
+        let source = ScriptedSource(total: .max, buffers: 4, live: true)
+        var governor = PressureGovernor()
+        governor.windowNanoseconds = 10_000_000
+        governor.calmNanoseconds = 60_000_000_000
+        let pump = FramePump(source: source, governor: governor)
+        pump.run()
+        let reached = eventually { source.throttleLevels.withLock { $0.count >= 3 } }
+        pump.stop()
+        #expect(reached)
+        #expect(source.throttleLevels.withLock { $0 } == [1, 2, 3])
+        #expect(pump.mailbox.replacedCount > 30)
+    }
+}

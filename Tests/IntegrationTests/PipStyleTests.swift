@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Issue #8: `--shape`, `--opacity`, `--click-through` and the config file.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct PipStyleTests {
+    @Test(arguments: ["circle", "rounded"])
+    func shapeCutsTheCornersOut(shape: String) throws {
+        let x = try makeServer(.openbox)
+        let (_, pip) = try x.startPip(["--source", "test", "--size", "480x270", "--shape", shape])
+        let r = try x.settledGeometry(of: pip)
+        try waitUntil("the picture is drawn", timeout: .seconds(3)) {
+            try x.screenshot(XRect(x: r.x + 200, y: r.y + 100, width: 80, height: 70)).distinctColorCount > 2
+        }
+        // The root window (black on Xvfb) shows through the cut-out corner; the test pattern's
+        // left edge is a coloured bar, so an unshaped window would not be black there.
+        let corner = try x.screenshot(XRect(x: r.x, y: r.y + r.height - 3, width: 3, height: 3)).meanColor()
+        #expect(corner.red < 10 && corner.green < 10 && corner.blue < 10, "\(corner)")
+        let edge = try x.screenshot(XRect(x: r.x, y: r.y + r.height / 2, width: 3, height: 3)).meanColor()
+        #expect(edge.red + edge.green + edge.blue > 60, "the left edge's middle is inside the outline: \(edge)")
+    }
+
+    @Test func opacityIsSetAsTheEWMHProperty() throws {
+        let x = try makeServer(.openbox)
+        let (_, pip) = try x.startPip(["--source", "test", "--opacity", "0.5"])
+        let value = try x.property("_NET_WM_WINDOW_OPACITY", of: pip)?.integers.first
+        #expect(value == 0x7FFF_FFFF)
+    }
+
+    @Test(arguments: [false, true])
+    func clickThroughLetsClicksPass(clickThrough: Bool) throws {
+        let x = try makeServer(.openbox)
+        let (_, pip) = try x.startPip(["--source", "test", "--size", "320x180"] + (clickThrough ? ["--click-through"] : []))
+        let r = try x.settledGeometry(of: pip)
+        try x.click(at: r.center, count: 2)  // double-click: back to the main window, unless clicks pass through
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try x.isViewable(pip) == clickThrough)
+    }
+
+    /// Writes `text` as the config file of the server's clients (XDG_CONFIG_HOME is private to it).
+    func writeConfig(_ x: XServer, _ text: String) throws {
+        let dir = x.directory + "/config/pipcam"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try text.write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+    }
+
+    @Test func configFileSetsOptionsAndTheCommandLineWins() throws {
+        let x = try makeServer(.none)
+        try writeConfig(x, "# my settings\nsize = 400x225\ncorner = top-left\n")
+        var (process, pip) = try x.startPip(["--source", "test"])
+        var g = try x.settledGeometry(of: pip)
+        #expect(g.width == 400 && g.height == 225 && g.x == 24 && g.y == 24, "\(g)")
+        process.send(SIGTERM)
+        _ = try process.wait(timeout: .seconds(5))
+        (process, pip) = try x.startPip(["--source", "test", "--size", "320x180"])
+        g = try x.settledGeometry(of: pip)
+        #expect(g.width == 320 && g.height == 180 && g.x == 24, "\(g)")
+    }
+
+    @Test func aBadConfigLineIsOneErrorWithItsLineNumber() throws {
+        let x = try makeServer(.none)
+        try writeConfig(x, "size = 400x225\n\nshape = star\n")
+        let result = try x.runPipcam(["--pip", "--source", "test"])
+        #expect(result.exitCode == 2)
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("pipcam: ") && lines[0].contains("line 3: --shape: unknown shape 'star'"), "\(result.stderrText)")
+        try writeConfig(x, "size = 400x225\nbogus = 1\n")
+        let bad = try x.runPipcam(["--pip", "--source", "test"])
+        #expect(bad.exitCode == 2 && bad.stderrText.contains("line 2: unknown option 'bogus'"), "\(bad.stderrText)")
+    }
+}

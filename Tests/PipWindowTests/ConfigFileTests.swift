@@ -1,0 +1,30 @@
+import Testing
+@testable import PipWindow
+
+@Suite struct ConfigFileTests {
+    let options: [String: ConfigFile.Kind] = ["size": .value, "stats": .flag, "mirror": .invertible]
+
+    @Test func linesBecomeArguments() throws {
+        let text = "# settings\n size = 480x270 \n\nstats = yes # always\nmirror = false\n"
+        #expect(try ConfigFile.arguments(from: text, options: options) == ["--size", "480x270", "--stats", "--no-mirror"])
+        #expect(try ConfigFile.arguments(from: "stats = off\n", options: options) == [])
+        #expect(try ConfigFile.entries(from: "\nsize=1x1", options: options).map(\.line) == [2])
+    }
+
+    @Test func badLinesNameTheirNumber() {
+        func error(_ text: String) -> String? {
+            do { _ = try ConfigFile.arguments(from: text, options: options) } catch { return error.description }
+            return nil
+        }
+        #expect(error("size = 1x1\nwhat") == "line 2: expected 'key = value', got 'what'")
+        #expect(error("colour = red") == "line 1: unknown option 'colour'")
+        #expect(error("\n\nsize =") == "line 3: 'size' needs a value")
+        #expect(error("stats = maybe") == "line 1: 'stats' takes true or false, not 'maybe'")
+    }
+
+    @Test func pathFollowsXDG() {
+        #expect(ConfigFile.defaultPath { ["XDG_CONFIG_HOME": "/x", "HOME": "/h"][$0] } == "/x/pipcam/config")
+        #expect(ConfigFile.defaultPath { ["XDG_CONFIG_HOME": "rel", "HOME": "/h"][$0] } == "/h/.config/pipcam/config")
+        #expect(ConfigFile.defaultPath { _ in nil } == nil)
+    }
+}

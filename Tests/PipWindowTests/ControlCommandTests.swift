@@ -1,0 +1,34 @@
+import Testing
+@testable import PipWindow
+
+@Suite struct ControlCommandTests {
+    @Test func codesRoundTripAndStatusHasNone() {
+        #expect(ControlCommand.toggle.code == 1 && ControlCommand.start.code == 2)
+        #expect(ControlCommand.stop.code == 3 && ControlCommand.quit.code == 4)
+        #expect(ControlCommand.status.code == nil)
+        for command in ControlCommand.allCases {
+            if let code = command.code { #expect(ControlCommand(code: code) == command) }
+        }
+    }
+
+    @Test(arguments: [0, 5, -1, 255, 1 << 33, Int.min, Int.max])
+    func unknownCodesAreNoCommand(code: Int) {
+        #expect(ControlCommand(code: code) == nil)
+    }
+
+    @Test func selectionNamesPerScreenAndName() {
+        #expect(InstanceName.selection(screen: 0, name: nil) == "_PIPCAM_S0")
+        #expect(InstanceName.selection(screen: 1, name: "cam-2") == "_PIPCAM_S1_cam-2")
+        #expect(InstanceName.describe(display: ":3", name: "a") == ":3 (name 'a')")
+    }
+
+    @Test(arguments: ["a", "cam-2", "Work_cam.1", String(repeating: "x", count: 64)])
+    func goodNames(name: String) {
+        #expect(InstanceName.problem(with: name) == nil)
+    }
+
+    @Test(arguments: ["", "a b", "a/b", "é", "x\n", String(repeating: "x", count: 65)])
+    func badNames(name: String) {
+        #expect(InstanceName.problem(with: name)?.hasPrefix("--name: ") == true)
+    }
+}

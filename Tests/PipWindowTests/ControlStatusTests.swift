@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import PipWindow
+
+@Suite struct ControlStatusTests {
+    let sample = InstanceStatus(
+        state: "active", source: "/dev/video0", camera: "streaming", shown: 1234, dropped: 0, fps: 30,
+        pip: Rect(x: 1400, y: 780, width: 480, height: 270), main: Rect(x: 100, y: 100, width: 1280, height: 720),
+        mainVisible: false)
+
+    @Test func encodesThePRODUCTExampleExactly() {
+        #expect(
+            sample.json.encoded
+                == #"{"state":"active","source":"/dev/video0","camera":"streaming","shown":1234,"dropped":0,"fps":30.0,"pip":{"x":1400,"y":780,"width":480,"height":270},"main":{"x":100,"y":100,"width":1280,"height":720,"visible":false}}"#
+        )
+    }
+
+    @Test func fieldOrderIsTheContractsOrder() throws {
+        let keys = sample.json.encoded.matches(of: /"([a-z]+)":/).map { String($0.output.1) }
+        #expect(
+            keys == [
+                "state", "source", "camera", "shown", "dropped", "fps", "pip", "x", "y", "width", "height", "main", "x", "y",
+                "width", "height", "visible",
+            ])
+    }
+
+    @Test(arguments: [
+        ("plain", #""plain""#), ("a\"b", #""a\"b""#), ("back\\slash", #""back\\slash""#), ("line\nbreak", #""line\nbreak""#),
+        ("tab\there", #""tab\there""#), ("\u{01}\u{1f}\u{7f}", #""\u0001\u001f\u007f""#), ("é🎥", "\"é🎥\""),
+        ("\r\u{08}\u{0C}", #""\r\b\f""#),
+    ])
+    func stringsAreEscaped(text: String, json: String) {
+        #expect(JSONText.string(text).encoded == json)
+    }
+
+    @Test func oddSourceNamesStillGiveValidJSON() throws {
+        var status = sample
+        status.source = "y4m:/tmp/a \"quoted\"\\\n\u{0}name é.y4m"
+        let object = try JSONSerialization.jsonObject(with: Data(status.json.encoded.utf8)) as? [String: Any]
+        #expect(object?["source"] as? String == status.source)
+    }
+
+    @Test(arguments: [
+        (30.0, "30.0"), (29.97002997, "29.97"), (0, "0.0"), (-0.0001, "0.0"), (Double.nan, "0.0"), (.infinity, "0.0"),
+        (1234.5678, "1234.57"), (0.004, "0.0"), (0.005, "0.01"),
+    ])
+    func numbersAreRoundedAndAlwaysValid(value: Double, text: String) throws {
+        #expect(JSONText.number(value, decimals: 2).encoded == text)
+        _ = try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8))
+    }
+
+    @Test func everyStateAndCameraValueRoundTrips() throws {
+        for state in ["idle", "starting", "active", "stopping"] {
+            for camera in ["streaming", "waiting", "interrupted:in-use", "interrupted:disconnected", "interrupted:pressure"] {
+                var status = sample
+                status.state = state
+                status.camera = camera
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(status.json.encoded.utf8)) as? [String: Any])
+                #expect(object["state"] as? String == state && object["camera"] as? String == camera)
+            }
+        }
+    }
+}
