@@ -4,7 +4,7 @@ ARGS ?=
 # Extra flags for `swift test`, e.g. TEST_FLAGS='--filter HarnessTests'.
 TEST_FLAGS ?=
 
-.PHONY: help bootstrap build release run test test-vm install clean
+.PHONY: help bootstrap build release run test test-vm install clean bench bench-kernels
 .DEFAULT_GOAL := build
 
 help:
@@ -14,6 +14,8 @@ help:
 	@echo "make test      install test tools if missing, build, run every test tier"
 	@echo "make install   install under PREFIX (default /usr/local): binary, man page, desktop entry, icon"
 	@echo "make test-vm   real-driver tier: release build against vivid in a QEMU VM (VM_SCENARIOS='disconnect ...')"
+	@echo "make bench     pipcam vs mpv (and ffplay) side by side under Xvfb; writes BENCHMARKS.md (~10 min)"
+	@echo "make bench-kernels  conversion kernels in ns/pixel (Benchmarks/ConvertBench)"
 	@echo "make clean     remove build products"
 
 bootstrap:
@@ -54,3 +56,12 @@ test-vm:
 
 clean:
 	$(SWIFT) package clean
+
+# Kernel timings first (their table goes into BENCHMARKS.md too), then the players side by side.
+bench: release bench-kernels
+	scripts/bench
+
+bench-kernels:
+	cd Benchmarks/ConvertBench && $(SWIFT) build -c release
+	mkdir -p $${BENCH_DIR:-/tmp/pipcam-bench}
+	Benchmarks/ConvertBench/.build/release/bench --markdown | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md

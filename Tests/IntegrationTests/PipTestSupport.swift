@@ -152,6 +152,7 @@ struct SizeHints: CustomStringConvertible {
 
 /// One `--stats` line of PRODUCT.md:
 /// `pipcam: state=active camera=streaming fps=29.97 shown=300 dropped=0 latency_p50_ms=0.61 latency_p99_ms=1.40 cpu_ms_per_frame=0.52`
+/// (the line at exit may end with ` first_frame_ms=84.20`).
 struct StatsLine: CustomStringConvertible {
     let state: String
     let camera: String
@@ -164,7 +165,7 @@ struct StatsLine: CustomStringConvertible {
     let text: String
 
     nonisolated(unsafe) static let pattern =
-        /^pipcam: state=(idle|starting|active|stopping) camera=(streaming|waiting|interrupted:in-use|interrupted:disconnected|interrupted:pressure) fps=(\d+(?:\.\d+)?) shown=(\d+) dropped=(\d+) latency_p50_ms=(\d+(?:\.\d+)?) latency_p99_ms=(\d+(?:\.\d+)?) cpu_ms_per_frame=(\d+(?:\.\d+)?)$/
+        /^pipcam: state=(idle|starting|active|stopping) camera=(streaming|waiting|interrupted:in-use|interrupted:disconnected|interrupted:pressure) fps=(\d+(?:\.\d+)?) shown=(\d+) dropped=(\d+) latency_p50_ms=(\d+(?:\.\d+)?) latency_p99_ms=(\d+(?:\.\d+)?) cpu_ms_per_frame=(\d+(?:\.\d+)?)(?: first_frame_ms=(\d+(?:\.\d+)?))?$/
 
     /// Parses a whole line; nil unless every field matches the format.
     init?(_ line: some StringProtocol) {

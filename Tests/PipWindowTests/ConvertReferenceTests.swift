@@ -81,6 +81,25 @@ import Testing
         }
     }
 
+    /// The upright path works on blocks of 8 lines and 8 outputs: full and partial blocks, row
+    /// tails, shrinking and growing, upside down and mirrored.
+    @Test(arguments: [PixelFormat.yuyv, .i420, .nv12, .i422, .gray, .bgra])
+    func matchesReferenceAcrossBlocksAndTails(format: PixelFormat) throws {
+        let cases: [(Int, Int, Int, Int)] = [(130, 75, 47, 27), (40, 22, 77, 43), (64, 48, 64, 48)]
+        for (i, (sw, sh, dw, dh)) in cases.enumerated() {
+            let source = TestFrame(random: format, width: sw, height: sh, padding: i * 3,
+                                   colorimetry: Self.colorimetries[i], seed: UInt64(200 + i))
+            for rotation in [Rotation.deg0, .deg180] {
+                for mirror in [false, true] {
+                    let r = try compareWithReference(source.frame, dw: dw + 3, dh: dh + 2, rotation: rotation, mirror: mirror)
+                    let what = "\(format) \(sw)×\(sh)→\(dw)×\(dh) \(rotation) mirror \(mirror)"
+                    #expect(r.maxError <= 2, "\(what): \(r.worst)")
+                    #expect(r.barsBlack && r.paddingUntouched, "\(what)")
+                }
+            }
+        }
+    }
+
     /// One converter reused across changing geometry and formats gives the same result as fresh ones.
     @Test func reusedConverterFollowsGeometryChanges() throws {
         let converter = FrameConverter()

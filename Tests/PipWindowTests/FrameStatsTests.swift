@@ -35,6 +35,17 @@ import Testing
         let line = stats.line(state: "active", camera: "streaming")
         #expect(line.hasPrefix("pipcam: state=active camera=streaming fps=0.00 shown=1 dropped=0 latency_p50_ms=0.6"))
         #expect(line.contains(" latency_p99_ms=") && line.contains(" cpu_ms_per_frame="))
+        #expect(!line.contains("first_frame_ms"))
+    }
+
+    @Test func finalLineEndsWithTheFirstFrameTime() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        #expect(!stats.line(state: "active", camera: "streaming", final: true).contains("first_frame_ms"))
+        stats.noteShown(latencyNanoseconds: 610_000)
+        let first = stats.firstFrameMilliseconds
+        #expect(first != nil && first! > 0 && first! < 3_600_000)
+        let line = stats.line(state: "active", camera: "streaming", final: true)
+        #expect(line.contains(" cpu_ms_per_frame=") && line.contains(" first_frame_ms="))
     }
 }
 

@@ -324,7 +324,7 @@ public final class PipcamApp {
         loop.display.sync()
         if options.printStats {
             stats.finishRate(now: .now())
-            writeErrorLine(stats.line(state: stateName, camera: status.camera.description))
+            writeErrorLine(stats.line(state: stateName, camera: status.camera.description, final: true))
         }
     }
 }

@@ -25,6 +25,7 @@ public final class FrameConverter {
     /// How many times a plan (tap tables and scratch) has been built; for tests and diagnostics.
     public private(set) var planBuildCount = 0
     private var plan: ConversionPlan?
+    private var upright: UprightPlan?
     private var decoder: JPEGDecoder?
 
     public init() {}
@@ -80,6 +81,21 @@ public final class FrameConverter {
         let key = ConversionPlan.Key(
             format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
             content: content, rotation: rotation, mirror: mirror)
+        if UprightPlan.handles(rotation) {
+            let plan: UprightPlan
+            if let existing = upright, existing.key == key {
+                plan = existing
+            } else {
+                plan = UprightPlan(key: key)
+                upright = plan
+                planBuildCount += 1
+            }
+            UprightPass(
+                plan: plan, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
+                destination: destination, stride: stride, width: width, height: height
+            ).run()
+            return
+        }
         let plan: ConversionPlan
         if let existing = self.plan, existing.key == key {
             plan = existing

@@ -10,6 +10,8 @@ public struct FrameStats {
     public private(set) var dropped = 0
     public private(set) var corrupt = 0
     public private(set) var fps = 0.0
+    /// Milliseconds from process start to the X server completing the first shown frame.
+    public private(set) var firstFrameMilliseconds: Double?
     private var lastSequence: UInt64?
     // Latency histogram in 10 µs buckets up to 100 ms (last bucket: beyond); no allocation per frame.
     private var buckets = [UInt32](repeating: 0, count: 10_001)
@@ -38,6 +40,7 @@ public struct FrameStats {
 
     /// A frame reached the screen `latency` nanoseconds after it was captured.
     public mutating func noteShown(latencyNanoseconds: UInt64) {
+        if shown == 0 { firstFrameMilliseconds = ProcessClock.millisecondsSinceStart() }
         shown += 1
         buckets[min(Int(latencyNanoseconds / 10_000), buckets.count - 1)] += 1
         samples += 1
@@ -80,12 +83,14 @@ public struct FrameStats {
         return user + system
     }
 
-    /// The `--stats` line of PRODUCT.md.
-    public func line(state: String, camera: String) -> String {
+    /// The `--stats` line of PRODUCT.md; the one printed at exit (`final`) ends with
+    /// `first_frame_ms=` once a frame was shown.
+    public func line(state: String, camera: String, final: Bool = false) -> String {
         let cpu = shown > 0 ? Self.processCPUMilliseconds() / Double(shown) : 0
         return "pipcam: state=\(state) camera=\(camera) fps=\(format(fps)) shown=\(shown) dropped=\(dropped)"
             + " latency_p50_ms=\(format(latencyPercentile(0.5))) latency_p99_ms=\(format(latencyPercentile(0.99)))"
             + " cpu_ms_per_frame=\(format(cpu))"
+            + (final ? firstFrameMilliseconds.map { " first_frame_ms=\(format($0))" } ?? "" : "")
     }
 
     private func format(_ v: Double) -> String {

@@ -121,6 +121,8 @@ public final class Presenter {
     /// Puts the last shown picture again (after an Expose).
     public func redraw() {
         guard let index = lastPresented, !images[index].inFlight else { return }
+        // Its completion must not count the frame as shown a second time.
+        captureTimes[index] = nil
         display.put(images[index], on: window, gc: gc, at: (0, 0), size: (width, height))
     }
 

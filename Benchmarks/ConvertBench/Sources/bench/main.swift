@@ -1,53 +1,104 @@
 // Release timing of FrameConverter (not part of the pipcam package):
-//   cd Benchmarks/ConvertBench && swift build -c release && ./.build/release/bench
+//   make bench-kernels            (or: cd Benchmarks/ConvertBench && swift build -c release && ./.build/release/bench)
+//   ./.build/release/bench yuyv   only the cases whose name contains "yuyv"
+//   ./.build/release/bench --markdown   a table for BENCHMARKS.md
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
+//
+// Each case converts one frame repeatedly and reports the median and best time per frame, and the
+// median in ns per output pixel and per source pixel. Medians of many runs, because the machine is
+// usually shared; the best run is what the code can do on a quiet core.
 import CameraSource
 import PipWindow
 import Glibc
 
-func now() -> Double { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
+func now() -> UInt64 { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec) }
 
-func bench(_ format: PixelFormat, _ sw: Int, _ sh: Int, _ dw: Int, _ dh: Int, rotation: Rotation = .deg0, mirror: Bool = false) {
-    let layout = format.packedLayout(width: sw, height: sh)!
+struct Case {
+    var format: PixelFormat
+    var sw: Int, sh: Int, dw: Int, dh: Int
+    var rotation: Rotation = .deg0
+    var mirror = false
+    var name: String { "\(format) \(sw)x\(sh) -> \(dw)x\(dh) \(rotation)\(mirror ? " mirror" : "")" }
+}
+
+let args = CommandLine.arguments.dropFirst()
+let markdown = args.contains("--markdown")
+let filters = args.filter { !$0.hasPrefix("--") }
+
+typealias Counter = @convention(c) () -> Int
+let mallocCount: Counter? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_count").map { unsafeBitCast($0, to: Counter.self) }
+
+func fmt(_ x: Double, _ digits: Int = 3) -> String {
+    var p = 1.0
+    for _ in 0..<digits { p *= 10 }
+    let v = (x * p).rounded() / p
+    return "\(v)"
+}
+
+func bench(_ c: Case) {
+    let layout = c.format.packedLayout(width: c.sw, height: c.sh)!
     let buf = UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
     var seed: UInt32 = 12345
-    for i in 0..<layout.byteCount { seed = seed &* 1103515245 &+ 12345; buf.storeBytes(of: UInt8(truncatingIfNeeded: seed >> 16), toByteOffset: i, as: UInt8.self) }
-    let frame = VideoFrame(packed: format, width: sw, height: sh, base: buf, byteCount: layout.byteCount,
-                           colorimetry: .standard(forHeight: sh), timestamp: MonotonicInstant(nanoseconds: 0), sequence: 0, bufferIndex: 0)
-    let stride = dw * 4
-    let dst = UnsafeMutableRawPointer.allocate(byteCount: stride * dh, alignment: 64)
+    for i in 0..<layout.byteCount {
+        seed = seed &* 1103515245 &+ 12345
+        buf.storeBytes(of: UInt8(truncatingIfNeeded: seed >> 16), toByteOffset: i, as: UInt8.self)
+    }
+    let frame = VideoFrame(
+        packed: c.format, width: c.sw, height: c.sh, base: buf, byteCount: layout.byteCount,
+        colorimetry: .standard(forHeight: c.sh), timestamp: MonotonicInstant(nanoseconds: 0), sequence: 0, bufferIndex: 0)
+    let stride = c.dw * 4
+    let dst = UnsafeMutableRawPointer.allocate(byteCount: stride * c.dh, alignment: 64)
     let conv = FrameConverter()
-    try! conv.convert(frame, into: dst, stride: stride, width: dw, height: dh, layout: .xrgb, rotation: rotation, mirror: mirror)
-    typealias F = @convention(c) () -> Int
-    let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_count")
-    let count: F? = sym.map { unsafeBitCast($0, to: F.self) }
-    let m0 = count?() ?? -1
-    for _ in 0..<10 { try! conv.convert(frame, into: dst, stride: stride, width: dw, height: dh, layout: .xrgb, rotation: rotation, mirror: mirror) }
-    if let count {
-        let d = count() - m0
-        print("  mallocs in 10 frames: \(d)")
+    func run() {
+        try! conv.convert(frame, into: dst, stride: stride, width: c.dw, height: c.dh, layout: .xrgb, rotation: c.rotation, mirror: c.mirror)
     }
-    var best = Double.infinity, total = 0.0
-    let n = 200
-    for _ in 0..<n {
+    run()
+    let m0 = mallocCount?() ?? 0
+    for _ in 0..<10 { run() }
+    let mallocs = mallocCount.map { $0() - m0 }
+    var times: [UInt64] = []
+    let deadline = now() + 400_000_000
+    while times.count < 30 || (now() < deadline && times.count < 2000) {
         let t0 = now()
-        try! conv.convert(frame, into: dst, stride: stride, width: dw, height: dh, layout: .xrgb, rotation: rotation, mirror: mirror)
-        let t = now() - t0
-        best = min(best, t); total += t
+        run()
+        times.append(now() - t0)
     }
-    print("\(format) \(sw)x\(sh) -> \(dw)x\(dh) rot \(rotation) mirror \(mirror): best \(String(format3(best * 1000))) ms, mean \(String(format3(total / Double(n) * 1000))) ms")
-    buf.deallocate(); dst.deallocate()
+    times.sort()
+    let median = Double(times[times.count / 2]), best = Double(times[0])
+    let shown = Double(c.dw * c.dh), source = Double(c.sw * c.sh)
+    if markdown {
+        print("| \(c.name) | \(fmt(median / 1e6)) | \(fmt(best / 1e6)) | \(fmt(median / shown, 2)) | \(fmt(median / source, 2)) |")
+    } else {
+        var line = "\(c.name): median \(fmt(median / 1e6)) ms, best \(fmt(best / 1e6)) ms, "
+            + "\(fmt(median / shown, 2)) ns/shown px, \(fmt(median / source, 2)) ns/source px"
+        if let mallocs { line += ", mallocs in 10 frames: \(mallocs)" }
+        print(line)
+    }
+    buf.deallocate()
+    dst.deallocate()
 }
-func format3(_ x: Double) -> String { let v = (x * 1000).rounded() / 1000; return "\(v)" }
 
-bench(.yuyv, 1280, 720, 480, 270)
-bench(.i420, 1920, 1080, 480, 270)
-bench(.i420, 640, 360, 1280, 720)
-bench(.yuyv, 1280, 720, 480, 270, rotation: .deg90, mirror: true)
-bench(.nv12, 1280, 720, 480, 270)
-bench(.bgra, 1280, 720, 480, 270)
-bench(.i420, 640, 360, 720, 1280, rotation: .deg90)
-bench(.i420, 1920, 1080, 270, 480, rotation: .deg270, mirror: true)
-bench(.yuyv, 1280, 720, 1280, 720)
-bench(.rgb24, 1280, 720, 480, 270)
+let cases: [Case] = [
+    Case(format: .yuyv, sw: 1280, sh: 720, dw: 480, dh: 270),
+    Case(format: .yuyv, sw: 1280, sh: 720, dw: 480, dh: 270, mirror: true),
+    Case(format: .i422, sw: 480, sh: 270, dw: 480, dh: 270),  // 1080p MJPEG decoded at 1/4
+    Case(format: .i420, sw: 1920, sh: 1080, dw: 480, dh: 270),
+    Case(format: .nv12, sw: 1280, sh: 720, dw: 480, dh: 270),
+    Case(format: .bgra, sw: 1280, sh: 720, dw: 480, dh: 270),
+    Case(format: .rgb24, sw: 1280, sh: 720, dw: 480, dh: 270),
+    Case(format: .yuyv, sw: 640, sh: 360, dw: 1280, dh: 720),
+    Case(format: .i420, sw: 640, sh: 360, dw: 1280, dh: 720),
+    Case(format: .yuyv, sw: 1280, sh: 720, dw: 1280, dh: 720),
+    Case(format: .yuyv, sw: 1920, sh: 1080, dw: 320, dh: 180),
+    Case(format: .yuyv, sw: 1280, sh: 720, dw: 480, dh: 270, rotation: .deg180),
+    Case(format: .yuyv, sw: 1280, sh: 720, dw: 270, dh: 480, rotation: .deg90, mirror: true),
+    Case(format: .i420, sw: 640, sh: 360, dw: 720, dh: 1280, rotation: .deg90),
+    Case(format: .i420, sw: 1920, sh: 1080, dw: 270, dh: 480, rotation: .deg270, mirror: true),
+]
+
+if markdown {
+    print("| case | median ms/frame | best ms/frame | ns/shown px | ns/source px |")
+    print("|---|---:|---:|---:|---:|")
+}
+for c in cases where filters.isEmpty || filters.contains(where: { c.name.contains($0) }) { bench(c) }
