@@ -26,17 +26,7 @@ extension ControlSubcommand {
     /// Sends the command to the instance on `$DISPLAY`; returns the exit status (PRODUCT.md: 0 done,
     /// 1 no or bad answer, 2 no display, 3 no instance running).
     func send() -> Int32 {
-        guard let displayName = getenv("DISPLAY").map({ String(cString: $0) }), !displayName.isEmpty else {
-            writeErrorLine("pipcam: no X display: $DISPLAY is not set")
-            return 2
-        }
-        let display: XDisplay
-        do {
-            display = try XDisplay(name: displayName)
-        } catch {
-            writeErrorLine("pipcam: \(error)")
-            return 2
-        }
+        guard let (display, displayName) = DisplayConnection.open() else { return 2 }
         defer { display.close() }
         // ArgumentParser gives `--name` to the first command that declares it, before or after the subcommand.
         let name = target.name ?? root.name

@@ -17,17 +17,7 @@ struct Launcher {
         } catch {
             return fail(error)
         }
-        guard let displayName = getenv("DISPLAY").map({ String(cString: $0) }), !displayName.isEmpty else {
-            writeErrorLine("pipcam: no X display: $DISPLAY is not set")
-            return 2
-        }
-        let display: XDisplay
-        do {
-            display = try XDisplay(name: displayName)
-        } catch {
-            writeErrorLine("pipcam: \(error)")
-            return 2
-        }
+        guard let (display, displayName) = DisplayConnection.open() else { return 2 }
         defer { display.close() }
         var options = command.sessionOptions
         if let problem = checkWindows(&options, display: display) {

@@ -70,23 +70,11 @@ extension XServer {
         }
     }
 
-    /// Polls the window's geometry until it has not changed for `quiet` (a drag or a WM
-    /// placement settling), and returns it.
+    /// The window's geometry once it has not changed for `quiet` (a drag or a WM placement settling).
     func settledGeometry(
         of window: XWindowID, quiet: Duration = .milliseconds(250), timeout: Duration = .seconds(5)
     ) throws -> XRect {
-        let clock = ContinuousClock()
-        var last = try geometry(of: window)
-        var since = clock.now
-        return try poll(timeout: timeout, what: "the geometry of \(window) to settle (last \(last))") {
-            let now = try geometry(of: window)
-            if now != last {
-                last = now
-                since = clock.now
-                return nil
-            }
-            return clock.now - since >= quiet ? now : nil
-        }
+        try waitForStableGeometry(of: window, quietPeriod: quiet, timeout: timeout)
     }
 
     /// `_NET_WORKAREA` of the current desktop, else the whole screen (no WM).
