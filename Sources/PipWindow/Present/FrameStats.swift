@@ -83,8 +83,8 @@ public struct FrameStats {
         return user + system
     }
 
-    /// The `--stats` line of PRODUCT.md; the one printed at exit (`final`) ends with
-    /// `first_frame_ms=` once a frame was shown.
+    /// The `--stats` line of PRODUCT.md; with `final` (at exit, when `PIPCAM_STATS_FIRST_FRAME=1`)
+    /// it ends with `first_frame_ms=` once a frame was shown.
     public func line(state: String, camera: String, final: Bool = false) -> String {
         let cpu = shown > 0 ? Self.processCPUMilliseconds() / Double(shown) : 0
         return "pipcam: state=\(state) camera=\(camera) fps=\(format(fps)) shown=\(shown) dropped=\(dropped)"
