@@ -76,7 +76,10 @@ final class SourceWindowWatcher {
     /// The frame window's rectangle in root coordinates; for the source window itself, grown by its
     /// window-manager frame.
     private func refreshFrame() {
-        guard let inner = display.rootGeometry(of: frameWindow), inner.width > 1 || inner.height > 1 else { return }
+        // A window never shown (the main window under `--pip`) has no on-screen frame to grow from.
+        guard display.isViewable(frameWindow) == true,
+            let inner = display.rootGeometry(of: frameWindow), inner.width > 1 || inner.height > 1
+        else { return }
         let extents = frameWindow == window ? display.integers(window, ._NET_FRAME_EXTENTS) : []
         var outer = inner
         if extents.count == 4 {

@@ -193,13 +193,21 @@ extension XDisplay {
 
     /// Whether `w` is mapped (nil when the window does not exist).
     public func isMapped(_ w: WindowID) -> Bool? {
+        mapState(w).map { $0 != IsUnmapped }
+    }
+
+    /// Whether `w` and all its ancestors are mapped, i.e. it can be on screen (nil when it does not exist).
+    public func isViewable(_ w: WindowID) -> Bool? {
+        mapState(w).map { $0 == IsViewable }
+    }
+
+    private func mapState(_ w: WindowID) -> Int32? {
         let (state, error) = withErrorTrap { () -> Int32? in
             var attributes = XWindowAttributes()
             guard XGetWindowAttributes(raw, w, &attributes) != 0 else { return nil }
             return attributes.map_state
         }
-        guard error == nil, let state else { return nil }
-        return state != IsUnmapped
+        return error == nil ? state : nil
     }
 
     /// Selects events on a window another client may destroy at any moment; false if it is gone.
