@@ -48,7 +48,7 @@ public final class PipController {
     private let pipPresenter: Presenter
     private let proxyPresenter: Presenter
     private var watcher: SourceWindowWatcher?
-    private var watcherToken: Int?
+    private var watcherTokens: [Int] = []
     private var ownTokens: [Int] = []
     private var tickTimer: Int?
     private var queuedEvents: [PipEvent] = []
@@ -218,7 +218,7 @@ public final class PipController {
     public func tearDown() {
         isTornDown = true
         if let t = tickTimer { loop.cancelTimer(t) }
-        for token in ownTokens + [watcherToken].compactMap({ $0 }) { loop.unregister(token) }
+        for token in ownTokens + watcherTokens { loop.unregister(token) }
         pipPresenter.close()
         proxyPresenter.close()
         display.destroy(proxy)
@@ -232,9 +232,9 @@ public final class PipController {
         let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
             && old?.animationWindow == contentSource?.animationWindow
         if !sameWindow {
-            if let token = watcherToken { loop.unregister(token) }
+            for token in watcherTokens { loop.unregister(token) }
             watcher = nil
-            watcherToken = nil
+            watcherTokens = []
             if old != nil { feed(.contentSourceRemoved) }
         }
         guard let content = contentSource else { return }
@@ -246,7 +246,11 @@ public final class PipController {
         w.report = { [unowned self] in feed($0) }
         guard w.begin() else { return }
         watcher = w
-        watcherToken = loop.register(w.window) { [unowned w] in w.handle($0) }
+        watcherTokens = [loop.register(w.window) { [unowned w] in w.handle($0) }]
+        if w.frameWindow != w.window {
+            // The view PiP grows out of gets its frame once it is shown, and moves with its top-level.
+            watcherTokens.append(loop.register(w.frameWindow) { [unowned w] in w.handle($0) })
+        }
         feed(.contentSourceAttached)
         if let frame = w.frame { feed(.sourceFrameChanged(frame)) }
         if w.isHidden { feed(.sourceHidden) }
