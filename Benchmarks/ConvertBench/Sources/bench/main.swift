@@ -102,3 +102,64 @@ if markdown {
     print("|---|---:|---:|---:|---:|")
 }
 for c in cases where filters.isEmpty || filters.contains(where: { c.name.contains($0) }) { bench(c) }
+
+// JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
+// generates) decoded for a 480×270 window, each frame in turn, by the reduced decoder and by
+// libjpeg-turbo, and the whole decode + convert step as pipcam runs it.
+if let i = args.firstIndex(of: "--mjpeg"), args.index(after: i) < args.endIndex {
+    let path = args[args.index(after: i)]
+    guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
+    fseek(file, 0, SEEK_END)
+    let size = ftell(file)
+    fseek(file, 0, SEEK_SET)
+    let data = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+    _ = fread(data, 1, size, file)
+    fclose(file)
+    var starts: [Int] = []
+    var p = 0
+    while p + 1 < size {
+        if data[p] == 0xFF && data[p + 1] == 0xD8 && (p == 0 || (data[p - 2] == 0xFF && data[p - 1] == 0xD9)) { starts.append(p) }
+        p += 1
+    }
+    starts.append(size)
+    let frames = (0..<(starts.count - 1)).map { i in
+        VideoFrame(
+            format: .mjpeg, width: 0, height: 0, plane0: FramePlane(base: UnsafeRawPointer(data + starts[i]), stride: 0),
+            byteCount: starts[i + 1] - starts[i], colorimetry: .jpeg, timestamp: MonotonicInstant(nanoseconds: 0),
+            sequence: 0, bufferIndex: 0)
+    }
+    let header = try! JPEGDecoder().header(of: UnsafeRawBufferPointer(start: frames[0].plane0.base, count: frames[0].byteCount))
+    let label = "mjpeg \(header.width)x\(header.height) -> 480x270"
+    func time(_ name: String, _ body: (VideoFrame) -> Void) {
+        var times: [UInt64] = []
+        for f in frames { body(f) }
+        let m0 = mallocCount?() ?? 0
+        for f in frames.prefix(10) { body(f) }
+        let mallocs = mallocCount.map { $0() - m0 }
+        for _ in 0..<3 {
+            for f in frames {
+                let t0 = now()
+                body(f)
+                times.append(now() - t0)
+            }
+        }
+        times.sort()
+        let median = Double(times[times.count / 2]), best = Double(times[0])
+        let shown = 480.0 * 270, source = Double(header.width * header.height)
+        if markdown {
+            print("| \(label) \(name) | \(fmt(median / 1e6)) | \(fmt(best / 1e6)) | \(fmt(median / shown, 2)) | \(fmt(median / source, 2)) |")
+        } else {
+            var line = "\(label) \(name): median \(fmt(median / 1e6)) ms, best \(fmt(best / 1e6)) ms over \(frames.count) frames × 3"
+            if let mallocs { line += ", mallocs in 10 frames: \(mallocs)" }
+            print(line)
+        }
+    }
+    let reduced = JPEGDecoder(), turbo = JPEGDecoder(reducedDecoding: false)
+    time("decode, reduced") { _ = try! reduced.decode($0, minWidth: 480, minHeight: 270) }
+    time("decode, libjpeg-turbo") { _ = try! turbo.decode($0, minWidth: 480, minHeight: 270) }
+    let conv = FrameConverter()
+    let dst = UnsafeMutableRawPointer.allocate(byteCount: 480 * 270 * 4, alignment: 64)
+    time("decode + convert") {
+        try! conv.convert($0, into: dst, stride: 480 * 4, width: 480, height: 270, layout: .xrgb, rotation: .deg0, mirror: false)
+    }
+}

@@ -1,8 +1,11 @@
 import CTurboJPEG
 
-/// Decodes camera JPEGs with libjpeg-turbo, straight to planar Y′CbCr and — when the picture will be
-/// shown smaller — at 1/2, 1/4 or 1/8 scale inside the IDCT, which is much cheaper than decoding
-/// at full size and scaling afterwards.
+/// Decodes camera JPEGs straight to planar Y′CbCr and — when the picture will be shown smaller —
+/// at 1/2, 1/4 or 1/8 scale, which is much cheaper than decoding at full size and scaling afterwards.
+///
+/// Baseline pictures at 1/4 and 1/8 scale go through `ReducedJPEGDecoder` (block means computed
+/// from the coefficients, no inverse DCT); everything else through libjpeg-turbo, scaling inside
+/// its IDCT.
 ///
 /// Owns its output buffer: the returned frame is valid until the next `decode` call. Not thread-safe;
 /// use one decoder per thread.
@@ -10,8 +13,11 @@ public final class JPEGDecoder {
     private let handle: tjhandle
     private var buffer: UnsafeMutableRawPointer?
     private var bufferSize = 0
+    private let reduced: ReducedJPEGDecoder?
 
-    public init() {
+    /// A decoder; `reducedDecoding: false` sends every picture through libjpeg-turbo (for comparisons).
+    public init(reducedDecoding: Bool = true) {
+        reduced = reducedDecoding ? ReducedJPEGDecoder() : nil
         guard let h = tjInitDecompress() else { fatalError("tjInitDecompress failed: out of memory") }
         handle = h
     }
@@ -55,6 +61,7 @@ public final class JPEGDecoder {
             throw JPEGError.corrupt(lastError())
         }
         let d = Self.scaleDenominator(width: Int(w), height: Int(h), minWidth: minWidth, minHeight: minHeight)
+        if d >= 4, let reduced, let frame = reduced.decode(source, denominator: d) { return frame }
         let sw = (Int(w) + d - 1) / d, sh = (Int(h) + d - 1) / d
         let format: PixelFormat
         switch Int(sub) {
@@ -64,21 +71,35 @@ public final class JPEGDecoder {
         case Int(TJSAMP_GRAY.rawValue): format = .gray
         default: format = .bgra
         }
-        let layout = format.packedLayout(width: sw, height: sh)!
-        ensureCapacity(layout.byteCount)
+        // libjpeg-turbo writes whole chroma pairs: a 4:2:x plane of odd width or height is padded
+        // (its own plane sizes), or it would overwrite the next plane.
+        var strides: (Int32, Int32, Int32) = (0, 0, 0), offsets = (0, 0, 0), size = 0
+        if format == .bgra {
+            strides.0 = Int32(4 * sw)
+            size = 4 * sw * sh
+        } else {
+            for plane in 0..<(format == .gray ? 1 : 3) {
+                let pw = Int(tjPlaneWidth(Int32(plane), Int32(sw), sub)), ph = Int(tjPlaneHeight(Int32(plane), Int32(sh), sub))
+                switch plane {
+                case 0: strides.0 = Int32(pw); offsets.0 = size
+                case 1: strides.1 = Int32(pw); offsets.1 = size
+                default: strides.2 = Int32(pw); offsets.2 = size
+                }
+                size += pw * ph
+            }
+        }
+        ensureCapacity(size)
         let out = buffer!
         let status: Int32
         if format == .bgra {
             status = tjDecompress2(
                 handle, jpeg, UInt(data.count), out.assumingMemoryBound(to: UInt8.self),
-                Int32(sw), Int32(layout.strides.0), Int32(sh), Int32(TJPF_BGRX.rawValue), TJFLAG_FASTDCT)
+                Int32(sw), strides.0, Int32(sh), Int32(TJPF_BGRX.rawValue), TJFLAG_FASTDCT)
         } else {
-            let o = layout.offsets
-            let p0 = (out + o.0).assumingMemoryBound(to: UInt8.self)
-            let p1 = (out + o.1).assumingMemoryBound(to: UInt8.self)
-            let p2 = (out + o.2).assumingMemoryBound(to: UInt8.self)
+            let p0 = (out + offsets.0).assumingMemoryBound(to: UInt8.self)
+            let p1 = (out + offsets.1).assumingMemoryBound(to: UInt8.self)
+            let p2 = (out + offsets.2).assumingMemoryBound(to: UInt8.self)
             var planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = (p0, p1, p2)
-            var strides: (Int32, Int32, Int32) = (Int32(layout.strides.0), Int32(layout.strides.1), Int32(layout.strides.2))
             status = withUnsafeMutablePointer(to: &planes) { pp in
                 pp.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { planePtrs in
                     withUnsafeMutablePointer(to: &strides) { sp in
@@ -94,9 +115,13 @@ public final class JPEGDecoder {
         if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) {
             throw JPEGError.corrupt(lastError())
         }
+        let base = UnsafeRawPointer(out)
+        let planar = format != .bgra && format != .gray
         return VideoFrame(
-            packed: format, width: sw, height: sh, base: UnsafeRawPointer(out), byteCount: layout.byteCount,
-            colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
+            format: format, width: sw, height: sh, plane0: FramePlane(base: base + offsets.0, stride: Int(strides.0)),
+            plane1: planar ? FramePlane(base: base + offsets.1, stride: Int(strides.1)) : nil,
+            plane2: planar ? FramePlane(base: base + offsets.2, stride: Int(strides.2)) : nil,
+            byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
             bufferIndex: source.bufferIndex)
     }
 

@@ -1,0 +1,162 @@
+import Glibc
+
+/// Decodes baseline JPEGs at 1/4 or 1/8 scale without an inverse DCT.
+///
+/// At 1/4 scale each 8×8 block becomes 2×2 pixels, each the exact mean of the 4×4 quarter of the
+/// block it covers; at 1/8, one pixel, the block's mean (its DC term). Both means are linear in the
+/// block's coefficients, and only the coefficients with an odd (or zero) frequency on both axes
+/// contribute, so each decoded coefficient adds one precomputed weight vector to the block's sum.
+/// Entropy decoding is the whole remaining cost; it uses look-up tables that decode most
+/// coefficients — code and value — at once. A box filter at exactly the scale is what the window
+/// shows anyway, so the picture matches a full decode followed by an area-average shrink.
+///
+/// `decode` returns nil for streams it does not handle (see `JPEGHeader`); the caller then uses
+/// libjpeg-turbo. Owns its output: the frame is valid until the next call. Allocates only when the
+/// picture grows.
+final class ReducedJPEGDecoder {
+    private let header = JPEGHeader()
+    private let entropy = EntropyData()
+    /// 4 quantization tables × 64 zig-zag positions: the contribution of a coefficient of 1 to each
+    /// output pixel of its block (lanes: top-left, top-right, bottom-left, bottom-right).
+    private let weights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * 64)
+    private var weightsQuant = [UInt16](repeating: 0, count: 4 * 64)
+    private var weightsDenominator = 0
+    private var output: UnsafeMutablePointer<UInt8>?
+    private var outputSize = 0
+
+    deinit {
+        weights.deallocate()
+        output?.deallocate()
+    }
+
+    /// `source` (an `.mjpeg` frame) at 1/`denominator` scale (4 or 8), planar, or nil when the
+    /// stream is not one this decoder handles.
+    func decode(_ source: VideoFrame, denominator: Int) -> VideoFrame? {
+        guard denominator == 4 || denominator == 8 else { return nil }
+        let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
+        guard header.parse(data) else { return nil }
+        let comps = header.components
+        var maxH = 1, maxV = 1
+        for c in comps {
+            maxH = max(maxH, c.horizontal)
+            maxV = max(maxV, c.vertical)
+        }
+        let format: PixelFormat
+        if comps.count == 1 {
+            format = .gray
+        } else {
+            // Chroma sampled alike, luma at the maximum; what matters is the ratio (a 4:2:2 picture
+            // may say Y 2×2, Cb/Cr 1×2).
+            let ch = comps[1].horizontal, cv = comps[1].vertical
+            guard comps[2].horizontal == ch, comps[2].vertical == cv, comps[0].horizontal == maxH,
+                comps[0].vertical == maxV, maxH % ch == 0, maxV % cv == 0
+            else { return nil }
+            switch (maxH / ch, maxV / cv) {
+            case (1, 1): format = .i444
+            case (2, 1): format = .i422
+            case (2, 2): format = .i420
+            default: return nil
+            }
+        }
+        entropy.load(data, from: header.scanOffset)
+        prepareWeights(denominator: denominator)
+
+        // A single-component scan is not interleaved: its blocks cover just the picture.
+        let interleaved = comps.count > 1
+        let mcuWidth = interleaved ? 8 * maxH : 8, mcuHeight = interleaved ? 8 * maxV : 8
+        let mcusX = (header.width + mcuWidth - 1) / mcuWidth
+        let mcusY = (header.height + mcuHeight - 1) / mcuHeight
+        let pixelsPerBlock = 8 / denominator
+        var planes: (Plane, Plane, Plane)? = nil
+        var size = 0
+        for (i, c) in comps.enumerated() {
+            let h = interleaved ? c.horizontal : 1, v = interleaved ? c.vertical : 1
+            let plane = Plane(
+                offset: size, stride: (mcusX * h * pixelsPerBlock + 15) & ~15, rows: mcusY * v * pixelsPerBlock,
+                blocksWide: h, blocksHigh: v, quant: c.quantTable,
+                dc: header.dc[c.dcTable].tables, ac: header.ac[c.acTable].tables)
+            size += plane.stride * plane.rows
+            switch i {
+            case 0: planes = (plane, plane, plane)
+            case 1: planes!.1 = plane
+            default: planes!.2 = plane
+            }
+        }
+        let p = planes!
+        if size > outputSize {
+            output?.deallocate()
+            output = .allocate(capacity: size)
+            outputSize = size
+        }
+        let out = output!
+        let scan = ScanDecoder(
+            entropy: entropy, weights: weights, restartInterval: header.restartInterval,
+            mcusX: mcusX, mcusY: mcusY, pixelsPerBlock: pixelsPerBlock, output: out)
+        switch comps.count {
+        case 1: scan.run(p.0)
+        default: scan.run(p.0, p.1, p.2)
+        }
+
+        let width = (header.width + denominator - 1) / denominator
+        let height = (header.height + denominator - 1) / denominator
+        func framePlane(_ p: Plane) -> FramePlane { FramePlane(base: UnsafeRawPointer(out + p.offset), stride: p.stride) }
+        return VideoFrame(
+            format: format, width: width, height: height, plane0: framePlane(p.0),
+            plane1: comps.count > 1 ? framePlane(p.1) : nil, plane2: comps.count > 1 ? framePlane(p.2) : nil,
+            byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
+            bufferIndex: source.bufferIndex)
+    }
+
+    private func prepareWeights(denominator: Int) {
+        if denominator == weightsDenominator && header.quant == weightsQuant { return }
+        for i in 0..<weightsQuant.count { weightsQuant[i] = header.quant[i] }  // own storage: no copy-on-write later
+        weightsDenominator = denominator
+        // Mean over half a block (x in 0…3, or 4…7) of the DCT basis cos((2x+1)uπ/16); zero for even
+        // u > 0, opposite signs for the two halves when u is odd.
+        var half = [[Float]](repeating: [Float](repeating: 0, count: 8), count: 2)
+        for u in 0..<8 {
+            for x in 0..<8 {
+                half[x / 4][u] += Float(cos(Double(2 * x + 1) * Double(u) * Double.pi / 16)) / 4
+            }
+        }
+        for table in 0..<4 {
+            for k in 0..<64 {
+                let natural = ZigZag.natural[k]
+                let u = natural % 8, v = natural / 8  // horizontal, vertical frequency
+                let cu: Float = u == 0 ? Float(0.5).squareRoot() : 1, cv: Float = v == 0 ? Float(0.5).squareRoot() : 1
+                let scale = Float(header.quant[table * 64 + k]) * 0.25 * cu * cv
+                let w: SIMD4<Float>
+                if denominator == 8 {
+                    w = k == 0 ? SIMD4(repeating: scale) : .zero
+                } else {
+                    w = SIMD4(half[0][u] * half[0][v], half[1][u] * half[0][v], half[0][u] * half[1][v], half[1][u] * half[1][v]) * scale
+                }
+                weights[table * 64 + k] = w
+            }
+        }
+    }
+}
+
+/// Where one component's reduced plane lives in the output and how its blocks are decoded.
+struct Plane {
+    var offset: Int, stride: Int, rows: Int
+    /// Blocks of this component in one MCU, across and down.
+    var blocksWide: Int, blocksHigh: Int
+    var quant: Int
+    var dc: HuffmanTable.Tables, ac: HuffmanTable.Tables
+}
+
+/// The zig-zag order of T.81 figure A.6, computed.
+enum ZigZag {
+    /// Natural (row-major) index of each zig-zag position.
+    static let natural: [Int] = {
+        var order: [Int] = []
+        for diagonal in 0..<15 {
+            let rows = max(0, diagonal - 7)...min(diagonal, 7)
+            for row in diagonal % 2 == 0 ? Array(rows.reversed()) : Array(rows) {
+                order.append(row * 8 + diagonal - row)
+            }
+        }
+        return order
+    }()
+}

@@ -1,0 +1,146 @@
+import CTurboJPEG
+import Foundation
+import Testing
+
+@testable import CameraSource
+
+/// The reduced (1/4, 1/8) JPEG decoder against libjpeg-turbo's full decode followed by an exact box
+/// average — what the reduced decoder promises to compute.
+@Suite struct ReducedJPEGDecoderTests {
+    /// A smooth picture with texture and sharp edges (so every frequency occurs), encoded by libjpeg-turbo.
+    static func picture(width: Int, height: Int, subsampling: TJSAMP, quality: Int32 = 90, flags: Int32 = 0) -> [UInt8] {
+        var rng = SplitMix(seed: UInt64(width * 31 + height))
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let noise = Int(rng.next() % 48)
+                let edge = (x / 13 + y / 7) % 2 == 0 ? 0 : 90
+                rgb[(y * width + x) * 3] = UInt8(min(255, x * 200 / width + noise))
+                rgb[(y * width + x) * 3 + 1] = UInt8(min(255, y * 150 / height + edge))
+                rgb[(y * width + x) * 3 + 2] = UInt8(min(255, 60 + edge + noise))
+            }
+        }
+        let handle = tjInitCompress()!
+        defer { tjDestroy(handle) }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let status = tjCompress2(
+            handle, rgb, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue), &out, &size,
+            Int32(subsampling.rawValue), quality, flags)
+        precondition(status == 0 && out != nil)
+        defer { tjFree(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    static func frame(_ bytes: UnsafeRawBufferPointer) -> VideoFrame {
+        VideoFrame(
+            format: .mjpeg, width: 0, height: 0, plane0: FramePlane(base: bytes.baseAddress!, stride: 0),
+            byteCount: bytes.count, colorimetry: .jpeg, timestamp: MonotonicInstant(nanoseconds: 7),
+            sequence: 3, bufferIndex: 1)
+    }
+
+    struct PlaneView {
+        var plane: FramePlane, width: Int, height: Int
+        func at(_ x: Int, _ y: Int) -> Int { Int(plane.base.load(fromByteOffset: y * plane.stride + x, as: UInt8.self)) }
+    }
+
+    static func planes(of f: VideoFrame) -> [PlaneView] {
+        let cw = (f.width + 1) / 2, ch = (f.height + 1) / 2
+        switch f.format {
+        case .gray: return [PlaneView(plane: f.plane0, width: f.width, height: f.height)]
+        case .i444: return [f.plane0, f.plane1!, f.plane2!].map { PlaneView(plane: $0, width: f.width, height: f.height) }
+        case .i422: return [PlaneView(plane: f.plane0, width: f.width, height: f.height)] + [f.plane1!, f.plane2!].map { PlaneView(plane: $0, width: cw, height: f.height) }
+        case .i420: return [PlaneView(plane: f.plane0, width: f.width, height: f.height)] + [f.plane1!, f.plane2!].map { PlaneView(plane: $0, width: cw, height: ch) }
+        default: fatalError("unexpected \(f.format)")
+        }
+    }
+
+    /// Largest and mean difference between the reduced planes and box averages of the full decode,
+    /// over the output pixels whose box lies inside the picture.
+    static func compare(_ jpeg: [UInt8], denominator d: Int) throws -> (max: Int, mean: Double, reduced: VideoFrame) {
+        try jpeg.withUnsafeBytes { bytes in
+            let source = frame(bytes)
+            let reducedDecoder = JPEGDecoder(), full = JPEGDecoder(reducedDecoding: false)
+            let (w, h) = try full.header(of: bytes)
+            let reduced = try reducedDecoder.decode(source, minWidth: (w + d - 1) / d, minHeight: (h + d - 1) / d)
+            let reference = try full.decode(source, minWidth: w, minHeight: h)
+            #expect(reduced.width == (w + d - 1) / d && reduced.height == (h + d - 1) / d)
+            #expect(reduced.format == reference.format)
+            #expect(reduced.timestamp == source.timestamp && reduced.sequence == 3 && reduced.bufferIndex == 1)
+            var worst = 0, total = 0, count = 0
+            for (small, big) in zip(planes(of: reduced), planes(of: reference)) {
+                for y in 0..<(big.height / d) {
+                    for x in 0..<(big.width / d) {
+                        var sum = 0
+                        for dy in 0..<d { for dx in 0..<d { sum += big.at(x * d + dx, y * d + dy) } }
+                        let expected = (sum + d * d / 2) / (d * d)
+                        let error = abs(small.at(x, y) - expected)
+                        worst = max(worst, error)
+                        total += error
+                        count += 1
+                    }
+                }
+            }
+            return (worst, Double(total) / Double(max(count, 1)), reduced)
+        }
+    }
+
+    @Test(arguments: [TJSAMP_420, TJSAMP_422, TJSAMP_444, TJSAMP_GRAY], [4, 8])
+    func blockMeansMatchFullDecode(subsampling: TJSAMP, denominator: Int) throws {
+        for (w, h) in [(320, 176), (203, 117)] {
+            let r = try Self.compare(Self.picture(width: w, height: h, subsampling: subsampling), denominator: denominator)
+            // The full decode rounds and clamps each pixel before averaging; the reduced one after.
+            #expect(r.max <= 3 && r.mean < 0.6, "\(subsampling) \(w)×\(h) 1/\(denominator): max \(r.max) mean \(r.mean)")
+        }
+    }
+
+    @Test func restartIntervalsAreFollowed() throws {
+        let plain = Self.picture(width: 160, height: 96, subsampling: TJSAMP_420)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipcam-rst-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.jpg"), output = dir.appendingPathComponent("out.jpg")
+        try Data(plain).write(to: input)
+        let jpegtran = Process()
+        jpegtran.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
+        jpegtran.arguments = ["-restart", "3B", "-outfile", output.path, input.path]
+        try jpegtran.run()
+        jpegtran.waitUntilExit()
+        let restarted = [UInt8](try Data(contentsOf: output))
+        #expect(restarted.contains(0xDD) && restarted != plain)
+        let r = try Self.compare(restarted, denominator: 4)
+        #expect(r.max <= 3 && r.mean < 0.6, "max \(r.max) mean \(r.mean)")
+    }
+
+    @Test func unsupportedStreamsFallBackToLibjpegTurbo() throws {
+        let progressive = Self.picture(width: 96, height: 64, subsampling: TJSAMP_420, flags: Int32(TJFLAG_PROGRESSIVE))
+        let header = JPEGHeader()
+        #expect(!progressive.withUnsafeBytes { header.parse($0) })
+        let r = try Self.compare(progressive, denominator: 4)
+        #expect(r.max <= 8, "libjpeg-turbo's scaled IDCT, max \(r.max)")
+        let odd = Self.picture(width: 96, height: 64, subsampling: TJSAMP_411)
+        #expect(try odd.withUnsafeBytes { try JPEGDecoder().decode(Self.frame($0), minWidth: 24, minHeight: 16) }.format == .bgra)
+    }
+
+    @Test func corruptDataNeverReadsPastTheBuffer() throws {
+        var jpeg = Self.picture(width: 128, height: 96, subsampling: TJSAMP_422)
+        let start = Fixture.entropyStart(jpeg)
+        var rng = SplitMix(seed: 9)
+        let decoder = JPEGDecoder()
+        for round in 0..<40 {
+            var damaged = jpeg
+            for _ in 0..<8 { damaged[start + Int(rng.next() % UInt64(jpeg.count - start - 2))] = UInt8(truncatingIfNeeded: rng.next()) }
+            if round % 4 == 0 { damaged.removeLast(Int(rng.next() % UInt64(jpeg.count - start))) }
+            _ = try? damaged.withUnsafeBytes { try decoder.decode(Self.frame($0), minWidth: 32, minHeight: 24) }
+        }
+        jpeg.removeLast(jpeg.count - start - 10)  // entropy data cut off: the picture is still returned
+        let cut = try jpeg.withUnsafeBytes { try decoder.decode(Self.frame($0), minWidth: 32, minHeight: 24) }
+        #expect(cut.width == 32 && cut.height == 24)
+    }
+
+    @Test func zigZagOrderIsTheStandardOne() {
+        #expect(Array(ZigZag.natural.prefix(10)) == [0, 1, 8, 16, 9, 2, 3, 10, 17, 24])
+        #expect(Array(ZigZag.natural.suffix(4)) == [61, 54, 47, 55, 62, 63].suffix(4))
+        #expect(Set(ZigZag.natural) == Set(0..<64))
+    }
+}
