@@ -4,8 +4,9 @@ import Glibc
 /// turned into segment offsets, followed by zero padding, so the bit reader never has to look for
 /// markers or check for the end inside a block.
 final class EntropyData {
-    /// Zero bytes after the data; more than one block can consume (64 codes of ≤ 27 bits) plus a load.
-    static let padding = 512
+    /// Zero bytes after the data: more than one MCU can consume (24 blocks of 64 codes of ≤ 31
+    /// bits) plus a load, so the decoder need only check for the end once per MCU.
+    static let padding = 8192
     private(set) var bytes: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0

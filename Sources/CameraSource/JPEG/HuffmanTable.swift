@@ -12,9 +12,12 @@ final class HuffmanTable {
     struct Tables {
         /// `length << 8 | symbol` for each `lookupBits`-bit prefix; 0 when the code is longer.
         let lookup: UnsafeMutablePointer<UInt16>
-        /// `value << 16 | run << 8 | bits consumed` for each prefix whose code and extra bits both
-        /// fit; run 64 marks end-of-block. 0 when the slow path is needed.
-        let fastAC: UnsafeMutablePointer<Int32>
+        /// DC: `difference << 16 | bits consumed` for each prefix whose code and extra bits both
+        /// fit; 0 when the slow path is needed.
+        let fastDC: UnsafeMutablePointer<Int32>
+        /// AC: one or two coefficients for each prefix (see `PairEntry`); 0 when the first code and
+        /// its extra bits do not fit (the slow path).
+        let pairs: UnsafeMutablePointer<UInt64>
         /// For a code length L (11…16): first 16-bit left-aligned prefix that is not a code of
         /// length ≤ L.
         let limit: UnsafeMutablePointer<UInt32>
@@ -24,7 +27,8 @@ final class HuffmanTable {
     }
 
     let tables = Tables(
-        lookup: .allocate(capacity: lookupSize), fastAC: .allocate(capacity: lookupSize),
+        lookup: .allocate(capacity: lookupSize), fastDC: .allocate(capacity: lookupSize),
+        pairs: .allocate(capacity: lookupSize),
         limit: .allocate(capacity: 18), delta: .allocate(capacity: 17), symbols: .allocate(capacity: 256))
     private(set) var isDefined = false
     /// The DHT bytes (16 counts + symbols) the table was built from, to skip identical rebuilds.
@@ -33,7 +37,8 @@ final class HuffmanTable {
 
     init() {
         tables.lookup.initialize(repeating: 0, count: Self.lookupSize)
-        tables.fastAC.initialize(repeating: 0, count: Self.lookupSize)
+        tables.fastDC.initialize(repeating: 0, count: Self.lookupSize)
+        tables.pairs.initialize(repeating: 0, count: Self.lookupSize)
         tables.limit.initialize(repeating: UInt32.max, count: 18)
         tables.delta.initialize(repeating: 0, count: 17)
         tables.symbols.initialize(repeating: 0, count: 256)
@@ -41,7 +46,8 @@ final class HuffmanTable {
 
     deinit {
         tables.lookup.deallocate()
-        tables.fastAC.deallocate()
+        tables.fastDC.deallocate()
+        tables.pairs.deallocate()
         tables.limit.deallocate()
         tables.delta.deallocate()
         tables.symbols.deallocate()
@@ -61,9 +67,8 @@ final class HuffmanTable {
         isDefined = false
         guard counts.count == 16, newSymbols.count <= 256 else { return false }
         var code = 0, index = 0
-        let lookup = tables.lookup, fastAC = tables.fastAC, limit = tables.limit, delta = tables.delta
+        let lookup = tables.lookup, limit = tables.limit, delta = tables.delta
         lookup.update(repeating: 0, count: Self.lookupSize)
-        fastAC.update(repeating: 0, count: Self.lookupSize)
         for length in 1...16 {
             let n = Int(counts[length - 1])
             delta[length] = Int32(index - code)
@@ -75,7 +80,6 @@ final class HuffmanTable {
                     let shift = Self.lookupBits - length
                     for prefix in (code << shift)..<((code + 1) << shift) {
                         lookup[prefix] = UInt16(length << 8) | UInt16(symbol)
-                        fastAC[prefix] = Self.fastEntry(prefix: prefix, length: length, symbol: symbol)
                     }
                 }
                 code += 1
@@ -85,6 +89,10 @@ final class HuffmanTable {
             code <<= 1
         }
         limit[17] = UInt32.max
+        for prefix in 0..<Self.lookupSize {
+            tables.fastDC[prefix] = dcEntry(prefix)
+            tables.pairs[prefix] = pairEntry(prefix)
+        }
         for i in 0..<16 { source[i] = counts[i] }
         for i in 0..<newSymbols.count { source[16 + i] = newSymbols[i] }
         sourceCount = total
@@ -92,16 +100,36 @@ final class HuffmanTable {
         return true
     }
 
-    private static func fastEntry(prefix: Int, length: Int, symbol: UInt8) -> Int32 {
-        let run = Int32(symbol >> 4), size = Int(symbol & 15)
-        if size == 0 {
-            if run == 15 { return 15 << 8 | Int32(length) }  // sixteen zeros
-            return 64 << 8 | Int32(length)  // end of block (other run/0 symbols are invalid: end too)
+    private func dcEntry(_ prefix: Int) -> Int32 {
+        let e = Int(tables.lookup[prefix])
+        let length = e >> 8, size = e & 15
+        guard length > 0, length + size <= Self.lookupBits else { return 0 }
+        let value = size == 0 ? 0 : Self.extend((prefix >> (Self.lookupBits - length - size)) & ((1 << size) - 1), size: size)
+        return Int32(value) << 16 | Int32(length + size)
+    }
+
+    /// One AC code and its value read from the leading `available` bits of a `lookupBits`-wide
+    /// prefix, or nil when they do not fit. Run 64 stands for end-of-block.
+    private func coefficient(_ prefix: Int, available: Int) -> (bits: Int, run: Int, value: Int)? {
+        let e = Int(tables.lookup[prefix])
+        let length = e >> 8, run = (e >> 4) & 15, size = e & 15
+        guard length > 0, length <= available else { return nil }
+        if size == 0 { return (length, run == 15 ? 15 : 64, 0) }  // 16 zeros; other run/0 codes end the block
+        guard length + size <= available else { return nil }
+        let extra = (prefix >> (Self.lookupBits - length - size)) & ((1 << size) - 1)
+        return (length + size, run, Self.extend(extra, size: size))
+    }
+
+    private func pairEntry(_ prefix: Int) -> UInt64 {
+        guard let first = coefficient(prefix, available: Self.lookupBits) else { return 0 }
+        var entry = PairEntry(bits: first.bits, firstBits: first.bits, firstRun: first.run, firstValue: first.value)
+        if first.run < 64, let second = coefficient((prefix << first.bits) & (Self.lookupSize - 1), available: Self.lookupBits - first.bits) {
+            entry.bits += second.bits
+            entry.secondRun = second.run
+            entry.secondValue = second.value
+            entry.hasSecond = true
         }
-        guard length + size <= lookupBits else { return 0 }
-        let extra = (prefix >> (lookupBits - length - size)) & ((1 << size) - 1)
-        let value = Int32(extend(extra, size: size))
-        return value << 16 | run << 8 | Int32(length + size)
+        return entry.packed
     }
 
     /// The signed value of `size` extra bits (T.81 F.2.2.1, EXTEND).
@@ -114,4 +142,18 @@ final class HuffmanTable {
 private func memoryEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawBufferPointer) -> Bool {
     for i in 0..<b.count where a.load(fromByteOffset: i, as: UInt8.self) != b[i] { return false }
     return true
+}
+
+/// What one `pairs` entry holds, packed into 64 bits: bits 0–7 all bits consumed, 8–15 the first
+/// coefficient's bits, 16–23 its run of zeros (64: end of block), 24–30 the second's run, 31 whether
+/// there is a second, 32–47 and 48–63 the two values.
+struct PairEntry {
+    var bits: Int, firstBits: Int, firstRun: Int, firstValue: Int
+    var secondRun = 0, secondValue = 0, hasSecond = false
+
+    var packed: UInt64 {
+        UInt64(bits) | UInt64(firstBits) << 8 | UInt64(firstRun) << 16 | UInt64(secondRun) << 24
+            | (hasSecond ? 1 << 31 : 0) | UInt64(UInt16(truncatingIfNeeded: firstValue)) << 32
+            | UInt64(UInt16(truncatingIfNeeded: secondValue)) << 48
+    }
 }

@@ -18,7 +18,9 @@ final class ReducedJPEGDecoder {
     private let entropy = EntropyData()
     /// 4 quantization tables × 64 zig-zag positions: the contribution of a coefficient of 1 to each
     /// output pixel of its block (lanes: top-left, top-right, bottom-left, bottom-right).
-    private let weights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * 64)
+    /// Zero past position 63: the decoding loop may add a value at up to 127 (see `ScanDecoder`).
+    static let weightsPerTable = 128
+    private let weights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * weightsPerTable)
     private var weightsQuant = [UInt16](repeating: 0, count: 4 * 64)
     private var weightsDenominator = 0
     private var output: UnsafeMutablePointer<UInt8>?
@@ -119,6 +121,7 @@ final class ReducedJPEGDecoder {
                 half[x / 4][u] += Float(cos(Double(2 * x + 1) * Double(u) * Double.pi / 16)) / 4
             }
         }
+        weights.initialize(repeating: .zero, count: 4 * Self.weightsPerTable)
         for table in 0..<4 {
             for k in 0..<64 {
                 let natural = ZigZag.natural[k]
@@ -131,7 +134,7 @@ final class ReducedJPEGDecoder {
                 } else {
                     w = SIMD4(half[0][u] * half[0][v], half[1][u] * half[0][v], half[0][u] * half[1][v], half[1][u] * half[1][v]) * scale
                 }
-                weights[table * 64 + k] = w
+                weights[table * Self.weightsPerTable + k] = w
             }
         }
     }
