@@ -23,11 +23,16 @@ final class ReducedJPEGDecoder {
     private let weights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * weightsPerTable)
     private var weightsQuant = [UInt16](repeating: 0, count: 4 * 64)
     private var weightsDenominator = 0
+    /// Blocks of one MCU, at most 4×4 luma + 2 × 2×2 chroma.
+    private let slots = UnsafeMutablePointer<BlockSlot>.allocate(capacity: 24)
+    private let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
     private var output: UnsafeMutablePointer<UInt8>?
     private var outputSize = 0
 
     deinit {
         weights.deallocate()
+        slots.deallocate()
+        predictors.deallocate()
         output?.deallocate()
     }
 
@@ -69,42 +74,46 @@ final class ReducedJPEGDecoder {
         let mcusX = (header.width + mcuWidth - 1) / mcuWidth
         let mcusY = (header.height + mcuHeight - 1) / mcuHeight
         let pixelsPerBlock = 8 / denominator
-        var planes: (Plane, Plane, Plane)? = nil
-        var size = 0
+        // Each component's plane: offset in `output` and stride.
+        var layout = ((0, 0), (0, 0), (0, 0)), slotCount = 0, size = 0
         for (i, c) in comps.enumerated() {
             let h = interleaved ? c.horizontal : 1, v = interleaved ? c.vertical : 1
-            let plane = Plane(
-                offset: size, stride: (mcusX * h * pixelsPerBlock + 15) & ~15, rows: mcusY * v * pixelsPerBlock,
-                blocksWide: h, blocksHigh: v, quant: c.quantTable,
-                dc: header.dc[c.dcTable].tables, ac: header.ac[c.acTable].tables)
-            size += plane.stride * plane.rows
-            switch i {
-            case 0: planes = (plane, plane, plane)
-            case 1: planes!.1 = plane
-            default: planes!.2 = plane
+            let stride = (mcusX * h * pixelsPerBlock + 15) & ~15
+            guard slotCount + h * v <= 24 else { return nil }
+            for by in 0..<v {
+                for bx in 0..<h {
+                    slots[slotCount] = BlockSlot(
+                        dc: header.dc[c.dcTable].tables, ac: header.ac[c.acTable].tables,
+                        weights: weights + c.quantTable * Self.weightsPerTable, component: i,
+                        offset: size + by * pixelsPerBlock * stride + bx * pixelsPerBlock,
+                        stepX: h * pixelsPerBlock, stepY: v * pixelsPerBlock * stride, stride: stride)
+                    slotCount += 1
+                }
             }
+            switch i {
+            case 0: layout.0 = (size, stride)
+            case 1: layout.1 = (size, stride)
+            default: layout.2 = (size, stride)
+            }
+            size += stride * mcusY * v * pixelsPerBlock
         }
-        let p = planes!
         if size > outputSize {
             output?.deallocate()
             output = .allocate(capacity: size)
             outputSize = size
         }
         let out = output!
-        let scan = ScanDecoder(
-            entropy: entropy, weights: weights, restartInterval: header.restartInterval,
-            mcusX: mcusX, mcusY: mcusY, pixelsPerBlock: pixelsPerBlock, output: out)
-        switch comps.count {
-        case 1: scan.run(p.0)
-        default: scan.run(p.0, p.1, p.2)
-        }
-
+        ScanDecoder(
+            entropy: entropy, slots: slots, slotCount: slotCount, predictors: predictors,
+            restartInterval: header.restartInterval, mcusX: mcusX, mcusY: mcusY, output: out
+        ).run(quarters: pixelsPerBlock == 2)
+        func plane(_ l: (offset: Int, stride: Int)) -> FramePlane { FramePlane(base: UnsafeRawPointer(out + l.offset), stride: l.stride) }
+        let color = comps.count > 1
         let width = (header.width + denominator - 1) / denominator
         let height = (header.height + denominator - 1) / denominator
-        func framePlane(_ p: Plane) -> FramePlane { FramePlane(base: UnsafeRawPointer(out + p.offset), stride: p.stride) }
         return VideoFrame(
-            format: format, width: width, height: height, plane0: framePlane(p.0),
-            plane1: comps.count > 1 ? framePlane(p.1) : nil, plane2: comps.count > 1 ? framePlane(p.2) : nil,
+            format: format, width: width, height: height, plane0: plane(layout.0),
+            plane1: color ? plane(layout.1) : nil, plane2: color ? plane(layout.2) : nil,
             byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
             bufferIndex: source.bufferIndex)
     }
@@ -138,15 +147,6 @@ final class ReducedJPEGDecoder {
             }
         }
     }
-}
-
-/// Where one component's reduced plane lives in the output and how its blocks are decoded.
-struct Plane {
-    var offset: Int, stride: Int, rows: Int
-    /// Blocks of this component in one MCU, across and down.
-    var blocksWide: Int, blocksHigh: Int
-    var quant: Int
-    var dc: HuffmanTable.Tables, ac: HuffmanTable.Tables
 }
 
 /// The zig-zag order of T.81 figure A.6, computed.

@@ -1,32 +1,40 @@
+/// Where one block of an MCU goes: its tables, weights, predictor and output position.
+struct BlockSlot {
+    var dc: HuffmanTable.Tables, ac: HuffmanTable.Tables
+    var weights: UnsafeMutablePointer<SIMD4<Float>>
+    /// Index of the component's DC predictor.
+    var component: Int
+    /// Output offset of this block in the first MCU, and how far the next MCU across and down is.
+    var offset: Int, stepX: Int, stepY: Int
+    var stride: Int
+}
+
 /// The entropy-decoding loop of `ReducedJPEGDecoder`: walks the MCUs of one scan, decodes each
-/// block's coefficients and writes the block's 1 or 2×2 output pixels.
+/// block's coefficients and writes the block's 1 or 2×2 output pixels. One flat loop over the
+/// MCU's blocks, so the bit reader stays in registers.
 struct ScanDecoder {
     let entropy: EntropyData
-    let weights: UnsafeMutablePointer<SIMD4<Float>>
+    let slots: UnsafeMutablePointer<BlockSlot>
+    let slotCount: Int
+    /// One DC predictor per component.
+    let predictors: UnsafeMutablePointer<Int32>
     let restartInterval: Int
     let mcusX: Int, mcusY: Int
-    let pixelsPerBlock: Int
     let output: UnsafeMutablePointer<UInt8>
 
-    /// A grayscale (non-interleaved) scan.
-    func run(_ p0: Plane) {
-        if pixelsPerBlock == 2 { scan(p0, p0, p0, components: 1, quarters: true) } else { scan(p0, p0, p0, components: 1, quarters: false) }
-    }
-
-    /// A three-component interleaved scan.
-    func run(_ p0: Plane, _ p1: Plane, _ p2: Plane) {
-        if pixelsPerBlock == 2 { scan(p0, p1, p2, components: 3, quarters: true) } else { scan(p0, p1, p2, components: 3, quarters: false) }
+    /// Decodes the scan into 2×2 quarter means per block (`quarters`) or one mean per block.
+    func run(quarters: Bool) {
+        if quarters { scan(quarters: true) } else { scan(quarters: false) }
     }
 
     @inline(__always)
-    private func scan(_ p0: Plane, _ p1: Plane, _ p2: Plane, components: Int, quarters: Bool) {
+    private func scan(quarters: Bool) {
         let start = UnsafePointer(entropy.bytes)
         // Checked once per MCU: valid data never reads past this; corrupt data is caught within
         // the MCU that ran out, inside the padding.
         let end = start + entropy.count + 16
         var reader = BitReader(start)
-        // Separate scalars: one lane of a vector written through inout stalls on every block.
-        var predictors: (Int32, Int32, Int32) = (0, 0, 0)
+        predictors.update(repeating: 0, count: 4)
         var nextRestart = 0
         var mcu = 0
         for mcuY in 0..<mcusY {
@@ -37,38 +45,23 @@ struct ScanDecoder {
                     guard nextRestart < entropy.restartCount else { return }
                     reader = BitReader(start + entropy.restarts[nextRestart])
                     nextRestart += 1
-                    predictors = (0, 0, 0)
+                    predictors.update(repeating: 0, count: 4)
                 }
                 mcu += 1
-                blocks(p0, &reader, predictor: &predictors.0, mcuX: mcuX, mcuY: mcuY, quarters: quarters)
-                if components == 3 {
-                    blocks(p1, &reader, predictor: &predictors.1, mcuX: mcuX, mcuY: mcuY, quarters: quarters)
-                    blocks(p2, &reader, predictor: &predictors.2, mcuX: mcuX, mcuY: mcuY, quarters: quarters)
+                for s in 0..<slotCount {
+                    let slot = slots[s]
+                    let sum = block(
+                        &reader, predictor: &predictors[slot.component], dc: slot.dc, ac: slot.ac,
+                        weights: slot.weights, quarters: quarters)
+                    let row = output + slot.offset + mcuX * slot.stepX + mcuY * slot.stepY
+                    row[0] = pixel(sum[0])
+                    if quarters {
+                        row[1] = pixel(sum[1])
+                        row[slot.stride] = pixel(sum[2])
+                        row[slot.stride + 1] = pixel(sum[3])
+                    }
                 }
                 guard reader.position < end else { return }  // corrupt: ran past the data
-            }
-        }
-    }
-
-    /// One component's blocks of an MCU, decoded and written.
-    @inline(__always)
-    private func blocks(
-        _ plane: Plane, _ reader: inout BitReader, predictor: inout Int32, mcuX: Int, mcuY: Int, quarters: Bool
-    ) {
-        for by in 0..<plane.blocksHigh {
-            for bx in 0..<plane.blocksWide {
-                let sum = block(
-                    &reader, predictor: &predictor, dc: plane.dc, ac: plane.ac,
-                    weights: weights + plane.quant * ReducedJPEGDecoder.weightsPerTable, quarters: quarters)
-                let x = (mcuX * plane.blocksWide + bx) * pixelsPerBlock
-                let y = (mcuY * plane.blocksHigh + by) * pixelsPerBlock
-                let row = output + plane.offset + y * plane.stride + x
-                row[0] = pixel(sum[0])
-                if quarters {
-                    row[1] = pixel(sum[1])
-                    row[plane.stride] = pixel(sum[2])
-                    row[plane.stride + 1] = pixel(sum[3])
-                }
             }
         }
     }
