@@ -177,4 +177,46 @@ import Testing
         #expect(Array(ZigZag.natural.suffix(4)) == [61, 54, 47, 55, 62, 63].suffix(4))
         #expect(Set(ZigZag.natural) == Set(0..<64))
     }
+
+    /// The picture without its DHT segments, as many Motion-JPEG cameras send it.
+    static func withoutHuffmanTables(_ jpeg: [UInt8]) -> [UInt8] {
+        var out = Array(jpeg[0..<2]), p = 2
+        while p + 4 <= jpeg.count {
+            let marker = jpeg[p + 1], length = Int(jpeg[p + 2]) << 8 | Int(jpeg[p + 3])
+            if marker == 0xDA { out += jpeg[p...]; break }
+            if marker != 0xC4 { out += jpeg[p..<(p + 2 + length)] }
+            p += 2 + length
+        }
+        return out
+    }
+
+    @Test func missingHuffmanTablesAreTheStandardOnes() throws {
+        // libjpeg-turbo codes with the standard tables unless asked to optimize them.
+        let jpeg = Self.picture(width: 160, height: 96, subsampling: TJSAMP_422)
+        let bare = Self.withoutHuffmanTables(jpeg)
+        #expect(bare.count < jpeg.count - 400)
+        let header = JPEGHeader()
+        #expect(bare.withUnsafeBytes { header.parse($0) })
+        let (full, stripped) = try (Self.compare(jpeg, denominator: 4), Self.compare(bare, denominator: 4))
+        #expect(stripped.max <= 1 && stripped.mean < 0.1, "max \(stripped.max) mean \(stripped.mean)")
+        #expect(full.mean == stripped.mean)
+        // And the tables carried in the source are byte for byte what libjpeg-turbo writes.
+        let dht = jpeg.indices.filter { jpeg[$0] == 0xFF && $0 + 1 < jpeg.count && jpeg[$0 + 1] == 0xC4 }
+        let body = dht.flatMap { i -> [UInt8] in
+            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+            return Array(jpeg[(i + 4)..<(i + 2 + length)])
+        }
+        var tables: [UInt8: [UInt8]] = [:], expected: [UInt8: [UInt8]] = [:]
+        func split(_ b: [UInt8], into d: inout [UInt8: [UInt8]]) {
+            var p = 0
+            while p < b.count {
+                let n = b[(p + 1)..<(p + 17)].reduce(0) { $0 + Int($1) }
+                d[b[p]] = Array(b[p..<(p + 17 + n)])
+                p += 17 + n
+            }
+        }
+        split(body, into: &tables)
+        split(StandardHuffmanTables.segment, into: &expected)
+        #expect(tables == expected)
+    }
 }

@@ -89,7 +89,9 @@ final class JPEGHeader {
         return true
     }
 
-    private func huffman(_ s: UnsafeRawBufferPointer) -> Bool {
+    /// Defines the tables of a DHT segment body; with `onlyMissing`, just those this picture has
+    /// not defined.
+    private func huffman(_ s: UnsafeRawBufferPointer, onlyMissing: Bool = false) -> Bool {
         var p = 0
         while p < s.count {
             guard p + 17 <= s.count else { return false }
@@ -99,8 +101,11 @@ final class JPEGHeader {
             let total = counts.reduce(0) { $0 + Int($1) }
             guard total <= 256, p + 17 + total <= s.count else { return false }
             let symbols = UnsafeRawBufferPointer(rebasing: s[(p + 17)..<(p + 17 + total)])
-            guard (tc == 0 ? dc[th] : ac[th]).define(counts: counts, symbols: symbols) else { return false }
-            huffmanDefined |= 1 << (th + 4 * Int(tc))
+            let bit: UInt8 = 1 << (th + 4 * Int(tc))
+            if !onlyMissing || huffmanDefined & bit == 0 {
+                guard (tc == 0 ? dc[th] : ac[th]).define(counts: counts, symbols: symbols) else { return false }
+                huffmanDefined |= bit
+            }
             p += 17 + total
         }
         return true
@@ -126,6 +131,9 @@ final class JPEGHeader {
         guard s.count >= 1 else { return false }
         let count = Int(s[0])
         guard count == components.count, s.count >= 1 + 2 * count + 3 else { return false }
+        if huffmanDefined & 0x33 != 0x33 {  // the standard tables fill slots 0 and 1
+            _ = StandardHuffmanTables.segment.withUnsafeBytes { huffman($0, onlyMissing: true) }
+        }
         for i in 0..<count {
             let id = s[1 + 2 * i], tables = s[2 + 2 * i]
             // Reordered in place (a swap), so parsing allocates nothing.
