@@ -64,4 +64,7 @@ bench: release bench-kernels
 bench-kernels:
 	cd Benchmarks/ConvertBench && $(SWIFT) build -c release
 	mkdir -p $${BENCH_DIR:-/tmp/pipcam-bench}
-	Benchmarks/ConvertBench/.build/release/bench --markdown | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md
+	jpeg=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-1920x1080-30.mjpeg; \
+	[ -s $$jpeg ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=8:allf=t \
+		-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 -f mjpeg $$jpeg; \
+	Benchmarks/ConvertBench/.build/release/bench --markdown --mjpeg $$jpeg | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md

@@ -29,6 +29,7 @@ public final class JPEGDecoder {
 
     /// The size, chroma subsampling and validity of a JPEG, from its header alone.
     public func header(of data: UnsafeRawBufferPointer) throws -> (width: Int, height: Int) {
+        if let size = reduced?.size(of: data) { return size }
         var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
         guard let base = data.baseAddress,
             tjDecompressHeader3(handle, base.assumingMemoryBound(to: UInt8.self), UInt(data.count), &w, &h, &sub, &cs) == 0,
@@ -54,6 +55,7 @@ public final class JPEGDecoder {
     /// subsamplings, with `timestamp`, `sequence` and `bufferIndex` copied from `source`.
     /// Throws `JPEGError.corrupt` when the data cannot be decoded.
     public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int) throws -> VideoFrame {
+        if let reduced, let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight) { return frame }
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
         let jpeg = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -61,7 +63,6 @@ public final class JPEGDecoder {
             throw JPEGError.corrupt(lastError())
         }
         let d = Self.scaleDenominator(width: Int(w), height: Int(h), minWidth: minWidth, minHeight: minHeight)
-        if d >= 4, let reduced, let frame = reduced.decode(source, denominator: d) { return frame }
         let sw = (Int(w) + d - 1) / d, sh = (Int(h) + d - 1) / d
         let format: PixelFormat
         switch Int(sub) {

@@ -36,12 +36,20 @@ final class ReducedJPEGDecoder {
         output?.deallocate()
     }
 
-    /// `source` (an `.mjpeg` frame) at 1/`denominator` scale (4 or 8), planar, or nil when the
-    /// stream is not one this decoder handles.
-    func decode(_ source: VideoFrame, denominator: Int) -> VideoFrame? {
-        guard denominator == 4 || denominator == 8 else { return nil }
+    /// The picture's size, when it is a stream this decoder handles.
+    func size(of data: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
+        header.parse(data) ? (header.width, header.height) : nil
+    }
+
+    /// `source` (an `.mjpeg` frame) at the smallest of 1/8 or 1/4 scale that still covers
+    /// `minWidth`×`minHeight`, planar; nil when a larger scale is needed or the stream is not one
+    /// this decoder handles.
+    func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int) -> VideoFrame? {
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         guard header.parse(data) else { return nil }
+        let denominator = JPEGDecoder.scaleDenominator(
+            width: header.width, height: header.height, minWidth: minWidth, minHeight: minHeight)
+        guard denominator >= 4 else { return nil }
         let comps = header.components
         var maxH = 1, maxV = 1
         for c in comps {

@@ -2,6 +2,7 @@
 //   make bench-kernels            (or: cd Benchmarks/ConvertBench && swift build -c release && ./.build/release/bench)
 //   ./.build/release/bench yuyv   only the cases whose name contains "yuyv"
 //   ./.build/release/bench --markdown   a table for BENCHMARKS.md
+//   ./.build/release/bench --mjpeg FILE   also JPEG decoding of FILE's frames for a 480×270 window
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
 //
@@ -24,7 +25,8 @@ struct Case {
 
 let args = CommandLine.arguments.dropFirst()
 let markdown = args.contains("--markdown")
-let filters = args.filter { !$0.hasPrefix("--") }
+let mjpegPath = args.firstIndex(of: "--mjpeg").flatMap { i in args.index(after: i) < args.endIndex ? args[args.index(after: i)] : nil }
+let filters = args.filter { !$0.hasPrefix("--") && $0 != mjpegPath }
 
 typealias Counter = @convention(c) () -> Int
 let mallocCount: Counter? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_count").map { unsafeBitCast($0, to: Counter.self) }
@@ -106,8 +108,7 @@ for c in cases where filters.isEmpty || filters.contains(where: { c.name.contain
 // JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
 // generates) decoded for a 480×270 window, each frame in turn, by the reduced decoder and by
 // libjpeg-turbo, and the whole decode + convert step as pipcam runs it.
-if let i = args.firstIndex(of: "--mjpeg"), args.index(after: i) < args.endIndex {
-    let path = args[args.index(after: i)]
+if let path = mjpegPath {
     guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
     fseek(file, 0, SEEK_END)
     let size = ftell(file)
