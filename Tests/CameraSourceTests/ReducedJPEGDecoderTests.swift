@@ -167,6 +167,11 @@ import Testing
             if round % 4 == 0 { damaged.removeLast(Int(rng.next() % UInt64(jpeg.count - start))) }
             _ = try? damaged.withUnsafeBytes { try decoder.decode(Self.frame($0), minWidth: 32, minHeight: 24) }
         }
+        for _ in 0..<200 {  // damaged headers: refused or decoded, never a crash
+            var damaged = jpeg
+            for _ in 0..<3 { damaged[2 + Int(rng.next() % UInt64(start - 2))] = UInt8(truncatingIfNeeded: rng.next()) }
+            _ = try? damaged.withUnsafeBytes { try decoder.decode(Self.frame($0), minWidth: 32, minHeight: 24) }
+        }
         jpeg.removeLast(jpeg.count - start - 10)  // entropy data cut off: the picture is still returned
         let cut = try jpeg.withUnsafeBytes { try decoder.decode(Self.frame($0), minWidth: 32, minHeight: 24) }
         #expect(cut.width == 32 && cut.height == 24)

@@ -108,6 +108,7 @@ final class ReducedJPEGDecoder {
         if size > outputSize {
             output?.deallocate()
             output = .allocate(capacity: size)
+            output!.initialize(repeating: 128, count: size)  // what a cut-off first picture shows: grey
             outputSize = size
         }
         let out = output!
