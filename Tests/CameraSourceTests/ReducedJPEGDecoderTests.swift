@@ -4,7 +4,7 @@ import Testing
 
 @testable import CameraSource
 
-/// The reduced (1/4, 1/8) JPEG decoder against libjpeg-turbo's full decode followed by an exact box
+/// The reduced (1/2, 1/4, 1/8) JPEG decoder against libjpeg-turbo's full decode followed by an exact box
 /// average — what the reduced decoder promises to compute.
 @Suite struct ReducedJPEGDecoderTests {
     /// A smooth picture with texture and sharp edges (so every frequency occurs), encoded by libjpeg-turbo.
@@ -115,17 +115,19 @@ import Testing
         }
     }
 
-    @Test(arguments: [TJSAMP_420, TJSAMP_422, TJSAMP_444, TJSAMP_GRAY], [4, 8])
+    @Test(arguments: [TJSAMP_420, TJSAMP_422, TJSAMP_444, TJSAMP_GRAY], [2, 4, 8])
     func blockMeansMatchFullDecode(subsampling: TJSAMP, denominator: Int) throws {
+        // Off by one at most: the full decode rounds and clamps each pixel before averaging (more
+        // often over the smaller squares of 1/2 scale).
+        let meanLimit = denominator == 2 ? 0.2 : 0.1
         for (w, h) in [(320, 176), (203, 117)] {
             let r = try Self.compare(Self.picture(width: w, height: h, subsampling: subsampling), denominator: denominator)
-            // Off by one at most: the full decode rounds and clamps each pixel before averaging.
-            #expect(r.max <= 1 && r.mean < 0.1, "\(subsampling) \(w)×\(h) 1/\(denominator): max \(r.max) mean \(r.mean)")
+            #expect(r.max <= 1 && r.mean < meanLimit, "\(subsampling) \(w)×\(h) 1/\(denominator): max \(r.max) mean \(r.mean)")
         }
         // Quality 100 keeps high frequencies: blocks whose last coefficient (63) is coded, without
         // an end-of-block code after it.
         let r = try Self.compare(Self.picture(width: 96, height: 64, subsampling: subsampling, quality: 100), denominator: denominator)
-        #expect(r.max <= 1 && r.mean < 0.1, "\(subsampling) quality 100 1/\(denominator): max \(r.max) mean \(r.mean)")
+        #expect(r.max <= 1 && r.mean < meanLimit, "\(subsampling) quality 100 1/\(denominator): max \(r.max) mean \(r.mean)")
     }
 
     @Test func restartIntervalsAreFollowed() throws {

@@ -1,11 +1,12 @@
 import Glibc
 
-/// Decodes baseline JPEGs at 1/4 or 1/8 scale without an inverse DCT.
+/// Decodes baseline JPEGs at 1/2, 1/4 or 1/8 scale without an inverse DCT.
 ///
 /// At 1/4 scale each 8×8 block becomes 2×2 pixels, each the exact mean of the 4×4 quarter of the
-/// block it covers; at 1/8, one pixel, the block's mean (its DC term). Both means are linear in the
-/// block's coefficients, and only the coefficients with an odd (or zero) frequency on both axes
-/// contribute, so each decoded coefficient adds one precomputed weight vector to the block's sum.
+/// block it covers; at 1/2, 4×4 pixels, means of 2×2 squares; at 1/8, one pixel, the block's mean
+/// (its DC term). The means are linear in the block's coefficients (at 1/4 only coefficients with
+/// an odd or zero frequency on both axes contribute), so each decoded coefficient adds one
+/// precomputed weight vector to the block's sums.
 /// Entropy decoding is the whole remaining cost; it uses look-up tables that decode most
 /// coefficients — code and value — at once. A box filter at exactly the scale is what the window
 /// shows anyway, so the picture matches a full decode followed by an area-average shrink.
@@ -17,10 +18,11 @@ final class ReducedJPEGDecoder {
     private let header = JPEGHeader()
     private let entropy = EntropyData()
     /// 4 quantization tables × 64 zig-zag positions: the contribution of a coefficient of 1 to each
-    /// output pixel of its block (lanes: top-left, top-right, bottom-left, bottom-right).
-    /// Zero past position 63: the decoding loop may add a value at up to 127 (see `ScanDecoder`).
+    /// output pixel of its block, row by row (`SIMD4<Float>` for 1 or 2×2 pixels, `SIMD16<Float>`
+    /// for 4×4). Zero past position 63: the decoding loop may add a value at up to 127.
     static let weightsPerTable = 128
-    private let weights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * weightsPerTable)
+    private let weights = UnsafeMutableRawPointer.allocate(
+        byteCount: 4 * weightsPerTable * MemoryLayout<SIMD16<Float>>.stride, alignment: 64)
     private var weightsQuant = [UInt16](repeating: 0, count: 4 * 64)
     private var weightsDenominator = 0
     /// Blocks of one MCU, at most 4×4 luma + 2 × 2×2 chroma.
@@ -41,7 +43,7 @@ final class ReducedJPEGDecoder {
         header.parse(data) ? (header.width, header.height) : nil
     }
 
-    /// `source` (an `.mjpeg` frame) at the smallest of 1/8 or 1/4 scale that still covers
+    /// `source` (an `.mjpeg` frame) at the smallest of 1/8, 1/4 or 1/2 scale that still covers
     /// `minWidth`×`minHeight`, planar; nil when a larger scale is needed or the stream is not one
     /// this decoder handles.
     func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int) -> VideoFrame? {
@@ -49,7 +51,7 @@ final class ReducedJPEGDecoder {
         guard header.parse(data) else { return nil }
         let denominator = JPEGDecoder.scaleDenominator(
             width: header.width, height: header.height, minWidth: minWidth, minHeight: minHeight)
-        guard denominator >= 4 else { return nil }
+        guard denominator >= 2 else { return nil }
         let comps = header.components
         var maxH = 1, maxV = 1
         for c in comps {
@@ -92,7 +94,8 @@ final class ReducedJPEGDecoder {
                 for bx in 0..<h {
                     slots[slotCount] = BlockSlot(
                         dc: header.dc[c.dcTable].tables, ac: header.ac[c.acTable].tables,
-                        weights: weights + c.quantTable * Self.weightsPerTable, component: i,
+                        weights: weights + c.quantTable * Self.weightsPerTable * weightStride(pixelsPerBlock),
+                        component: i,
                         offset: size + by * pixelsPerBlock * stride + bx * pixelsPerBlock,
                         stepX: h * pixelsPerBlock, stepY: v * pixelsPerBlock * stride, stride: stride)
                     slotCount += 1
@@ -115,7 +118,7 @@ final class ReducedJPEGDecoder {
         ScanDecoder(
             entropy: entropy, slots: slots, slotCount: slotCount, predictors: predictors,
             restartInterval: header.restartInterval, mcusX: mcusX, mcusY: mcusY, output: out
-        ).run(quarters: pixelsPerBlock == 2)
+        ).run(side: pixelsPerBlock)
         func plane(_ l: (offset: Int, stride: Int)) -> FramePlane { FramePlane(base: UnsafeRawPointer(out + l.offset), stride: l.stride) }
         let color = comps.count > 1
         let width = (header.width + denominator - 1) / denominator
@@ -127,32 +130,37 @@ final class ReducedJPEGDecoder {
             bufferIndex: source.bufferIndex)
     }
 
+    private func weightStride(_ side: Int) -> Int {
+        side == 4 ? MemoryLayout<SIMD16<Float>>.stride : MemoryLayout<SIMD4<Float>>.stride
+    }
+
     private func prepareWeights(denominator: Int) {
         if denominator == weightsDenominator && header.quant == weightsQuant { return }
         for i in 0..<weightsQuant.count { weightsQuant[i] = header.quant[i] }  // own storage: no copy-on-write later
         weightsDenominator = denominator
-        // Mean over half a block (x in 0…3, or 4…7) of the DCT basis cos((2x+1)uπ/16); zero for even
-        // u > 0, opposite signs for the two halves when u is odd.
-        var half = [[Float]](repeating: [Float](repeating: 0, count: 8), count: 2)
+        // mean[i][u]: mean over output pixel i's run of `denominator` samples (x = i·d … i·d + d − 1)
+        // of the DCT basis cos((2x+1)uπ/16). For 1/4 scale it is zero for even u > 0.
+        let side = 8 / denominator
+        var mean = [[Float]](repeating: [Float](repeating: 0, count: 8), count: side)
         for u in 0..<8 {
             for x in 0..<8 {
-                half[x / 4][u] += Float(cos(Double(2 * x + 1) * Double(u) * Double.pi / 16)) / 4
+                mean[x / denominator][u] += Float(cos(Double(2 * x + 1) * Double(u) * Double.pi / 16)) / Float(denominator)
             }
         }
-        weights.initialize(repeating: .zero, count: 4 * Self.weightsPerTable)
+        let lanes = side == 4 ? 16 : 4
+        weights.initializeMemory(as: UInt8.self, repeating: 0, count: 4 * Self.weightsPerTable * lanes * 4)
         for table in 0..<4 {
             for k in 0..<64 {
                 let natural = ZigZag.natural[k]
                 let u = natural % 8, v = natural / 8  // horizontal, vertical frequency
                 let cu: Float = u == 0 ? Float(0.5).squareRoot() : 1, cv: Float = v == 0 ? Float(0.5).squareRoot() : 1
                 let scale = Float(header.quant[table * 64 + k]) * 0.25 * cu * cv
-                let w: SIMD4<Float>
-                if denominator == 8 {
-                    w = k == 0 ? SIMD4(repeating: scale) : .zero
-                } else {
-                    w = SIMD4(half[0][u] * half[0][v], half[1][u] * half[0][v], half[0][u] * half[1][v], half[1][u] * half[1][v]) * scale
+                let w = (table * Self.weightsPerTable + k) * lanes * 4
+                for y in 0..<side {
+                    for x in 0..<side {
+                        weights.storeBytes(of: scale * mean[x][u] * mean[y][v], toByteOffset: w + (y * side + x) * 4, as: Float.self)
+                    }
                 }
-                weights[table * Self.weightsPerTable + k] = w
             }
         }
     }

@@ -1,7 +1,8 @@
 /// Where one block of an MCU goes: its tables, weights, predictor and output position.
 struct BlockSlot {
     var dc: HuffmanTable.Tables, ac: HuffmanTable.Tables
-    var weights: UnsafeMutablePointer<SIMD4<Float>>
+    /// The component's quantization table's weights: `SIMD4<Float>` or `SIMD16<Float>` per position.
+    var weights: UnsafeMutableRawPointer
     /// Index of the component's DC predictor.
     var component: Int
     /// Output offset of this block in the first MCU, and how far the next MCU across and down is.
@@ -10,7 +11,7 @@ struct BlockSlot {
 }
 
 /// The entropy-decoding loop of `ReducedJPEGDecoder`: walks the MCUs of one scan, decodes each
-/// block's coefficients and writes the block's 1 or 2×2 output pixels. One flat loop over the
+/// block's coefficients and writes the block's 1, 2×2 or 4×4 output pixels. One flat loop over the
 /// MCU's blocks, so the bit reader stays in registers.
 struct ScanDecoder {
     let entropy: EntropyData
@@ -22,13 +23,18 @@ struct ScanDecoder {
     let mcusX: Int, mcusY: Int
     let output: UnsafeMutablePointer<UInt8>
 
-    /// Decodes the scan into 2×2 quarter means per block (`quarters`) or one mean per block.
-    func run(quarters: Bool) {
-        if quarters { scan(quarters: true) } else { scan(quarters: false) }
+    /// Decodes the scan into `side`×`side` means per block (1, 2 or 4).
+    func run(side: Int) {
+        switch side {
+        case 1: scan(SIMD4<Float>.self, side: 1, coefficients: false)
+        case 2: scan(SIMD4<Float>.self, side: 2, coefficients: true)
+        default: scan(SIMD16<Float>.self, side: 4, coefficients: true)
+        }
     }
 
+    /// `coefficients`: whether AC coefficients count (not for block means, which are the DC alone).
     @inline(__always)
-    private func scan(quarters: Bool) {
+    private func scan<Sum: SIMD>(_: Sum.Type, side: Int, coefficients: Bool) where Sum.Scalar == Float {
         let start = UnsafePointer(entropy.bytes)
         // Checked once per MCU: valid data never reads past this; corrupt data is caught within
         // the MCU that ran out, inside the padding.
@@ -51,14 +57,19 @@ struct ScanDecoder {
                 for s in 0..<slotCount {
                     let slot = slots[s]
                     let sum = block(
-                        &reader, predictor: &predictors[slot.component], dc: slot.dc, ac: slot.ac,
-                        weights: slot.weights, quarters: quarters)
-                    let row = output + slot.offset + mcuX * slot.stepX + mcuY * slot.stepY
-                    row[0] = pixel(sum[0])
-                    if quarters {
+                        Sum.self, &reader, predictor: &predictors[slot.component], dc: slot.dc, ac: slot.ac,
+                        weights: UnsafeRawPointer(slot.weights), coefficients: coefficients)
+                    var row = output + slot.offset + mcuX * slot.stepX + mcuY * slot.stepY
+                    if side == 2 {  // written out: the general loop costs 4 % at this, the common scale
+                        row[0] = pixel(sum[0])
                         row[1] = pixel(sum[1])
                         row[slot.stride] = pixel(sum[2])
                         row[slot.stride + 1] = pixel(sum[3])
+                    } else {
+                        for y in 0..<side {
+                            for x in 0..<side { row[x] = pixel(sum[y * side + x]) }
+                            row += slot.stride
+                        }
                     }
                 }
                 guard reader.position < end else { return }  // corrupt: ran past the data
@@ -68,10 +79,10 @@ struct ScanDecoder {
 
     /// Decodes one block and returns its weighted coefficient sum (the output pixels minus 128).
     @inline(__always)
-    private func block(
-        _ reader: inout BitReader, predictor: inout Int32, dc: HuffmanTable.Tables, ac: HuffmanTable.Tables,
-        weights: UnsafeMutablePointer<SIMD4<Float>>, quarters: Bool
-    ) -> SIMD4<Float> {
+    private func block<Sum: SIMD>(
+        _: Sum.Type, _ reader: inout BitReader, predictor: inout Int32, dc: HuffmanTable.Tables, ac: HuffmanTable.Tables,
+        weights: UnsafeRawPointer, coefficients: Bool
+    ) -> Sum where Sum.Scalar == Float {
         reader.refill()
         let dcEntry = dc.fastDC[reader.peek(HuffmanTable.lookupBits)]
         if dcEntry != 0 {
@@ -84,7 +95,9 @@ struct ScanDecoder {
                 reader.consume(size)
             }
         }
-        var sum = weights[0] * Float(predictor)
+        // Raw loads: the weights are written as Floats, read as vectors of them.
+        @inline(__always) func weight(_ k: Int) -> Sum { weights.load(fromByteOffset: k &* MemoryLayout<Sum>.stride, as: Sum.self) }
+        var sum = weight(0) * Float(predictor)
         var k = 1
         while k < 64 {
             reader.refill()
@@ -95,15 +108,15 @@ struct ScanDecoder {
                 if first >= 63 {
                     // End of block, or its last coefficient: a second code belongs to the next block.
                     reader.consume(Int((entry >> 8) & 0xFF))
-                    if first == 63 && quarters { sum += weights[63] * firstValue }
+                    if first == 63 && coefficients { sum += weight(63) * firstValue }
                     break
                 }
                 reader.consume(Int(entry & 0xFF))
                 let second = first &+ 1 &+ Int((entry >> 24) & 0x7F)
-                if quarters {
+                if coefficients {
                     // Weights past 63 are zero, so an end-of-block second code adds nothing.
-                    sum += weights[first] * firstValue
-                    sum += weights[second] * Float(Int16(truncatingIfNeeded: entry >> 48))
+                    sum += weight(first) * firstValue
+                    sum += weight(second) * Float(Int16(truncatingIfNeeded: entry >> 48))
                 }
                 k = second &+ Int((entry >> 31) & 1)
             } else {
@@ -118,7 +131,7 @@ struct ScanDecoder {
                 let value = HuffmanTable.extend(reader.peek(size), size: size)
                 reader.consume(size)
                 if k >= 64 { break }
-                if quarters { sum += weights[k] * Float(value) }
+                if coefficients { sum += weight(k) * Float(value) }
                 k &+= 1
             }
         }

@@ -2,7 +2,7 @@
 //   make bench-kernels            (or: cd Benchmarks/ConvertBench && swift build -c release && ./.build/release/bench)
 //   ./.build/release/bench yuyv   only the cases whose name contains "yuyv"
 //   ./.build/release/bench --markdown   a table for BENCHMARKS.md
-//   ./.build/release/bench --mjpeg FILE   also JPEG decoding of FILE's frames for a 480×270 window
+//   ./.build/release/bench --mjpeg FILE   also JPEG decoding of FILE's frames for 480×270 and 960×540 windows
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
 //
@@ -106,7 +106,7 @@ if markdown {
 for c in cases where filters.isEmpty || filters.contains(where: { c.name.contains($0) }) { bench(c) }
 
 // JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
-// generates) decoded for a 480×270 window, each frame in turn, by the reduced decoder and by
+// generates) decoded for a 480×270 and a 960×540 window, each frame in turn, by the reduced decoder and by
 // libjpeg-turbo, and the whole decode + convert step as pipcam runs it.
 if let path = mjpegPath {
     guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
@@ -130,37 +130,40 @@ if let path = mjpegPath {
             sequence: 0, bufferIndex: 0)
     }
     let header = try! JPEGDecoder().header(of: UnsafeRawBufferPointer(start: frames[0].plane0.base, count: frames[0].byteCount))
-    let label = "mjpeg \(header.width)x\(header.height) -> 480x270"
-    func time(_ name: String, _ body: (VideoFrame) -> Void) {
-        var times: [UInt64] = []
-        for f in frames { body(f) }
-        let m0 = mallocCount?() ?? 0
-        for f in frames.prefix(10) { body(f) }
-        let mallocs = mallocCount.map { $0() - m0 }
-        for _ in 0..<3 {
-            for f in frames {
-                let t0 = now()
-                body(f)
-                times.append(now() - t0)
+    for (w, h) in [(480, 270), (960, 540)] {
+        let label = "mjpeg \(header.width)x\(header.height) -> \(w)x\(h)"
+        func time(_ name: String, _ body: (VideoFrame) -> Void) {
+            var times: [UInt64] = []
+            for f in frames { body(f) }
+            let m0 = mallocCount?() ?? 0
+            for f in frames.prefix(10) { body(f) }
+            let mallocs = mallocCount.map { $0() - m0 }
+            for _ in 0..<3 {
+                for f in frames {
+                    let t0 = now()
+                    body(f)
+                    times.append(now() - t0)
+                }
+            }
+            times.sort()
+            let median = Double(times[times.count / 2]), best = Double(times[0])
+            let shown = Double(w * h), source = Double(header.width * header.height)
+            if markdown {
+                print("| \(label) \(name) | \(fmt(median / 1e6)) | \(fmt(best / 1e6)) | \(fmt(median / shown, 2)) | \(fmt(median / source, 2)) |")
+            } else {
+                var line = "\(label) \(name): median \(fmt(median / 1e6)) ms, best \(fmt(best / 1e6)) ms over \(frames.count) frames × 3"
+                if let mallocs { line += ", mallocs in 10 frames: \(mallocs)" }
+                print(line)
             }
         }
-        times.sort()
-        let median = Double(times[times.count / 2]), best = Double(times[0])
-        let shown = 480.0 * 270, source = Double(header.width * header.height)
-        if markdown {
-            print("| \(label) \(name) | \(fmt(median / 1e6)) | \(fmt(best / 1e6)) | \(fmt(median / shown, 2)) | \(fmt(median / source, 2)) |")
-        } else {
-            var line = "\(label) \(name): median \(fmt(median / 1e6)) ms, best \(fmt(best / 1e6)) ms over \(frames.count) frames × 3"
-            if let mallocs { line += ", mallocs in 10 frames: \(mallocs)" }
-            print(line)
+        let reduced = JPEGDecoder(), turbo = JPEGDecoder(reducedDecoding: false)
+        time("decode, reduced") { _ = try! reduced.decode($0, minWidth: w, minHeight: h) }
+        time("decode, libjpeg-turbo") { _ = try! turbo.decode($0, minWidth: w, minHeight: h) }
+        let conv = FrameConverter()
+        let dst = UnsafeMutableRawPointer.allocate(byteCount: w * h * 4, alignment: 64)
+        time("decode + convert") {
+            try! conv.convert($0, into: dst, stride: w * 4, width: w, height: h, layout: .xrgb, rotation: .deg0, mirror: false)
         }
-    }
-    let reduced = JPEGDecoder(), turbo = JPEGDecoder(reducedDecoding: false)
-    time("decode, reduced") { _ = try! reduced.decode($0, minWidth: 480, minHeight: 270) }
-    time("decode, libjpeg-turbo") { _ = try! turbo.decode($0, minWidth: 480, minHeight: 270) }
-    let conv = FrameConverter()
-    let dst = UnsafeMutableRawPointer.allocate(byteCount: 480 * 270 * 4, alignment: 64)
-    time("decode + convert") {
-        try! conv.convert($0, into: dst, stride: 480 * 4, width: 480, height: 270, layout: .xrgb, rotation: .deg0, mirror: false)
+        dst.deallocate()
     }
 }
