@@ -3,7 +3,7 @@ import CTurboJPEG
 /// Decodes camera JPEGs straight to planar Y′CbCr and — when the picture will be shown smaller —
 /// at 1/2, 1/4 or 1/8 scale, which is much cheaper than decoding at full size and scaling afterwards.
 ///
-/// Baseline pictures at 1/4 and 1/8 scale go through `ReducedJPEGDecoder` (block means computed
+/// Baseline pictures at 1/2, 1/4 and 1/8 scale go through `ReducedJPEGDecoder` (block means computed
 /// from the coefficients, no inverse DCT); everything else through libjpeg-turbo, scaling inside
 /// its IDCT.
 ///
