@@ -1,9 +1,10 @@
 /// One JPEG Huffman table (ITU T.81 Annex C), prepared for the reduced decoder's hot loop.
 ///
 /// Codes of up to `lookupBits` bits are found with one table look-up; longer ones by comparing
-/// against the canonical code limits of each length. For AC tables, `fastAC` also folds in the
-/// coefficient's extra bits when code and value fit the look-up width together, so most
-/// coefficients cost one look-up and one shift.
+/// against the canonical code limits of each length. `fastDC` and `pairs` also fold in the extra
+/// bits of the value when code and value fit the look-up width together, and `pairs` holds a second
+/// AC coefficient when that fits too: the decoding loop is a chain of dependent look-ups, and each
+/// one usually moves one or two coefficients.
 final class HuffmanTable {
     static let lookupBits = 10
     private static let lookupSize = 1 << lookupBits
