@@ -20,16 +20,7 @@ import Testing
                 rgb[(y * width + x) * 3 + 2] = UInt8(min(255, 60 + edge + noise))
             }
         }
-        let handle = tjInitCompress()!
-        defer { tjDestroy(handle) }
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        var size: UInt = 0
-        let status = tjCompress2(
-            handle, rgb, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue), &out, &size,
-            Int32(subsampling.rawValue), quality, flags)
-        precondition(status == 0 && out != nil)
-        defer { tjFree(out) }
-        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+        return Fixture.jpeg(rgb: rgb, width: width, height: height, subsampling: subsampling, quality: quality, flags: flags)
     }
 
     static func frame(_ bytes: UnsafeRawBufferPointer) -> VideoFrame {

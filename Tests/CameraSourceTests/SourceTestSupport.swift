@@ -48,15 +48,22 @@ enum Fixture {
 
     /// A baseline (or progressive) JPEG of noise, which is full of FF 00 stuffing.
     static func jpeg(width: Int, height: Int, seed: UInt64, quality: Int32 = 90, progressive: Bool = false) -> [UInt8] {
+        jpeg(
+            rgb: bytes(width * height * 3, seed: seed), width: width, height: height, quality: quality,
+            flags: progressive ? Int32(TJFLAG_PROGRESSIVE) : 0)
+    }
+
+    /// `rgb` (width × height × 3 bytes) encoded by libjpeg-turbo with its standard Huffman tables.
+    static func jpeg(
+        rgb: [UInt8], width: Int, height: Int, subsampling: TJSAMP = TJSAMP_420, quality: Int32 = 90, flags: Int32 = 0
+    ) -> [UInt8] {
         let handle = tjInitCompress()!
         defer { tjDestroy(handle) }
-        let pixels = bytes(width * height * 3, seed: seed)
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
-        let flags: Int32 = progressive ? Int32(TJFLAG_PROGRESSIVE) : 0
         let status = tjCompress2(
-            handle, pixels, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue), &out, &size,
-            Int32(TJSAMP_420.rawValue), quality, flags)
+            handle, rgb, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue), &out, &size,
+            Int32(subsampling.rawValue), quality, flags)
         precondition(status == 0 && out != nil)
         defer { tjFree(out) }
         return Array(UnsafeBufferPointer(start: out, count: Int(size)))

@@ -38,6 +38,21 @@ func fmt(_ x: Double, _ digits: Int = 3) -> String {
     return "\(v)"
 }
 
+/// One result line (or table row): median and best time per frame, ns per shown and source pixel.
+func report(_ name: String, times unsorted: [UInt64], shownPixels: Int, sourcePixels: Int, mallocs: Int?) {
+    let times = unsorted.sorted()
+    let median = Double(times[times.count / 2]), best = Double(times[0])
+    let shown = Double(shownPixels), source = Double(sourcePixels)
+    if markdown {
+        print("| \(name) | \(fmt(median / 1e6)) | \(fmt(best / 1e6)) | \(fmt(median / shown, 2)) | \(fmt(median / source, 2)) |")
+    } else {
+        var line = "\(name): median \(fmt(median / 1e6)) ms, best \(fmt(best / 1e6)) ms, "
+            + "\(fmt(median / shown, 2)) ns/shown px, \(fmt(median / source, 2)) ns/source px"
+        if let mallocs { line += ", mallocs in 10 frames: \(mallocs)" }
+        print(line)
+    }
+}
+
 func bench(_ c: Case) {
     let layout = c.format.packedLayout(width: c.sw, height: c.sh)!
     let buf = UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
@@ -66,17 +81,7 @@ func bench(_ c: Case) {
         run()
         times.append(now() - t0)
     }
-    times.sort()
-    let median = Double(times[times.count / 2]), best = Double(times[0])
-    let shown = Double(c.dw * c.dh), source = Double(c.sw * c.sh)
-    if markdown {
-        print("| \(c.name) | \(fmt(median / 1e6)) | \(fmt(best / 1e6)) | \(fmt(median / shown, 2)) | \(fmt(median / source, 2)) |")
-    } else {
-        var line = "\(c.name): median \(fmt(median / 1e6)) ms, best \(fmt(best / 1e6)) ms, "
-            + "\(fmt(median / shown, 2)) ns/shown px, \(fmt(median / source, 2)) ns/source px"
-        if let mallocs { line += ", mallocs in 10 frames: \(mallocs)" }
-        print(line)
-    }
+    report(c.name, times: times, shownPixels: c.dw * c.dh, sourcePixels: c.sw * c.sh, mallocs: mallocs)
     buf.deallocate()
     dst.deallocate()
 }
@@ -145,16 +150,7 @@ if let path = mjpegPath {
                     times.append(now() - t0)
                 }
             }
-            times.sort()
-            let median = Double(times[times.count / 2]), best = Double(times[0])
-            let shown = Double(w * h), source = Double(header.width * header.height)
-            if markdown {
-                print("| \(label) \(name) | \(fmt(median / 1e6)) | \(fmt(best / 1e6)) | \(fmt(median / shown, 2)) | \(fmt(median / source, 2)) |")
-            } else {
-                var line = "\(label) \(name): median \(fmt(median / 1e6)) ms, best \(fmt(best / 1e6)) ms over \(frames.count) frames × 3"
-                if let mallocs { line += ", mallocs in 10 frames: \(mallocs)" }
-                print(line)
-            }
+            report("\(label) \(name)", times: times, shownPixels: w * h, sourcePixels: header.width * header.height, mallocs: mallocs)
         }
         let reduced = JPEGDecoder(), turbo = JPEGDecoder(reducedDecoding: false)
         time("decode, reduced") { _ = try! reduced.decode($0, minWidth: w, minHeight: h) }
