@@ -100,6 +100,10 @@ struct BitReader {
     @inline(__always)
     func peek(_ n: Int) -> Int { Int(truncatingIfNeeded: window &>> UInt64(64 &- n)) }
 
+    /// Bits consumed since `start`.
+    @inline(__always)
+    func bitOffset(from start: UnsafePointer<UInt8>) -> Int { (position - start) &* 8 &- valid }
+
     /// The 16 next bits, left-aligned code prefix for lengths above the look-up width.
     @inline(__always)
     var next16: UInt32 { UInt32(truncatingIfNeeded: window &>> 48) }

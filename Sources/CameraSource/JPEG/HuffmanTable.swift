@@ -140,6 +140,28 @@ final class HuffmanTable {
     }
 }
 
+extension HuffmanTable.Tables {
+    /// Decodes and consumes one Huffman code; an invalid code yields symbol 0 after 16 bits.
+    @inline(__always)
+    func decodeSymbol(_ reader: inout BitReader) -> Int {
+        let entry = lookup[reader.peek(HuffmanTable.lookupBits)]
+        if entry != 0 {
+            reader.consume(Int(entry >> 8))
+            return Int(entry & 0xFF)
+        }
+        let bits = reader.next16
+        var length = HuffmanTable.lookupBits + 1
+        while length <= 16 && bits >= limit[length] { length += 1 }
+        guard length <= 16 else {
+            reader.consume(16)
+            return 0
+        }
+        reader.consume(length)
+        let index = Int(delta[length]) + Int(bits >> UInt32(16 - length))
+        return Int(symbols[index & 0xFF])
+    }
+}
+
 private func memoryEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawBufferPointer) -> Bool {
     for i in 0..<b.count where a.load(fromByteOffset: i, as: UInt8.self) != b[i] { return false }
     return true

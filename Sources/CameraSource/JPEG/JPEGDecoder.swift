@@ -15,9 +15,11 @@ public final class JPEGDecoder {
     private var bufferSize = 0
     private let reduced: ReducedJPEGDecoder?
 
-    /// A decoder; `reducedDecoding: false` sends every picture through libjpeg-turbo (for comparisons).
-    public init(reducedDecoding: Bool = true) {
-        reduced = reducedDecoding ? ReducedJPEGDecoder() : nil
+    /// A decoder; `reducedDecoding: false` sends every picture through libjpeg-turbo (for comparisons),
+    /// `threads: 1` keeps the reduced decoder on the caller's thread (by default it splits large
+    /// pictures with a second thread of its own).
+    public init(reducedDecoding: Bool = true, threads: Int = 2) {
+        reduced = reducedDecoding ? ReducedJPEGDecoder(threads: threads) : nil
         guard let h = tjInitDecompress() else { fatalError("tjInitDecompress failed: out of memory") }
         handle = h
     }

@@ -16,6 +16,8 @@ import Glibc
 /// picture grows.
 final class ReducedJPEGDecoder {
     private let header = JPEGHeader()
+    /// The second thread for large scans; nil decodes on the caller's thread only.
+    let split: SplitScan?
     private let entropy = EntropyData()
     /// 4 quantization tables × 64 zig-zag positions: the contribution of a coefficient of 1 to each
     /// output pixel of its block, row by row (`SIMD4<Float>` for 1 or 2×2 pixels, `SIMD16<Float>`
@@ -23,6 +25,8 @@ final class ReducedJPEGDecoder {
     static let weightsPerTable = 128
     private let weights = UnsafeMutableRawPointer.allocate(
         byteCount: 4 * weightsPerTable * MemoryLayout<SIMD16<Float>>.stride, alignment: 64)
+    /// Position 0's weight of each table: the same for every pixel, added by the decoding loop.
+    private let dcWeights = UnsafeMutablePointer<Float>.allocate(capacity: 4)
     private var weightsQuant = [UInt16](repeating: 0, count: 4 * 64)
     private var weightsDenominator = 0
     /// Blocks of one MCU, at most 4×4 luma + 2 × 2×2 chroma.
@@ -31,8 +35,15 @@ final class ReducedJPEGDecoder {
     private var output: UnsafeMutablePointer<UInt8>?
     private var outputSize = 0
 
+    /// `threads: 2` decodes large scans on two threads (`SplitScan`) when the process may use two
+    /// CPUs; 1 on the caller's only.
+    init(threads: Int = 2) {
+        split = threads > 1 && SplitScan.isUseful ? SplitScan() : nil
+    }
+
     deinit {
         weights.deallocate()
+        dcWeights.deallocate()
         slots.deallocate()
         predictors.deallocate()
         output?.deallocate()
@@ -95,7 +106,7 @@ final class ReducedJPEGDecoder {
                     slots[slotCount] = BlockSlot(
                         dc: header.dc[c.dcTable].tables, ac: header.ac[c.acTable].tables,
                         weights: weights + c.quantTable * Self.weightsPerTable * weightStride(pixelsPerBlock),
-                        component: i,
+                        dcWeight: dcWeights[c.quantTable], component: i,
                         offset: size + by * pixelsPerBlock * stride + bx * pixelsPerBlock,
                         stepX: h * pixelsPerBlock, stepY: v * pixelsPerBlock * stride, stride: stride)
                     slotCount += 1
@@ -115,10 +126,14 @@ final class ReducedJPEGDecoder {
             outputSize = size
         }
         let out = output!
-        ScanDecoder(
+        let scan = ScanDecoder(
             entropy: entropy, slots: slots, slotCount: slotCount, predictors: predictors,
-            restartInterval: header.restartInterval, mcusX: mcusX, mcusY: mcusY, output: out
-        ).run(side: pixelsPerBlock)
+            restartInterval: header.restartInterval, mcusX: mcusX, mcusY: mcusY, output: out)
+        if let split, header.restartInterval == 0, entropy.count >= SplitScan.minimumBytes {
+            split.decode(scan, side: pixelsPerBlock, blocks: mcusX * mcusY * slotCount)
+        } else {
+            scan.run(side: pixelsPerBlock)
+        }
         func plane(_ l: (offset: Int, stride: Int)) -> FramePlane { FramePlane(base: UnsafeRawPointer(out + l.offset), stride: l.stride) }
         let color = comps.count > 1
         let width = (header.width + denominator - 1) / denominator
@@ -155,6 +170,7 @@ final class ReducedJPEGDecoder {
                 let u = natural % 8, v = natural / 8  // horizontal, vertical frequency
                 let cu: Float = u == 0 ? Float(0.5).squareRoot() : 1, cv: Float = v == 0 ? Float(0.5).squareRoot() : 1
                 let scale = Float(header.quant[table * 64 + k]) * 0.25 * cu * cv
+                if k == 0 { dcWeights[table] = scale * mean[0][0] * mean[0][0] }
                 let w = (table * Self.weightsPerTable + k) * lanes * 4
                 for y in 0..<side {
                     for x in 0..<side {

@@ -1,8 +1,10 @@
 /// Where one block of an MCU goes: its tables, weights, predictor and output position.
 struct BlockSlot {
     var dc: HuffmanTable.Tables, ac: HuffmanTable.Tables
-    /// The component's quantization table's weights: `SIMD4<Float>` or `SIMD16<Float>` per position.
+    /// The component's quantization table's weights: `SIMD4<Float>` or `SIMD16<Float>` per position
+    /// (zero at position 0, whose weight is the same for every pixel: `dcWeight`).
     var weights: UnsafeMutableRawPointer
+    var dcWeight: Float
     /// Index of the component's DC predictor.
     var component: Int
     /// Output offset of this block in the first MCU, and how far the next MCU across and down is.
@@ -10,9 +12,36 @@ struct BlockSlot {
     var stride: Int
 }
 
+extension BlockSlot {
+    /// Writes a block's `side`×`side` pixels at `row`: its AC sums plus the DC part of `predictor`.
+    @inline(__always)
+    func write<Sum: SIMD>(_ ac: Sum, predictor: Int32, side: Int, to row: UnsafeMutablePointer<UInt8>)
+    where Sum.Scalar == Float {
+        let sum = ac + Sum(repeating: dcWeight * Float(predictor))
+        if side == 2 {  // written out: the general loop costs 4 % at this, the common scale
+            row[0] = pixel(sum[0])
+            row[1] = pixel(sum[1])
+            row[stride] = pixel(sum[2])
+            row[stride + 1] = pixel(sum[3])
+        } else {
+            var row = row
+            for y in 0..<side {
+                for x in 0..<side { row[x] = pixel(sum[y * side + x]) }
+                row += stride
+            }
+        }
+    }
+}
+
 /// The entropy-decoding loop of `ReducedJPEGDecoder`: walks the MCUs of one scan, decodes each
 /// block's coefficients and writes the block's 1, 2×2 or 4×4 output pixels. One flat loop over the
 /// MCU's blocks, so the bit reader stays in registers.
+///
+/// Two more ways to run it split one scan between two threads (`SplitScan`): `record` parses from
+/// a byte in the middle without knowing which block it is at, keeping per block what does not
+/// depend on the blocks before (`BlockRecords`); `run(side:watching:)` decodes from the start and
+/// stops at the first block where the recording parser was at the same bit in the same slot — from
+/// there on both parse alike, so the records hold the rest of the picture.
 struct ScanDecoder {
     let entropy: EntropyData
     let slots: UnsafeMutablePointer<BlockSlot>
@@ -23,61 +52,114 @@ struct ScanDecoder {
     let mcusX: Int, mcusY: Int
     let output: UnsafeMutablePointer<UInt8>
 
+    /// Valid data never reads past this bit; corrupt data ends at the first MCU that does.
+    var endBit: Int { (entropy.count + 16) * 8 }
+
     /// Decodes the scan into `side`×`side` means per block (1, 2 or 4).
     func run(side: Int) {
+        _ = run(side: side, watching: nil)
+    }
+
+    /// Decodes the scan until a block where `watch` finds the recording parser; returns where the
+    /// two met (this block is then not decoded), or nil when the whole scan was decoded here.
+    func run(side: Int, watching watch: SpliceWatch?) -> Splice? {
         switch side {
-        case 1: scan(SIMD4<Float>.self, side: 1, coefficients: false)
-        case 2: scan(SIMD4<Float>.self, side: 2, coefficients: true)
-        default: scan(SIMD16<Float>.self, side: 4, coefficients: true)
+        case 1: return scan(SIMD4<Float>.self, side: 1, coefficients: false, watch: watch)
+        case 2: return scan(SIMD4<Float>.self, side: 2, coefficients: true, watch: watch)
+        default: return scan(SIMD16<Float>.self, side: 4, coefficients: true, watch: watch)
+        }
+    }
+
+    /// Parses from byte `byte` of the entropy data as if a block of slot 0 started there, writing
+    /// each block's AC sums, DC difference and start into `records` until the data ends or the
+    /// records are full, publishing the count in `progress` as it goes; stops early when `cancel`
+    /// is set. Returns the number of blocks recorded. No restart intervals.
+    func record(side: Int, from byte: Int, into records: BlockRecords, progress: SplitProgress) -> Int {
+        switch side {
+        case 1: return record(SIMD4<Float>.self, coefficients: false, from: byte, into: records, progress: progress)
+        case 2: return record(SIMD4<Float>.self, coefficients: true, from: byte, into: records, progress: progress)
+        default: return record(SIMD16<Float>.self, coefficients: true, from: byte, into: records, progress: progress)
         }
     }
 
     /// `coefficients`: whether AC coefficients count (not for block means, which are the DC alone).
     @inline(__always)
-    private func scan<Sum: SIMD>(_: Sum.Type, side: Int, coefficients: Bool) where Sum.Scalar == Float {
+    private func scan<Sum: SIMD>(_: Sum.Type, side: Int, coefficients: Bool, watch: SpliceWatch?) -> Splice?
+    where Sum.Scalar == Float {
         let start = UnsafePointer(entropy.bytes)
-        // Checked once per MCU: valid data never reads past this; corrupt data is caught within
-        // the MCU that ran out, inside the padding.
-        let end = start + entropy.count + 16
+        let endBit = endBit
         var reader = BitReader(start)
         predictors.update(repeating: 0, count: 4)
         var nextRestart = 0
         var mcu = 0
+        var watch = watch, watching = false
         for mcuY in 0..<mcusY {
             for mcuX in 0..<mcusX {
                 if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 {
                     // Each interval starts byte-aligned with fresh predictors; a missing marker ends
                     // the picture (the rest keeps what the previous frame left there).
-                    guard nextRestart < entropy.restartCount else { return }
+                    guard nextRestart < entropy.restartCount else { return nil }
                     reader = BitReader(start + entropy.restarts[nextRestart])
                     nextRestart += 1
                     predictors.update(repeating: 0, count: 4)
                 }
-                mcu += 1
                 for s in 0..<slotCount {
+                    if watching, let record = watch!.match(bitOffset: reader.bitOffset(from: start), slot: s) {
+                        return Splice(block: mcu * slotCount + s, record: record)
+                    }
                     let slot = slots[s]
-                    let sum = block(
+                    let ac = block(
                         Sum.self, &reader, predictor: &predictors[slot.component], dc: slot.dc, ac: slot.ac,
                         weights: UnsafeRawPointer(slot.weights), coefficients: coefficients)
-                    var row = output + slot.offset + mcuX * slot.stepX + mcuY * slot.stepY
-                    if side == 2 {  // written out: the general loop costs 4 % at this, the common scale
-                        row[0] = pixel(sum[0])
-                        row[1] = pixel(sum[1])
-                        row[slot.stride] = pixel(sum[2])
-                        row[slot.stride + 1] = pixel(sum[3])
-                    } else {
-                        for y in 0..<side {
-                            for x in 0..<side { row[x] = pixel(sum[y * side + x]) }
-                            row += slot.stride
-                        }
-                    }
+                    slot.write(
+                        ac, predictor: predictors[slot.component], side: side,
+                        to: output + slot.offset + mcuX * slot.stepX + mcuY * slot.stepY)
                 }
-                guard reader.position < end else { return }  // corrupt: ran past the data
+                mcu += 1
+                let bit = reader.bitOffset(from: start)
+                guard bit < endBit else { return nil }  // corrupt: ran past the data
+                if !watching, let w = watch, bit >= w.startBit { watching = true }
+                if watching && watch!.isHopeless { watching = false; watch = nil }
             }
         }
+        return nil
     }
 
-    /// Decodes one block and returns its weighted coefficient sum (the output pixels minus 128).
+    @inline(__always)
+    private func record<Sum: SIMD>(
+        _: Sum.Type, coefficients: Bool, from byte: Int, into records: BlockRecords, progress: SplitProgress
+    ) -> Int where Sum.Scalar == Float {
+        let start = UnsafePointer(entropy.bytes)
+        let endBit = endBit, capacity = records.capacity
+        let sums = records.sums, stride = records.sumStride, differences = records.differences, starts = records.starts
+        var reader = BitReader(start + byte)
+        var s = 0, count = 0
+        while count < capacity {
+            if s == 0 {
+                // The same end as `scan`'s, once the two parse alike: after a whole MCU.
+                if reader.bitOffset(from: start) >= endBit { break }
+                if count & 63 == 0 {
+                    progress.publish(count)
+                    if progress.isCancelled { break }
+                }
+            }
+            starts[count] = Int64(reader.bitOffset(from: start)) << 8 | Int64(s)
+            let slot = slots[s]
+            var difference: Int32 = 0
+            let ac = block(
+                Sum.self, &reader, predictor: &difference, dc: slot.dc, ac: slot.ac,
+                weights: UnsafeRawPointer(slot.weights), coefficients: coefficients)
+            (sums + count &* stride).storeBytes(of: ac, as: Sum.self)
+            differences[count] = difference
+            count += 1
+            s = s + 1 == slotCount ? 0 : s + 1
+        }
+        progress.publish(count)
+        return count
+    }
+
+    /// Decodes one block, adds its DC difference to `predictor` and returns its weighted AC
+    /// coefficient sum (the output pixels minus 128 and minus the DC part).
     @inline(__always)
     private func block<Sum: SIMD>(
         _: Sum.Type, _ reader: inout BitReader, predictor: inout Int32, dc: HuffmanTable.Tables, ac: HuffmanTable.Tables,
@@ -89,7 +171,7 @@ struct ScanDecoder {
             reader.consume(Int(dcEntry & 0xFF))
             predictor &+= dcEntry >> 16
         } else {
-            let size = min(decodeSymbol(&reader, dc), 16)
+            let size = min(dc.decodeSymbol(&reader), 16)
             if size != 0 {
                 predictor &+= Int32(truncatingIfNeeded: HuffmanTable.extend(reader.peek(size), size: size))
                 reader.consume(size)
@@ -97,7 +179,7 @@ struct ScanDecoder {
         }
         // Raw loads: the weights are written as Floats, read as vectors of them.
         @inline(__always) func weight(_ k: Int) -> Sum { weights.load(fromByteOffset: k &* MemoryLayout<Sum>.stride, as: Sum.self) }
-        var sum = weight(0) * Float(predictor)
+        var sum = Sum()
         var k = 1
         while k < 64 {
             reader.refill()
@@ -120,7 +202,7 @@ struct ScanDecoder {
                 }
                 k = second &+ Int((entry >> 31) & 1)
             } else {
-                let symbol = decodeSymbol(&reader, ac)
+                let symbol = ac.decodeSymbol(&reader)
                 let run = symbol >> 4, size = symbol & 15
                 if size == 0 {
                     if run != 15 { break }  // end of block
@@ -137,30 +219,10 @@ struct ScanDecoder {
         }
         return sum
     }
-
-    /// Decodes and consumes one Huffman code; an invalid code yields symbol 0 after 16 bits.
-    @inline(__always)
-    private func decodeSymbol(_ reader: inout BitReader, _ table: HuffmanTable.Tables) -> Int {
-        let entry = table.lookup[reader.peek(HuffmanTable.lookupBits)]
-        if entry != 0 {
-            reader.consume(Int(entry >> 8))
-            return Int(entry & 0xFF)
-        }
-        let bits = reader.next16
-        var length = HuffmanTable.lookupBits + 1
-        while length <= 16 && bits >= table.limit[length] { length += 1 }
-        guard length <= 16 else {
-            reader.consume(16)
-            return 0
-        }
-        reader.consume(length)
-        let index = Int(table.delta[length]) + Int(bits >> UInt32(16 - length))
-        return Int(table.symbols[index & 0xFF])
-    }
 }
 
 /// A block sum (pixel − 128) as a byte, rounded and clamped.
 @inline(__always)
-private func pixel(_ sum: Float) -> UInt8 {
+func pixel(_ sum: Float) -> UInt8 {
     UInt8(truncatingIfNeeded: Int32(max(0, min(255, sum + 128.5))))
 }

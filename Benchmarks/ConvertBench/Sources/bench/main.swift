@@ -152,8 +152,9 @@ if let path = mjpegPath {
             }
             report("\(label) \(name)", times: times, shownPixels: w * h, sourcePixels: header.width * header.height, mallocs: mallocs)
         }
-        let reduced = JPEGDecoder(), turbo = JPEGDecoder(reducedDecoding: false)
+        let reduced = JPEGDecoder(), single = JPEGDecoder(threads: 1), turbo = JPEGDecoder(reducedDecoding: false)
         time("decode, reduced") { _ = try! reduced.decode($0, minWidth: w, minHeight: h) }
+        time("decode, reduced, 1 thread") { _ = try! single.decode($0, minWidth: w, minHeight: h) }
         time("decode, libjpeg-turbo") { _ = try! turbo.decode($0, minWidth: w, minHeight: h) }
         let conv = FrameConverter()
         let dst = UnsafeMutableRawPointer.allocate(byteCount: w * h * 4, alignment: 64)

@@ -1,0 +1,36 @@
+/// What `BlockParser` writes for each block it parses, in parsing order: the block's AC sum (its
+/// output pixels minus the DC part), its DC difference, and where its first code starts. The DC
+/// part is left out because it depends on every block before: `BlockAssembler` adds it, which is
+/// what lets a parser start in the middle of a scan.
+final class BlockRecords {
+    /// Blocks that fit; index `capacity` is where stores that must go nowhere go.
+    private(set) var capacity = 0
+    private(set) var sumStride = 0
+    private(set) var sums = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+    private(set) var differences = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// Bit offset in the scan's entropy data << 8 | the block's slot in its MCU.
+    private(set) var starts = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+
+    deinit {
+        sums.deallocate()
+        differences.deallocate()
+        starts.deallocate()
+    }
+
+    /// Makes room for `blocks` blocks of sums `sumStride` bytes wide (allocates only to grow).
+    func reserve(blocks: Int, sumStride stride: Int) {
+        guard blocks > capacity || stride > sumStride else { return }
+        let count = max(blocks, capacity), width = max(stride, sumStride)
+        sums.deallocate()
+        differences.deallocate()
+        starts.deallocate()
+        sums = .allocate(byteCount: (count + 1) * width, alignment: 64)
+        differences = .allocate(capacity: count + 1)
+        starts = .allocate(capacity: count + 1)
+        capacity = count
+        sumStride = width
+    }
+
+    /// The bit offset a start record holds.
+    static func bitOffset(_ start: Int64) -> Int { Int(start >> 8) }
+}

@@ -1,0 +1,233 @@
+import Glibc
+import Synchronization
+
+/// Decodes one scan on two threads. Huffman-coded data is one serial bit stream, so a second
+/// parser cannot know where a block starts in the middle of it; it starts anyway, at the middle
+/// byte, and records every block it thinks it finds (`ScanDecoder.record`). A wrong start soon
+/// falls into step with the real blocks: JPEG codes resynchronise within a few blocks. The first
+/// thread decodes from the start as usual and, past the middle, checks each block's start against
+/// the records; at the first block where both were at the same bit in the same MCU slot, every
+/// later record is right, and it stops. The records then become pixels (`BlockAssembler`) with the
+/// DC predictors the first thread reached. If no block matches, the first thread decodes the whole
+/// scan itself, so the picture is always exactly the one-thread picture.
+///
+/// One recording thread per instance, started on first use, ended by `deinit`.
+final class SplitScan {
+    /// Smaller scans are decoded on one thread: waking the other costs more than it saves.
+    static let minimumBytes = 48 * 1024
+
+    /// Whether this process may run on two CPUs at least; on one, the halves would only take turns.
+    static let isUseful: Bool = {
+        guard let affinity = Affinity.shared else { return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 }
+        var allowed = cpu_set_t()
+        guard affinity.getProcess(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return false }
+        return withUnsafeBytes(of: &allowed) { bits in bits.reduce(0) { $0 + $1.nonzeroBitCount } } > 1
+    }()
+
+    private let shared = Shared()
+    private var thread: pthread_t?
+
+    /// How the last `decode` went: the block where the two parts met (nil: one thread did it all).
+    private(set) var lastSplice: Splice?
+
+    deinit {
+        guard let thread else { return }
+        shared.quit = true
+        sem_post(shared.wake)
+        pthread_join(thread, nil)
+    }
+
+    /// Decodes `decoder`'s scan (`blocks` blocks, no restart intervals) at `side` pixels per block.
+    func decode(_ decoder: ScanDecoder, side: Int, blocks: Int) {
+        precondition(decoder.restartInterval == 0, "restart intervals are split at their markers, not here")
+        let middle = decoder.entropy.count / 2
+        shared.records.reserve(blocks: blocks, sumStride: side == 4 ? 64 : 16)
+        shared.progress.reset()
+        shared.job = (decoder, side, middle)
+        startThread()
+        keepOffThisCPU()
+        sem_post(shared.wake)
+        let watch = SpliceWatch(records: shared.records, progress: shared.progress, startBit: middle * 8)
+        let splice = decoder.run(side: side, watching: watch)
+        if splice == nil { shared.progress.cancel() }
+        if let splice { assemble(from: splice, decoder: decoder, side: side, blocks: blocks) }
+        while sem_wait(shared.done) != 0 {}
+        lastSplice = splice
+    }
+
+    /// Turns the records from the splice on into pixels while the other thread is still recording:
+    /// whatever it has published, then a short sleep when there is nothing new, until it is done.
+    private func assemble(from splice: Splice, decoder: ScanDecoder, side: Int, blocks: Int) {
+        let assembler = BlockAssembler(
+            slots: decoder.slots, slotCount: decoder.slotCount, mcusX: decoder.mcusX, output: decoder.output)
+        let progress = shared.progress, lastRecord = splice.record + (blocks - splice.block)
+        var record = splice.record, block = splice.block
+        while true {
+            let finished = progress.isFinished
+            let available = min(progress.published, lastRecord)
+            if available > record {
+                assembler.assemble(
+                    side: side, records: shared.records, first: record, blocks: block..<(block + available - record),
+                    predictors: decoder.predictors)
+                block += available - record
+                record = available
+            } else if finished {
+                return
+            } else {
+                usleep(50)
+            }
+        }
+    }
+
+    /// The recording thread's CPU: the first allowed one this thread is not on. Left to itself the
+    /// scheduler often wakes it on this thread's CPU (measured: a third of the frames at 30 fps under
+    /// Xvfb), where it waits until this thread has decoded everything alone.
+    private var pinnedCPU = -1
+
+    private func keepOffThisCPU() {
+        guard let thread, let affinity = Affinity.shared else { return }
+        let here = affinity.currentCPU()
+        guard here >= 0, pinnedCPU < 0 || pinnedCPU == here else { return }
+        var allowed = cpu_set_t()
+        guard affinity.getProcess(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return }
+        var other = -1
+        withUnsafeBytes(of: &allowed) { bits in
+            for cpu in 0..<(bits.count * 8) where cpu != here && bits[cpu / 8] & (1 << (cpu % 8)) != 0 {
+                other = cpu
+                break
+            }
+        }
+        guard other >= 0 else { return }
+        var set = cpu_set_t()
+        withUnsafeMutableBytes(of: &set) { bits in
+            for i in 0..<bits.count { bits[i] = 0 }
+            bits[other / 8] |= UInt8(1 << (other % 8))
+        }
+        if affinity.setThread(thread, MemoryLayout<cpu_set_t>.size, &set) == 0 { pinnedCPU = other }
+    }
+
+    private func startThread() {
+        guard thread == nil else { return }
+        let box = Unmanaged.passRetained(shared)
+        var tid = pthread_t()
+        let rc = pthread_create(&tid, nil, { arg in
+            Unmanaged<Shared>.fromOpaque(arg!).takeRetainedValue().loop()
+            return nil
+        }, box.toOpaque())
+        precondition(rc == 0, "pthread_create failed: \(rc)")
+        thread = tid
+    }
+
+    /// What the two threads share. The job is written before `wake` is posted and read after it;
+    /// the records are read up to what `progress` has published, and wholly after `done`.
+    private final class Shared: @unchecked Sendable {
+        let records = BlockRecords()
+        let progress = SplitProgress()
+        let wake = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        let done = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        var job: (decoder: ScanDecoder, side: Int, byte: Int)?
+        var quit = false
+
+        init() {
+            sem_init(wake, 0, 0)
+            sem_init(done, 0, 0)
+        }
+
+        deinit {
+            sem_destroy(wake)
+            sem_destroy(done)
+            wake.deallocate()
+            done.deallocate()
+        }
+
+        func loop() {
+            while true {
+                while sem_wait(wake) != 0 {}
+                if quit { return }
+                if let job {
+                    _ = job.decoder.record(side: job.side, from: job.byte, into: records, progress: progress)
+                }
+                progress.finish()
+                sem_post(done)
+            }
+        }
+    }
+}
+
+/// glibc's CPU affinity calls, which Swift's Glibc module leaves out (they need _GNU_SOURCE);
+/// nil where they are missing, and then threads go where the scheduler puts them.
+private struct Affinity {
+    let currentCPU: @convention(c) () -> Int32
+    let getProcess: @convention(c) (pid_t, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32
+    let setThread: @convention(c) (pthread_t, Int, UnsafePointer<cpu_set_t>) -> Int32
+
+    static let shared: Affinity? = {
+        guard let current = dlsym(nil, "sched_getcpu"), let get = dlsym(nil, "sched_getaffinity"),
+            let set = dlsym(nil, "pthread_setaffinity_np")
+        else { return nil }
+        return Affinity(
+            currentCPU: unsafeBitCast(current, to: (@convention(c) () -> Int32).self),
+            getProcess: unsafeBitCast(get, to: (@convention(c) (pid_t, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32).self),
+            setThread: unsafeBitCast(set, to: (@convention(c) (pthread_t, Int, UnsafePointer<cpu_set_t>) -> Int32).self))
+    }()
+}
+
+/// Where the first thread stopped: picture block `block` is record `record`.
+struct Splice: Equatable {
+    var block: Int, record: Int
+}
+
+/// How far the recording parser has got, shared between the threads.
+final class SplitProgress: Sendable {
+    private let count = Atomic<Int>(0)
+    private let cancelled = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+
+    func reset() {
+        count.store(0, ordering: .relaxed)
+        cancelled.store(false, ordering: .relaxed)
+        finished.store(false, ordering: .relaxed)
+    }
+
+    /// Records below `n` are written.
+    func publish(_ n: Int) { count.store(n, ordering: .releasing) }
+    var published: Int { count.load(ordering: .acquiring) }
+    /// No more records will come (after the last `publish`).
+    func finish() { finished.store(true, ordering: .releasing) }
+    var isFinished: Bool { finished.load(ordering: .acquiring) }
+    /// The records are not needed any more.
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+}
+
+/// The first thread's side of the meeting: finds a block start among the records published so far.
+struct SpliceWatch {
+    let records: BlockRecords
+    let progress: SplitProgress
+    /// Where the recording parser started: blocks before it cannot match.
+    let startBit: Int
+    private var cursor = 0
+    /// Every record is behind the first thread and none will come.
+    private(set) var isHopeless = false
+
+    init(records: BlockRecords, progress: SplitProgress, startBit: Int) {
+        self.records = records
+        self.progress = progress
+        self.startBit = startBit
+    }
+
+    /// The record that starts at `bitOffset` in `slot`, if there is one; record starts only grow, so
+    /// one cursor walks them once.
+    @inline(__always)
+    mutating func match(bitOffset: Int, slot: Int) -> Int? {
+        let starts = records.starts
+        let published = progress.published
+        while cursor < published && BlockRecords.bitOffset(starts[cursor]) < bitOffset { cursor += 1 }
+        if cursor < published {
+            return starts[cursor] == Int64(bitOffset) << 8 | Int64(slot) ? cursor : nil
+        }
+        if progress.isFinished && progress.published == cursor { isHopeless = true }
+        return nil
+    }
+}
+

@@ -1,0 +1,98 @@
+import CTurboJPEG
+import Testing
+
+@testable import CameraSource
+
+/// The two-thread reduced decoder (`SplitScan`) against the one-thread one: the same picture, byte
+/// for byte, whether the two halves meet, and whatever the data.
+@Suite struct SplitScanTests {
+    typealias Pictures = ReducedJPEGDecoderTests
+
+    /// Every visible byte of the frame's planes.
+    static func bytes(_ frame: VideoFrame) -> [UInt8] {
+        Pictures.planes(of: frame).flatMap { p in
+            (0..<p.height).flatMap { y in (0..<p.width).map { x in UInt8(p.at(x, y)) } }
+        }
+    }
+
+    /// Decodes `jpeg` with both decoders; returns both pictures and where the split decoder's halves met.
+    static func decodeBoth(_ jpeg: [UInt8], denominator d: Int, split: ReducedJPEGDecoder, single: ReducedJPEGDecoder)
+        -> (split: [UInt8]?, single: [UInt8]?, splice: Splice?)
+    {
+        jpeg.withUnsafeBytes { raw in
+            let frame = Pictures.frame(raw)
+            guard let size = split.size(of: raw) else { return (nil, nil, nil) }
+            let (w, h) = ((size.width + d - 1) / d, (size.height + d - 1) / d)
+            let a = split.decode(frame, minWidth: w, minHeight: h).map(bytes)
+            let splice = split.split?.lastSplice
+            let b = single.decode(frame, minWidth: w, minHeight: h).map(bytes)
+            return (a, b, splice)
+        }
+    }
+
+    static func entropyBytes(_ jpeg: [UInt8]) -> Int { jpeg.count - Fixture.entropyStart(jpeg) - 2 }
+
+    @Test(arguments: [TJSAMP_420, TJSAMP_422, TJSAMP_444, TJSAMP_GRAY])
+    func splitPictureIsTheOneThreadPicture(subsampling: TJSAMP) throws {
+        let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: subsampling, quality: 95)
+        #expect(Self.entropyBytes(jpeg) >= SplitScan.minimumBytes, "too small to be split")
+        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        #expect(single.split == nil)
+        for d in [8, 2, 4] {  // 1/2 after 1/8: the records grow to the wider sums in between
+            let r = Self.decodeBoth(jpeg, denominator: d, split: split, single: single)
+            #expect(r.split != nil && r.split == r.single, "\(subsampling) 1/\(d)")
+            let splice = try #require(r.splice, "\(subsampling) 1/\(d): the halves did not meet")
+            // They met past the middle, soon after the second parser's start.
+            let blocks = r.single!.count  // a bound only: more pixels than blocks
+            #expect(splice.block > 0 && splice.block < blocks && splice.record < 2_000, "\(splice)")
+        }
+    }
+
+    @Test func smallPicturesStayOnOneThread() throws {
+        let jpeg = Pictures.picture(width: 160, height: 96, subsampling: TJSAMP_420)
+        #expect(Self.entropyBytes(jpeg) < SplitScan.minimumBytes)
+        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let r = Self.decodeBoth(jpeg, denominator: 4, split: split, single: single)
+        #expect(r.split != nil && r.split == r.single && r.splice == nil)
+    }
+
+    @Test func damagedDataGivesTheOneThreadPicture() throws {
+        let jpeg = Pictures.picture(width: 1024, height: 576, subsampling: TJSAMP_422, quality: 95)
+        let start = Fixture.entropyStart(jpeg)
+        var rng = SplitMix(seed: 21)
+        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        var met = 0
+        for round in 0..<24 {
+            var damaged = jpeg
+            // Mostly in the second half, where the second parser starts and the two must meet.
+            for _ in 0..<(1 + round % 6) {
+                let at = start + (jpeg.count - start) / 3 + Int(rng.next() % UInt64((jpeg.count - start) * 2 / 3 - 2))
+                damaged[at] = UInt8(truncatingIfNeeded: rng.next())
+            }
+            if round % 5 == 4 { damaged.removeLast(Int(rng.next() % UInt64((jpeg.count - start) / 2))) }
+            let r = Self.decodeBoth(damaged, denominator: 4, split: split, single: single)
+            #expect(r.split == r.single, "round \(round)")
+            if r.splice != nil { met += 1 }
+        }
+        #expect(met > 0, "the halves never met: the test no longer covers splicing")
+    }
+
+    @Test func watchFindsOnlyAStartInTheSameSlot() {
+        let records = BlockRecords()
+        records.reserve(blocks: 8, sumStride: 16)
+        let progress = SplitProgress()
+        for (i, (bit, slot)) in [(100, 0), (140, 1), (190, 2), (260, 0), (300, 1)].enumerated() {
+            records.starts[i] = Int64(bit) << 8 | Int64(slot)
+        }
+        var watch = SpliceWatch(records: records, progress: progress, startBit: 100)
+        progress.publish(3)
+        #expect(watch.match(bitOffset: 120, slot: 1) == nil)  // no record starts there
+        #expect(watch.match(bitOffset: 140, slot: 0) == nil)  // a start, but of another slot
+        #expect(watch.match(bitOffset: 190, slot: 2) == 2)
+        #expect(watch.match(bitOffset: 260, slot: 0) == nil && !watch.isHopeless)  // not published yet
+        progress.publish(5)
+        #expect(watch.match(bitOffset: 260, slot: 0) == 3)
+        progress.finish()
+        #expect(watch.match(bitOffset: 400, slot: 1) == nil && watch.isHopeless)
+    }
+}
