@@ -62,6 +62,7 @@ bench: release bench-kernels
 	scripts/bench
 
 bench-kernels:
+	scripts/bootstrap bench
 	cd Benchmarks/ConvertBench && $(SWIFT) build -c release
 	mkdir -p $${BENCH_DIR:-/tmp/pipcam-bench}
 	jpeg=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-1920x1080-30.mjpeg; \
