@@ -92,7 +92,9 @@ struct ScanDecoder {
         predictors.update(repeating: 0, count: 4)
         var nextRestart = 0
         var mcu = 0
+        // Plain values in the loop: reading the optional watch would retain its records per MCU.
         var watch = watch, watching = false
+        let watchStart = watch?.startBit ?? Int.max
         for mcuY in 0..<mcusY {
             for mcuX in 0..<mcusX {
                 if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 {
@@ -118,7 +120,7 @@ struct ScanDecoder {
                 mcu += 1
                 let bit = reader.bitOffset(from: start)
                 guard bit < endBit else { return nil }  // corrupt: ran past the data
-                if !watching, let w = watch, bit >= w.startBit { watching = true }
+                if !watching && bit >= watchStart { watching = true }
                 if watching && watch!.isHopeless { watching = false; watch = nil }
             }
         }
