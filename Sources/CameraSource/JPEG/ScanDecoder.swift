@@ -1,8 +1,8 @@
 /// Where one block of an MCU goes: its tables, weights, predictor and output position.
 struct BlockSlot {
     var dc: HuffmanTable.Tables, ac: HuffmanTable.Tables
-    /// The component's quantization table's weights: `SIMD4<Float>` or `SIMD16<Float>` per position
-    /// (zero at position 0, whose weight is the same for every pixel: `dcWeight`).
+    /// The component's quantization table's weights: `SIMD4<Float>` or `SIMD16<Float>` per position.
+    /// Position 0's weight is the same for every pixel: `dcWeight`.
     var weights: UnsafeMutableRawPointer
     var dcWeight: Float
     /// Index of the component's DC predictor.
@@ -72,7 +72,7 @@ struct ScanDecoder {
 
     /// Parses from byte `byte` of the entropy data as if a block of slot 0 started there, writing
     /// each block's AC sums, DC difference and start into `records` until the data ends or the
-    /// records are full, publishing the count in `progress` as it goes; stops early when `cancel`
+    /// records are full, publishing the count in `progress` as it goes; stops early when `progress`
     /// is set. Returns the number of blocks recorded. No restart intervals.
     func record(side: Int, from byte: Int, into records: BlockRecords, progress: SplitProgress) -> Int {
         switch side {

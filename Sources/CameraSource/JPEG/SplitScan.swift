@@ -19,9 +19,7 @@ final class SplitScan {
     /// Whether this process may run on two CPUs at least; on one, the halves would only take turns.
     static let isUseful: Bool = {
         guard let affinity = Affinity.shared else { return sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 }
-        var allowed = cpu_set_t()
-        guard affinity.getProcess(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return false }
-        return withUnsafeBytes(of: &allowed) { bits in bits.reduce(0) { $0 + $1.nonzeroBitCount } } > 1
+        return affinity.allowedCPUs().count > 1
     }()
 
     private let shared = Shared()
@@ -39,7 +37,7 @@ final class SplitScan {
 
     /// Decodes `decoder`'s scan (`blocks` blocks, no restart intervals) at `side` pixels per block.
     func decode(_ decoder: ScanDecoder, side: Int, blocks: Int) {
-        precondition(decoder.restartInterval == 0, "restart intervals are split at their markers, not here")
+        precondition(decoder.restartInterval == 0, "scans with restart intervals are decoded on one thread")
         let middle = decoder.entropy.count / 2
         shared.records.reserve(blocks: blocks, sumStride: side == 4 ? 64 : 16)
         shared.progress.reset()
@@ -49,8 +47,11 @@ final class SplitScan {
         sem_post(shared.wake)
         let watch = SpliceWatch(records: shared.records, progress: shared.progress, startBit: middle * 8)
         let splice = decoder.run(side: side, watching: watch)
-        if splice == nil { shared.progress.cancel() }
-        if let splice { assemble(from: splice, decoder: decoder, side: side, blocks: blocks) }
+        if let splice {
+            assemble(from: splice, decoder: decoder, side: side, blocks: blocks)
+        } else {
+            shared.progress.cancel()
+        }
         while sem_wait(shared.done) != 0 {}
         lastSplice = splice
     }
@@ -83,21 +84,14 @@ final class SplitScan {
     /// scheduler often wakes it on this thread's CPU (measured: a third of the frames at 30 fps under
     /// Xvfb), where it waits until this thread has decoded everything alone.
     private var pinnedCPU = -1
+    /// Read once: the pinning may be redone on any frame, which must not allocate.
+    private let allowedCPUs = Affinity.shared?.allowedCPUs() ?? []
 
     private func keepOffThisCPU() {
         guard let thread, let affinity = Affinity.shared else { return }
         let here = affinity.currentCPU()
         guard here >= 0, pinnedCPU < 0 || pinnedCPU == here else { return }
-        var allowed = cpu_set_t()
-        guard affinity.getProcess(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return }
-        var other = -1
-        withUnsafeBytes(of: &allowed) { bits in
-            for cpu in 0..<(bits.count * 8) where cpu != here && bits[cpu / 8] & (1 << (cpu % 8)) != 0 {
-                other = cpu
-                break
-            }
-        }
-        guard other >= 0 else { return }
+        guard let other = allowedCPUs.first(where: { $0 != Int(here) }) else { return }
         var set = cpu_set_t()
         withUnsafeMutableBytes(of: &set) { bits in
             for i in 0..<bits.count { bits[i] = 0 }
@@ -160,6 +154,15 @@ private struct Affinity {
     let currentCPU: @convention(c) () -> Int32
     let getProcess: @convention(c) (pid_t, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32
     let setThread: @convention(c) (pthread_t, Int, UnsafePointer<cpu_set_t>) -> Int32
+
+    /// The CPUs this process may run on (empty when that cannot be read).
+    func allowedCPUs() -> [Int] {
+        var allowed = cpu_set_t()
+        guard getProcess(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else { return [] }
+        return withUnsafeBytes(of: &allowed) { bits in
+            (0..<(bits.count * 8)).filter { bits[$0 / 8] & (1 << ($0 % 8)) != 0 }
+        }
+    }
 
     static let shared: Affinity? = {
         guard let current = dlsym(nil, "sched_getcpu"), let get = dlsym(nil, "sched_getaffinity"),
