@@ -57,12 +57,16 @@ struct ScanDecoder {
 
     /// Decodes the scan into `side`×`side` means per block (1, 2 or 4).
     func run(side: Int) {
-        _ = run(side: side, watching: nil)
+        _ = run(side: side, watching: NoWatch())
     }
 
     /// Decodes the scan until a block where `watch` finds the recording parser; returns where the
     /// two met (this block is then not decoded), or nil when the whole scan was decoded here.
-    func run(side: Int, watching watch: SpliceWatch?) -> Splice? {
+    func run(side: Int, watching watch: SpliceWatch) -> Splice? {
+        run(side: side, watching: watch as SpliceWatch?)
+    }
+
+    private func run<Watch: BlockWatch>(side: Int, watching watch: Watch?) -> Splice? {
         switch side {
         case 1: return scan(SIMD4<Float>.self, side: 1, coefficients: false, watch: watch)
         case 2: return scan(SIMD4<Float>.self, side: 2, coefficients: true, watch: watch)
@@ -84,7 +88,7 @@ struct ScanDecoder {
 
     /// `coefficients`: whether AC coefficients count (not for block means, which are the DC alone).
     @inline(__always)
-    private func scan<Sum: SIMD>(_: Sum.Type, side: Int, coefficients: Bool, watch: SpliceWatch?) -> Splice?
+    private func scan<Sum: SIMD, Watch: BlockWatch>(_: Sum.Type, side: Int, coefficients: Bool, watch: Watch?) -> Splice?
     where Sum.Scalar == Float {
         let start = UnsafePointer(entropy.bytes)
         let endBit = endBit
@@ -106,7 +110,7 @@ struct ScanDecoder {
                     predictors.update(repeating: 0, count: 4)
                 }
                 for s in 0..<slotCount {
-                    if watching, let record = watch!.match(bitOffset: reader.bitOffset(from: start), slot: s) {
+                    if Watch.isActive && watching, let record = watch!.match(bitOffset: reader.bitOffset(from: start), slot: s) {
                         return Splice(block: mcu * slotCount + s, record: record)
                     }
                     let slot = slots[s]
@@ -120,8 +124,10 @@ struct ScanDecoder {
                 mcu += 1
                 let bit = reader.bitOffset(from: start)
                 guard bit < endBit else { return nil }  // corrupt: ran past the data
-                if !watching && bit >= watchStart { watching = true }
-                if watching && watch!.isHopeless { watching = false; watch = nil }
+                if Watch.isActive {
+                    if !watching && bit >= watchStart { watching = true }
+                    if watching && watch!.isHopeless { watching = false; watch = nil }
+                }
             }
         }
         return nil
@@ -162,7 +168,9 @@ struct ScanDecoder {
 
     /// Decodes one block, adds its DC difference to `predictor` and returns its weighted AC
     /// coefficient sum (the output pixels minus 128 and minus the DC part).
-    @inline(__always)
+    // Transparent, not `@inline(__always)`: called from six specialisations, the optimiser kept it
+    // out of line as a function taking the bit reader through memory, 8 % slower.
+    @_transparent
     private func block<Sum: SIMD>(
         _: Sum.Type, _ reader: inout BitReader, predictor: inout Int32, dc: HuffmanTable.Tables, ac: HuffmanTable.Tables,
         weights: UnsafeRawPointer, coefficients: Bool
@@ -221,6 +229,26 @@ struct ScanDecoder {
         }
         return sum
     }
+}
+
+/// What `ScanDecoder.scan` checks before each block; `NoWatch` compiles the checks away.
+protocol BlockWatch {
+    static var isActive: Bool { get }
+    var startBit: Int { get }
+    var isHopeless: Bool { get }
+    mutating func match(bitOffset: Int, slot: Int) -> Int?
+}
+
+/// The one-thread scan: no recording parser to meet.
+struct NoWatch: BlockWatch {
+    static var isActive: Bool { false }
+    var startBit: Int { .max }
+    var isHopeless: Bool { true }
+    func match(bitOffset: Int, slot: Int) -> Int? { nil }
+}
+
+extension SpliceWatch: BlockWatch {
+    static var isActive: Bool { true }
 }
 
 /// A block sum (pixel − 128) as a byte, rounded and clamped.
