@@ -55,6 +55,15 @@ extension XServer {
     /// size and position come from two requests and miss the first steps of a 250 ms animation.
     /// For a child of the root (the animation proxy), the positions are root coordinates.
     func configureRects(of window: XWindowID, during body: () throws -> Void) throws -> [XRect] {
+        try structureEvents(of: window, during: body).matches(of: /\((-?\d+),(-?\d+)\), width (\d+), height (\d+)/).compactMap { m in
+            guard let x = Int(m.1), let y = Int(m.2), let w = Int(m.3), let h = Int(m.4) else { return nil }
+            return XRect(x: x, y: y, width: w, height: h)
+        }
+    }
+
+    /// xev's report of `window`'s structure events (map, unmap, configure) while `body` ran.
+    /// Event-driven, so it misses nothing and, unlike polling xwininfo, leaves the CPUs to pipcam.
+    func structureEvents(of window: XWindowID, during body: () throws -> Void) throws -> String {
         let xev = try start(["stdbuf", "-oL", "xev", "-id", "\(window)", "-event", "structure", "-event", "property"])
         defer { xev.terminate(grace: .milliseconds(200)) }
         try waitUntil("xev to listen on \(window)", timeout: .seconds(5)) {
@@ -63,10 +72,7 @@ extension XServer {
         }
         try body()
         Thread.sleep(forTimeInterval: 0.1)
-        return xev.stdoutText.matches(of: /\((-?\d+),(-?\d+)\), width (\d+), height (\d+)/).compactMap { m in
-            guard let x = Int(m.1), let y = Int(m.2), let w = Int(m.3), let h = Int(m.4) else { return nil }
-            return XRect(x: x, y: y, width: w, height: h)
-        }
+        return xev.stdoutText
     }
 
     /// Whether the picture in `window` changes over `interval` (the test pattern's counter and square move).

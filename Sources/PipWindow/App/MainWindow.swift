@@ -13,6 +13,8 @@ final class MainWindow {
     private(set) var isMapped = false
     /// Whether `show()` was ever called (the window may not be mapped yet).
     private(set) var wasShown = false
+    /// Whether the window was mapped since `show()` (a dropped MapRequest is asked again until then).
+    private var mappedSinceShown = false
     var content: Content = .video { didSet { if content != oldValue { redraw() } } }
     var buttonEnabled = false { didSet { if buttonEnabled != oldValue { redraw() } } }
     /// Drawn over the video before the PiP button (a status banner); set by the owner.
@@ -71,12 +73,15 @@ final class MainWindow {
 
     func show() {
         wasShown = true
+        mappedSinceShown = false
         display.map(id)
     }
 
     /// Maps the window again if a window manager dropped the request (see `PipController`).
+    /// Only while it never got mapped: once it was, an unmap is the user's or the window
+    /// manager's doing (minimized, hidden) and starts PiP; mapping it again would stop PiP.
     func showAgainIfUnmapped() {
-        if wasShown && !isMapped && display.isMapped(id) == false { display.map(id) }
+        if wasShown && !mappedSinceShown && display.isMapped(id) == false { display.map(id) }
     }
 
     /// Keeps an embedded view the size of the window it is embedded in.
@@ -99,6 +104,7 @@ final class MainWindow {
             redraw()
         case .mapped:
             isMapped = true
+            mappedSinceShown = true
         case .unmapped:
             isMapped = false
         case .buttonPress(let p) where p.button == 1:

@@ -54,6 +54,8 @@ public final class PipController {
     private var queuedEvents: [PipEvent] = []
     private var handlingEvents = false
     private var proxyShown = false
+    /// Whether the PiP window was mapped since it was last shown (a dropped MapRequest is asked again).
+    private var pipMappedSinceShown = false
     private var pipShown = false
     private var lastClick: PointerEvent?
     private var isTornDown = false
@@ -269,6 +271,8 @@ public final class PipController {
             // The window manager resized or moved it on the user's behalf (e.g. its own keyboard
             // or Alt-drag): remember where it settles.
             if pipShown, pipWindow.rect != old, settleTimer == nil { scheduleSettle() }
+        case .mapped:
+            pipMappedSinceShown = true
         case .expose(_, 0):
             pipPresenter.redraw()
         case .clientMessage(_, let type, let data)
@@ -425,6 +429,7 @@ public final class PipController {
             pipPresenter.resize(width: r.width, height: r.height)
             pipWindow.show()
             pipShown = true
+            pipMappedSinceShown = false
             onNeedsFrame?()
             ensureMapped(attempt: 1)
         case .hidePip:
@@ -436,10 +441,11 @@ public final class PipController {
     }
 
     /// A window manager that is still starting up (or restarting) can drop a MapRequest, leaving
-    /// PiP unmanaged and unmapped for good: ask again until it is mapped.
+    /// PiP unmanaged and unmapped for good: ask again until it is mapped. Once it was mapped, an
+    /// unmap is the user's or the window manager's doing (iconified, another workspace): leave it.
     private func ensureMapped(attempt: Int) {
         loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
-            guard pipShown, display.isMapped(pipWindow.id) == false, attempt <= 10 else { return }
+            guard pipShown, !pipMappedSinceShown, display.isMapped(pipWindow.id) == false, attempt <= 10 else { return }
             pipWindow.show()
             ensureMapped(attempt: attempt + 1)
         }
