@@ -36,7 +36,7 @@ extension EmbedTests {
             let grown = try x.configureRects(of: proxy) {
                 try x.hide(host.window)
                 try waitUntil("PiP is up", timeout: .seconds(2)) { try x.isViewable(pip) }
-                try waitUntil("the animation proxy is gone", timeout: .seconds(1)) { try !x.isViewable(proxy) }
+                try waitUntil("the animation proxy is gone", timeout: .seconds(2)) { try !x.isViewable(proxy) }
             }
             let pipFrame = try x.waitForStableGeometry(of: pip)
             #expect(!grown.isEmpty, "an animation window grew out of the view")
@@ -49,7 +49,8 @@ extension EmbedTests {
             let shrunk = try x.configureRects(of: proxy) {
                 try x.show(host.window)
                 try waitUntil("PiP is gone", timeout: .seconds(2)) { try !x.isViewable(pip) }
-                Thread.sleep(forTimeInterval: 0.4)  // the shrink runs for 250 ms after PiP is unmapped
+                // The proxy was mapped before PiP went; it goes when the 250 ms shrink is over.
+                try waitUntil("the shrink to end", timeout: .seconds(3)) { try !x.isViewable(proxy) }
             }
             #expect(animation(shrunk, shrinksInto: viewFrame), "shrank into \(viewFrame): \(shrunk)")
             try waitUntil("the view is back", timeout: .seconds(2)) { try x.isViewable(view) }

@@ -75,12 +75,19 @@ extension XServer {
         return xev.stdoutText
     }
 
-    /// Whether the picture in `window` changes over `interval` (the test pattern's counter and square move).
-    func showsMovingPicture(_ window: XWindowID, interval: TimeInterval = 0.3) throws -> Bool {
-        let first = try screenshot(of: window)
-        Thread.sleep(forTimeInterval: interval)
-        let second = try screenshot(of: window)
-        return first.distinctColorCount > 6 && second.fractionDiffering(from: first) > 0.001
+    /// Whether `window` shows a moving picture within `within`: a drawn picture (not a blank or
+    /// single-colour window), then a different one. The test pattern moves at 30 fps; a loaded
+    /// machine may be slow to draw a just-resized window or hold a frame back for a while.
+    func showsMovingPicture(_ window: XWindowID, within: Duration = .seconds(2)) throws -> Bool {
+        let clock = ContinuousClock(), deadline = clock.now + within
+        var first: Screenshot?
+        repeat {
+            let shot = try screenshot(of: window)
+            if let first, shot.fractionDiffering(from: first) > 0.001 { return true }
+            if first == nil, shot.distinctColorCount > 6 { first = shot }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while clock.now < deadline
+        return false
     }
 }
 

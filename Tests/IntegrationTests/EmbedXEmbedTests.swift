@@ -129,7 +129,7 @@ extension EmbedTests {
             let grown = try x.configureRects(of: proxy) {
                 try x.hide(embedder.window)
                 try waitUntil("PiP is up", timeout: .seconds(2)) { try x.isViewable(pip) }
-                try waitUntil("the animation proxy is gone", timeout: .seconds(1)) { try !x.isViewable(proxy) }
+                try waitUntil("the animation proxy is gone", timeout: .seconds(2)) { try !x.isViewable(proxy) }
             }
             let pipFrame = try x.waitForStableGeometry(of: pip)
             #expect(animation(grown, goesFrom: viewFrame, to: pipFrame), "grew from \(viewFrame): \(grown)")

@@ -47,7 +47,8 @@ import Testing
         let shrunk = try sawViewable(x, proxy) {
             try x.runChecked(["xdotool", wm == .none ? "windowmap" : "windowactivate", "\(main.raw)"])
             try waitUntil("PiP is gone", timeout: .seconds(1)) { try !isViewable(x, pip) }
-            Thread.sleep(forTimeInterval: 0.4)  // the shrink runs for 250 ms after PiP is unmapped
+            // The proxy was mapped before PiP went; it goes when the 250 ms shrink is over.
+            try waitUntil("the shrink to end", timeout: .seconds(3)) { try !isViewable(x, proxy) }
         }
         #expect(shrunk, "PiP shrank back through the animation window")
         try waitUntil("the main window is back", timeout: .seconds(1)) { try isViewable(x, main) }

@@ -70,12 +70,26 @@ extension XServer {
         }
     }
 
-    /// The window's geometry once it has not changed for `quiet` (a drag or a WM placement settling).
+    /// The geometry of pipcam's `window` once pipcam has handled every event sent before (a
+    /// drag's motions and release, however busy the machine) and it has not changed for `quiet`
+    /// (a window manager's move or placement settling).
     func settledGeometry(
         of window: XWindowID, quiet: Duration = .milliseconds(250), timeout: Duration = .seconds(5)
     ) throws -> XRect {
-        try waitForStableGeometry(of: window, quietPeriod: quiet, timeout: timeout)
+        try waitForPipcamToCatchUp(window, timeout: timeout)
+        return try waitForStableGeometry(of: window, quietPeriod: quiet, timeout: timeout)
     }
+
+    /// Pings pipcam's `window` as a window manager does (EWMH `_NET_WM_PING`) and waits for the
+    /// answer: pipcam handles X events in order, so everything sent to it before has been handled.
+    func waitForPipcamToCatchUp(_ window: XWindowID, timeout: Duration = .seconds(5)) throws {
+        let result = try run(["python3", Self.pingScript, "\(window)", "\(timeout.seconds)"], timeout: timeout + .seconds(2))
+        guard result.succeeded else {
+            throw HarnessError("pipcam did not answer a _NET_WM_PING on \(window) within \(timeout): \(result.stderrText)")
+        }
+    }
+
+    static let pingScript = Pipcam.packageRoot + "/Tests/Embedders/x-ping.py"
 
     /// `_NET_WORKAREA` of the current desktop, else the whole screen (no WM).
     func workArea() throws -> XRect {

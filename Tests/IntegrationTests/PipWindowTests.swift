@@ -31,7 +31,9 @@ extension PipTests {
             }
 
             let protocols = try #require(try x.property("WM_PROTOCOLS", of: window), "WM_PROTOCOLS missing")
-            #expect(protocols.text.contains("WM_DELETE_WINDOW"), "\(protocols)")
+            #expect(protocols.text.contains("WM_DELETE_WINDOW") && protocols.text.contains("_NET_WM_PING"), "\(protocols)")
+            // Answered like a window manager's ping (it says pipcam is alive, and has caught up).
+            try x.waitForPipcamToCatchUp(window, timeout: .seconds(3))
 
             let hints = try #require(SizeHints(try x.rawIntegers("WM_NORMAL_HINTS", of: window) ?? []), "WM_NORMAL_HINTS missing")
             #expect(hints.has(SizeHints.pAspect), "\(hints)")

@@ -56,7 +56,7 @@ final class MainWindow {
             display.setIdentity(id, role: "main", title: "pipcam")
             display.setSizeHints(id, position: rect, minimum: (160, 90), aspect: nil)
             display.setWMHints(id, acceptsFocus: true)
-            display.setProtocols(id, [.WM_DELETE_WINDOW])
+            display.setProtocols(id, [.WM_DELETE_WINDOW, ._NET_WM_PING])
         }
         presenter = try Presenter(display: display, window: id, allowShm: allowSharedMemory)
         presenter.resize(width: size.width, height: size.height)

@@ -85,6 +85,11 @@ public final class DisplayLoop {
     }
 
     private func dispatch(_ event: WindowEvent) {
+        if case .clientMessage(_, let type, let data) = event, type == display[.WM_PROTOCOLS],
+            UInt(bitPattern: data.0) == display[._NET_WM_PING] {
+            display.answerPing(data)
+            return
+        }
         if let w = event.window, let handlers = windowHandlers[w] {
             for entry in handlers { entry.handler(event) }
         } else {

@@ -30,7 +30,7 @@ public final class FloatingWindow {
         display.setIdentity(id, role: "PictureInPicture", title: "Picture in Picture")
         display.setSizeHints(id, position: rect, minimum: minimumSize, aspect: aspect)
         display.setWMHints(id, acceptsFocus: true)
-        display.setProtocols(id, [.WM_DELETE_WINDOW])
+        display.setProtocols(id, [.WM_DELETE_WINDOW, ._NET_WM_PING])
         // Motif hints: flags = decorations, decorations = none.
         display.setProperty(id, ._MOTIF_WM_HINTS, type: ._MOTIF_WM_HINTS, values: [2, 0, 0, 0, 0])
         display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
@@ -128,9 +128,14 @@ public final class FloatingWindow {
             defer { gesture = g }
             return g.motion(p, window: self)
         case .buttonRelease(let p) where p.button == 1:
-            guard let g = gesture else { return false }
+            guard var g = gesture else { return false }
             gesture = nil
-            if g.dragging && !g.handedToWindowManager { onOwnDragEnded?(g.kind) }
+            // The release says where the pointer ended: a busy moment may have left the last
+            // motion events behind it, and the drag must still end under the pointer.
+            if g.dragging && !g.handedToWindowManager {
+                _ = g.motion(p, window: self)
+                onOwnDragEnded?(g.kind)
+            }
             return true
         default:
             return false

@@ -140,6 +140,12 @@ extension XDisplay {
         XSendEvent(raw, root, 0, EventMask([.substructureRedirect, .substructureNotify]).rawValue, &event)
     }
 
+    /// Answers a window manager's `_NET_WM_PING` (EWMH): the same message, sent back to the root.
+    /// Being answered in event order, it also tells the pinger that everything before it was handled.
+    public func answerPing(_ data: (Int, Int, Int, Int, Int)) {
+        sendToRoot(about: root, .WM_PROTOCOLS, [data.0, data.1, data.2, data.3, data.4])
+    }
+
     private func clientMessage(_ window: WindowID, _ type: AtomName, _ data: [Int]) -> XEvent {
         var event = XEvent()
         event.xclient.type = ClientMessage
