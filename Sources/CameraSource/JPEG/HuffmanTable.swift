@@ -35,8 +35,13 @@ final class HuffmanTable {
     /// The DHT bytes (16 counts + symbols) the table was built from, to skip identical rebuilds.
     private var source = [UInt8](repeating: 0, count: 16 + 256)
     private var sourceCount = 0
+    /// A DC table fills only `fastDC`, an AC table only `pairs`: the scan reads no other, and a
+    /// camera that optimises its tables per frame has all four rebuilt for every picture.
+    let isDC: Bool
 
-    init() {
+    /// An empty table of class DC (`isDC`) or AC.
+    init(isDC: Bool) {
+        self.isDC = isDC
         tables.lookup.initialize(repeating: 0, count: Self.lookupSize)
         tables.fastDC.initialize(repeating: 0, count: Self.lookupSize)
         tables.pairs.initialize(repeating: 0, count: Self.lookupSize)
@@ -90,9 +95,10 @@ final class HuffmanTable {
             code <<= 1
         }
         limit[17] = UInt32.max
-        for prefix in 0..<Self.lookupSize {
-            tables.fastDC[prefix] = dcEntry(prefix)
-            tables.pairs[prefix] = pairEntry(prefix)
+        if isDC {
+            for prefix in 0..<Self.lookupSize { tables.fastDC[prefix] = dcEntry(prefix) }
+        } else {
+            for prefix in 0..<Self.lookupSize { tables.pairs[prefix] = pairEntry(prefix) }
         }
         for i in 0..<16 { source[i] = counts[i] }
         for i in 0..<newSymbols.count { source[16 + i] = newSymbols[i] }

@@ -22,8 +22,8 @@ final class JPEGHeader {
     /// that leaves out its Huffman tables relies on the standard ones, so nothing is carried over
     /// from an earlier picture.
     private var quantDefined: UInt8 = 0, huffmanDefined: UInt8 = 0
-    let dc = (0..<4).map { _ in HuffmanTable() }
-    let ac = (0..<4).map { _ in HuffmanTable() }
+    let dc = (0..<4).map { _ in HuffmanTable(isDC: true) }
+    let ac = (0..<4).map { _ in HuffmanTable(isDC: false) }
 
     init() { components.reserveCapacity(4) }
 
