@@ -48,6 +48,24 @@ import Testing
         }
     }
 
+    @Test func splitPointMovesAndAnyPointGivesTheOneThreadPicture() throws {
+        let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_422, quality: 95)
+        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let scan = try #require(split.split)
+        let range = SplitScan.splitRange
+        for start in [range.lowerBound, 400, 600, range.upperBound] {
+            scan.splitPermille = start
+            let r = Self.decodeBoth(jpeg, denominator: 4, split: split, single: single)
+            #expect(r.split != nil && r.split == r.single, "split at \(start) ‰")
+            #expect(r.splice != nil, "split at \(start) ‰: the halves did not meet")
+            // One step towards the thread that finished first, never out of range.
+            let steps = [start - SplitScan.splitStep, start + SplitScan.splitStep].map {
+                min(max($0, range.lowerBound), range.upperBound)
+            }
+            #expect(steps.contains(scan.splitPermille), "\(start) → \(scan.splitPermille)")
+        }
+    }
+
     @Test func smallPicturesStayOnOneThread() throws {
         let jpeg = Pictures.picture(width: 160, height: 96, subsampling: TJSAMP_420)
         #expect(Self.entropyBytes(jpeg) < SplitScan.minimumBytes)
