@@ -37,7 +37,8 @@ import Testing
             took = ContinuousClock.now - started
         }
         #expect(animated, "an animation window grew out of the main window")
-        #expect(took < .seconds(1), "the 250 ms animation and PiP took \(took)")
+        // A quarter-second animation, not one stuck in a loop (generous: CI machines are loaded).
+        #expect(took < .seconds(3), "the 250 ms animation and PiP took \(took)")
         let pipRect = try x.waitForStableGeometry(of: pip)
         // Stays so: nothing of pipcam's own (e.g. its map watchdog) brings the main window back.
         Thread.sleep(forTimeInterval: 1.2)
