@@ -38,8 +38,11 @@ final class SplitScan {
     static let splitStep = 10
     /// A wait for the last records shorter than this counts as finishing together.
     static let balancedWaitNanoseconds: UInt64 = 20_000
-    /// How long the first thread spins for records before it sleeps between looks.
+    /// How long the first thread spins for the last records before it sleeps between looks.
     static let spinNanoseconds: UInt64 = 1_000_000
+    /// The last records are the last 1/`lastPartDivisor` of the picture's blocks: about 0.1 ms
+    /// of recording, less than a sleep costs.
+    static let lastPartDivisor = 16
 
     deinit {
         guard let thread else { return }
@@ -74,8 +77,9 @@ final class SplitScan {
     }
 
     /// Turns the records from the splice on into pixels while the other thread is still recording:
-    /// whatever it has published, then a wait when there is nothing new, until it is done. The wait
-    /// spins at first: the rest usually comes within microseconds, and a sleep lasts 50 µs at least.
+    /// whatever it has published, then a wait when there is nothing new, until it is done. Waits
+    /// sleep 50 µs at a time, but for the last records it spins (up to `spinNanoseconds`): a sleep
+    /// lasts up to twice that, while spinning through all of the recording would only burn a CPU.
     /// Returns how long it waited for records, in nanoseconds.
     private func assemble(from splice: Splice, decoder: ScanDecoder, side: Int, blocks: Int) -> UInt64 {
         let assembler = BlockAssembler(
@@ -99,7 +103,9 @@ final class SplitScan {
             } else if finished {
                 return waited
             } else if let start = waitStart {
-                if waited + (MonotonicInstant.now().nanoseconds - start.nanoseconds) > Self.spinNanoseconds { usleep(50) }
+                let lastPart = (lastRecord - available) * Self.lastPartDivisor < blocks
+                let spun = waited + (MonotonicInstant.now().nanoseconds - start.nanoseconds)
+                if !lastPart || spun > Self.spinNanoseconds { usleep(50) }
             } else {
                 waitStart = .now()
             }
