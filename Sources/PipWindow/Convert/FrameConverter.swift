@@ -19,14 +19,18 @@ public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
 /// (area average when shrinking, bilinear when growing, per axis), rotation, mirroring and the
 /// black letterbox bars all happen while each destination pixel is written exactly once.
 ///
-/// Tap tables and scratch rows are built when the geometry changes and reused after, so
-/// converting a frame allocates nothing. One converter per presenter; not thread-safe.
+/// A planar picture already the content's size (a JPEG decoded at 1/2, 1/4 or 1/8 for the
+/// window) skips resampling (`DirectPass`). Tap tables and scratch rows are built when the
+/// geometry changes and reused after, so converting a frame allocates nothing. One converter per presenter; not thread-safe.
 public final class FrameConverter {
     /// How many times a plan (tap tables and scratch) has been built; for tests and diagnostics.
     public private(set) var planBuildCount = 0
     private var plan: ConversionPlan?
     private var upright: UprightPlan?
     private var decoder: JPEGDecoder?
+    /// Whether pictures exactly the content's size skip resampling (`DirectPass`); tests turn it
+    /// off to compare both ways.
+    var allowsDirectPass = true
 
     public init() {}
 
@@ -81,6 +85,13 @@ public final class FrameConverter {
         let key = ConversionPlan.Key(
             format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
             content: content, rotation: rotation, mirror: mirror)
+        if allowsDirectPass && DirectPass.handles(key) {
+            DirectPass(
+                key: key, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
+                destination: destination, stride: stride, width: width, height: height
+            ).run()
+            return
+        }
         if UprightPlan.handles(rotation) {
             let plan: UprightPlan
             if let existing = upright, existing.key == key {

@@ -43,6 +43,26 @@ enum Lanes {
         #endif
     }
 
+    /// 4 bytes at `p`, each twice, as 16-bit lanes holding 2⁸ × the byte (half-width chroma).
+    @inline(__always)
+    static func load4Doubled(_ p: UnsafePointer<UInt8>) -> U16x8 {
+        #if arch(x86_64)
+        let b = _mm_cvtsi32_si128(Int32(bitPattern: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)))
+        return u(_mm_unpacklo_epi8(_mm_setzero_si128(), _mm_unpacklo_epi8(b, b)))
+        #else
+        var v = U16x8()
+        for k in 0..<8 { v[k] = UInt16(p[k >> 1]) << 8 }
+        return v
+        #endif
+    }
+
+    /// Eight pixel words in the opposite order (one `pshufd` per half).
+    @inline(__always)
+    static func reversed(_ pixels: (U32x4, U32x4)) -> (U32x4, U32x4) {
+        let a = pixels.1, b = pixels.0
+        return (U32x4(a[3], a[2], a[1], a[0]), U32x4(b[3], b[2], b[1], b[0]))
+    }
+
     /// `(a × b) >> 16` per lane, unsigned.
     @inline(__always)
     static func mulhi(_ a: U16x8, _ b: U16x8) -> U16x8 {
