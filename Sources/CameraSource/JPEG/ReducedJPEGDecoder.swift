@@ -18,6 +18,9 @@ final class ReducedJPEGDecoder {
     private let header = JPEGHeader()
     /// The second thread for large scans; nil decodes on the caller's thread only.
     let split: SplitScan?
+    /// Whether the last picture was split: pictures of one stream are alike, so the next one
+    /// likely is too, and the second thread is woken before this one reads the headers.
+    private var splitLast = false
     private let entropy = EntropyData()
     /// 4 quantization tables × 64 zig-zag positions: the contribution of a coefficient of 1 to each
     /// output pixel of its block, row by row (`SIMD4<Float>` for 1 or 2×2 pixels, `SIMD16<Float>`
@@ -59,6 +62,8 @@ final class ReducedJPEGDecoder {
     /// this decoder handles.
     func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int) -> VideoFrame? {
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
+        if splitLast, let split { split.prepare() }
+        splitLast = false
         guard header.parse(data) else { return nil }
         let denominator = JPEGDecoder.scaleDenominator(
             width: header.width, height: header.height, minWidth: minWidth, minHeight: minHeight)
@@ -130,6 +135,7 @@ final class ReducedJPEGDecoder {
             entropy: entropy, slots: slots, slotCount: slotCount, predictors: predictors,
             restartInterval: header.restartInterval, mcusX: mcusX, mcusY: mcusY, output: out)
         if let split, header.restartInterval == 0, entropy.count >= SplitScan.minimumBytes {
+            splitLast = true
             split.decode(scan, side: pixelsPerBlock, blocks: mcusX * mcusY * slotCount)
         } else {
             scan.run(side: pixelsPerBlock)

@@ -1,0 +1,118 @@
+import Glibc
+import Synchronization
+import Testing
+
+@testable import CameraSource
+
+/// The hand-over between `SplitScan`'s threads: every job is run exactly once, whether the
+/// recording thread was woken ahead, is still spinning, gave up waiting or was never woken ahead.
+@Suite struct JobHandshakeTests {
+    /// A recording thread stand-in: counts the jobs it runs.
+    final class Worker: @unchecked Sendable {
+        let handshake: JobHandshake
+        let jobs = Atomic<Int>(0)
+        let ended = Atomic<Bool>(false)
+        private var thread = pthread_t()
+
+        init(spinNanoseconds: UInt64) {
+            handshake = JobHandshake(spinNanoseconds: spinNanoseconds)
+            let box = Unmanaged.passRetained(self)
+            pthread_create(&thread, nil, { arg in
+                let worker = Unmanaged<Worker>.fromOpaque(arg!).takeRetainedValue()
+                while worker.handshake.take() {
+                    worker.jobs.add(1, ordering: .relaxed)
+                    worker.handshake.finish()
+                }
+                worker.ended.store(true, ordering: .releasing)
+                return nil
+            }, box.toOpaque())
+        }
+
+        /// The thread's CPU time so far, in nanoseconds.
+        var cpuNanoseconds: UInt64 {
+            var clock = clockid_t()
+            guard pthread_getcpuclockid(thread, &clock) == 0 else { return 0 }
+            var t = timespec()
+            clock_gettime(clock, &t)
+            return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+        }
+
+        func join() {
+            handshake.quit()
+            pthread_join(thread, nil)
+        }
+    }
+
+    /// Runs `body` on a thread and reports whether it returned within `seconds` (a lost wake-up
+    /// would otherwise hang the test run).
+    static func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+        final class Box: @unchecked Sendable {
+            let body: @Sendable () -> Void
+            let done = Atomic<Bool>(false)
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let box = Box(body)
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { arg in
+            let box = Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue()
+            box.body()
+            box.done.store(true, ordering: .releasing)
+            return nil
+        }, Unmanaged.passRetained(box).toOpaque())
+        pthread_detach(thread)
+        let deadline = MonotonicInstant.now().nanoseconds + UInt64(seconds * 1e9)
+        while !box.done.load(ordering: .acquiring) {
+            if MonotonicInstant.now().nanoseconds > deadline { return false }
+            usleep(1000)
+        }
+        return true
+    }
+
+    @Test func everyJobRunsOnceWhateverTheTiming() {
+        // A short spin, so the "gave up and slept again" path is taken often too.
+        let worker = Worker(spinNanoseconds: 20_000)
+        let ok = Self.finishes(within: 60) {
+            var seed: UInt64 = 7
+            for _ in 0..<1_000 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                let r = seed >> 33
+                if r & 1 == 0 { worker.handshake.wakeAhead() }
+                if r & 2 == 0 { worker.handshake.wakeAhead() }  // twice in a row: no pile of tokens
+                switch (r >> 2) % 4 {
+                case 0: break
+                case 1: usleep(UInt32((r >> 4) % 10))  // while the worker wakes
+                case 2: usleep(30 + UInt32((r >> 4) % 20))  // after it gave up
+                default: for _ in 0..<Int((r >> 4) % 2_000) { _ = MonotonicInstant.now() }
+                }
+                worker.handshake.post()
+                worker.handshake.waitDone()
+            }
+        }
+        #expect(ok, "a job was never taken")
+        let jobs = worker.jobs.load(ordering: .relaxed)
+        #expect(jobs == 1_000)
+        worker.join()
+        let ended = worker.ended.load(ordering: .acquiring)
+        #expect(ended)
+    }
+
+    @Test func aThreadWokenAheadForNothingSleepsAgain() throws {
+        let worker = Worker(spinNanoseconds: 1_000_000)
+        worker.handshake.wakeAhead()
+        // It spins for its millisecond, then sleeps: its CPU time stops growing.
+        usleep(20_000)
+        let before = worker.cpuNanoseconds
+        usleep(50_000)
+        let spun = worker.cpuNanoseconds - before
+        #expect(spun < 5_000_000)
+        let early = worker.jobs.load(ordering: .relaxed)
+        #expect(early == 0)
+        let ok = Self.finishes(within: 10) {
+            worker.handshake.post()
+            worker.handshake.waitDone()
+        }
+        let jobs = worker.jobs.load(ordering: .relaxed)
+        #expect(ok && jobs == 1)
+        worker.join()
+    }
+}
