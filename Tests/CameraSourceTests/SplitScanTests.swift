@@ -66,6 +66,24 @@ import Testing
         }
     }
 
+    /// A recording thread that stops (as if descheduled) after the two met: the first thread
+    /// decodes on by itself from the last record instead of waiting, and meets the records again
+    /// or finishes alone; the picture is the one-thread picture either way.
+    @Test(arguments: [500, 700])
+    func firstThreadDecodesOnWhenTheRecordsStop(splitPermille: Int) throws {
+        let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_420, quality: 95)
+        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let scan = try #require(split.split)
+        scan.splitPermille = splitPermille
+        // Far longer than the first thread's wait for records.
+        scan.progress.pauseRecordingOnceMet(microseconds: 5_000)
+        let before = scan.steals
+        let r = Self.decodeBoth(jpeg, denominator: 4, split: split, single: single)
+        #expect(r.split != nil && r.split == r.single, "split at \(splitPermille) ‰")
+        #expect(r.splice != nil, "the halves did not meet")
+        #expect(scan.steals > before, "the first thread waited out the pause")
+    }
+
     @Test func smallPicturesStayOnOneThread() throws {
         let jpeg = Pictures.picture(width: 160, height: 96, subsampling: TJSAMP_420)
         #expect(Self.entropyBytes(jpeg) < SplitScan.minimumBytes)

@@ -100,7 +100,8 @@ final class JobHandshake: @unchecked Sendable {
 
     /// The job is done: the caller's `waitDone` returns.
     func finish() {
-        phase.store(Self.idle, ordering: .sequentiallyConsistent)
+        // Not over `quitting`, which would leave the thread spinning for a job after `quit`.
+        _ = phase.compareExchange(expected: Self.posted, desired: Self.idle, ordering: .sequentiallyConsistent)
         sem_post(done)
     }
 }

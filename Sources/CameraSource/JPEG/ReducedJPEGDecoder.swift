@@ -45,6 +45,7 @@ final class ReducedJPEGDecoder {
     }
 
     deinit {
+        split?.settle()  // a stopped recording thread may still read the slots and weights
         weights.deallocate()
         dcWeights.deallocate()
         slots.deallocate()
@@ -54,7 +55,8 @@ final class ReducedJPEGDecoder {
 
     /// The picture's size, when it is a stream this decoder handles.
     func size(of data: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
-        header.parse(data) ? (header.width, header.height) : nil
+        split?.settle()  // parsing rewrites the Huffman tables a stopped recording thread may still read
+        return header.parse(data) ? (header.width, header.height) : nil
     }
 
     /// `source` (an `.mjpeg` frame) at the smallest of 1/8, 1/4 or 1/2 scale that still covers
@@ -62,6 +64,7 @@ final class ReducedJPEGDecoder {
     /// this decoder handles.
     func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int) -> VideoFrame? {
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
+        split?.settle()  // before the headers, entropy data and slots it reads change
         if splitLast, let split { split.prepare() }
         splitLast = false
         guard header.parse(data) else { return nil }

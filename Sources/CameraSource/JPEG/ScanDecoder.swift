@@ -61,16 +61,18 @@ struct ScanDecoder {
     }
 
     /// Decodes the scan until a block where `watch` finds the recording parser; returns where the
-    /// two met (this block is then not decoded), or nil when the whole scan was decoded here.
-    func run(side: Int, watching watch: SpliceWatch) -> Splice? {
-        run(side: side, watching: watch as SpliceWatch?)
+    /// two met (this block is then not decoded), or nil when the rest of the scan was decoded here.
+    /// Starts at the beginning, or at `resume` — a block and the bit it starts at, with `predictors`
+    /// as they are before it (no restart intervals).
+    func run(side: Int, from resume: ScanPosition? = nil, watching watch: SpliceWatch) -> Splice? {
+        run(side: side, from: resume, watching: watch as SpliceWatch?)
     }
 
-    private func run<Watch: BlockWatch>(side: Int, watching watch: Watch?) -> Splice? {
+    private func run<Watch: BlockWatch>(side: Int, from resume: ScanPosition? = nil, watching watch: Watch?) -> Splice? {
         switch side {
-        case 1: return scan(SIMD4<Float>.self, side: 1, coefficients: false, watch: watch)
-        case 2: return scan(SIMD4<Float>.self, side: 2, coefficients: true, watch: watch)
-        default: return scan(SIMD16<Float>.self, side: 4, coefficients: true, watch: watch)
+        case 1: return scan(SIMD4<Float>.self, side: 1, coefficients: false, from: resume, watch: watch)
+        case 2: return scan(SIMD4<Float>.self, side: 2, coefficients: true, from: resume, watch: watch)
+        default: return scan(SIMD16<Float>.self, side: 4, coefficients: true, from: resume, watch: watch)
         }
     }
 
@@ -88,19 +90,30 @@ struct ScanDecoder {
 
     /// `coefficients`: whether AC coefficients count (not for block means, which are the DC alone).
     @inline(__always)
-    private func scan<Sum: SIMD, Watch: BlockWatch>(_: Sum.Type, side: Int, coefficients: Bool, watch: Watch?) -> Splice?
-    where Sum.Scalar == Float {
+    private func scan<Sum: SIMD, Watch: BlockWatch>(
+        _: Sum.Type, side: Int, coefficients: Bool, from resume: ScanPosition?, watch: Watch?
+    ) -> Splice? where Sum.Scalar == Float {
         let start = UnsafePointer(entropy.bytes)
         let endBit = endBit
         var reader = BitReader(start)
-        predictors.update(repeating: 0, count: 4)
+        var mcu = 0, firstSlot = 0
+        if let resume {
+            precondition(restartInterval == 0, "resuming needs a scan without restart intervals")
+            reader = BitReader(start + (resume.bit >> 3))
+            reader.refill()
+            reader.consume(resume.bit & 7)
+            mcu = resume.block / slotCount
+            firstSlot = resume.block % slotCount
+        } else {
+            predictors.update(repeating: 0, count: 4)
+        }
+        let firstX = mcu % mcusX, firstY = mcu / mcusX
         var nextRestart = 0
-        var mcu = 0
         // Plain values in the loop: reading the optional watch would retain its records per MCU.
         var watch = watch, watching = false
         let watchStart = watch?.startBit ?? Int.max
-        for mcuY in 0..<mcusY {
-            for mcuX in 0..<mcusX {
+        for mcuY in firstY..<mcusY {
+            for mcuX in (mcuY == firstY ? firstX : 0)..<mcusX {
                 if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 {
                     // Each interval starts byte-aligned with fresh predictors; a missing marker ends
                     // the picture (the rest keeps what the previous frame left there).
@@ -109,7 +122,7 @@ struct ScanDecoder {
                     nextRestart += 1
                     predictors.update(repeating: 0, count: 4)
                 }
-                for s in 0..<slotCount {
+                for s in firstSlot..<slotCount {
                     if Watch.isActive && watching, let record = watch!.match(bitOffset: reader.bitOffset(from: start), slot: s) {
                         return Splice(block: mcu * slotCount + s, record: record)
                     }
@@ -122,6 +135,7 @@ struct ScanDecoder {
                         to: output + slot.offset + mcuX * slot.stepX + mcuY * slot.stepY)
                 }
                 mcu += 1
+                firstSlot = 0
                 let bit = reader.bitOffset(from: start)
                 guard bit < endBit else { return nil }  // corrupt: ran past the data
                 if Watch.isActive {
@@ -242,6 +256,11 @@ struct ScanDecoder {
         }
         return sum
     }
+}
+
+/// A block of a scan (its index in picture order) and the bit of the entropy data it starts at.
+struct ScanPosition: Equatable {
+    var block: Int, bit: Int
 }
 
 /// What `ScanDecoder.scan` checks before each block; `NoWatch` compiles the checks away.

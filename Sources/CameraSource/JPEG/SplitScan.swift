@@ -9,7 +9,8 @@ import Synchronization
 /// the records; at the first block where both were at the same bit in the same MCU slot, every
 /// later record is right, and it stops. The records then become pixels (`BlockAssembler`) with the
 /// DC predictors the first thread reached. If no block matches, the first thread decodes the whole
-/// scan itself, so the picture is always exactly the one-thread picture.
+/// scan itself, so the picture is always exactly the one-thread picture. Nor does it wait long
+/// for a second thread that falls behind: it decodes on from the last record (`assemble`).
 ///
 /// One recording thread per instance, started on first use, ended by `deinit`.
 final class SplitScan {
@@ -23,6 +24,8 @@ final class SplitScan {
     }()
 
     private let shared = Shared()
+    /// For tests: see `SplitProgress.pauseRecording`.
+    var progress: SplitProgress { shared.progress }
     private var thread: pthread_t?
 
     /// How long the woken recording thread spins for a job before it sleeps again.
@@ -30,6 +33,8 @@ final class SplitScan {
 
     /// How the last `decode` went: the block where the two parts met (nil: one thread did it all).
     private(set) var lastSplice: Splice?
+    /// The recording thread was stopped and may still be running (see `settle`).
+    private var unfinished = false
 
     /// Where the second thread starts, in thousandths of the scan's bytes. The halves do not cost
     /// the same (the first thread also turns the second's records into pixels; the second wakes up
@@ -41,14 +46,18 @@ final class SplitScan {
     static let splitStep = 10
     /// A wait for the last records shorter than this counts as finishing together.
     static let balancedWaitNanoseconds: UInt64 = 20_000
-    /// How long the first thread spins for the last records before it sleeps between looks.
-    static let spinNanoseconds: UInt64 = 1_000_000
-    /// The last records are the last 1/`lastPartDivisor` of the picture's blocks: about 0.1 ms
-    /// of recording, less than a sleep costs.
-    static let lastPartDivisor = 16
+    /// How long the first thread waits (spinning, in all) for records before it decodes on by
+    /// itself; records come about every 2 µs while the other thread runs at full speed.
+    static let stealAfterNanoseconds: UInt64 = 20_000
+    /// When decoding on by itself, this thread decodes at least 1/`stealStretchDivisor` of the
+    /// scan (about 0.05 ms) before it looks for the records again.
+    static let stealStretchDivisor = 32
+    /// How many times this thread has decoded on by itself (see `assemble`); for tests and logs.
+    private(set) var steals = 0
 
     deinit {
         guard let thread else { return }
+        settle()
         shared.handshake.quit()
         pthread_join(thread, nil)
     }
@@ -58,6 +67,7 @@ final class SplitScan {
     /// passes while this thread prepares the scan; the woken thread waits for the job, spinning
     /// up to `jobWaitNanoseconds`, and goes back to sleep if none comes.
     func prepare() {
+        settle()
         startThread()
         keepOffThisCPU()
         shared.handshake.wakeAhead()
@@ -66,6 +76,7 @@ final class SplitScan {
     /// Decodes `decoder`'s scan (`blocks` blocks, no restart intervals) at `side` pixels per block.
     func decode(_ decoder: ScanDecoder, side: Int, blocks: Int) {
         precondition(decoder.restartInterval == 0, "scans with restart intervals are decoded on one thread")
+        settle()
         let middle = decoder.entropy.count * splitPermille / 1000
         shared.records.reserve(blocks: blocks, sumStride: side == 4 ? 64 : 16)
         shared.progress.reset()
@@ -84,42 +95,76 @@ final class SplitScan {
         } else {
             shared.progress.cancel()
         }
-        shared.handshake.waitDone()
+        // A stopped recording thread may not have seen the stop yet (it looks every 64 blocks, and
+        // may not even be running): this picture needs nothing more from it, so the wait for it
+        // comes before the next use of what it reads (`settle`), not here.
+        if shared.progress.isCancelled { unfinished = true } else { shared.handshake.waitDone() }
         lastSplice = splice
     }
 
+    /// Waits for a stopped recording thread to finish its job. Call before anything the last
+    /// `decode`'s scan reads changes or goes: entropy data, Huffman tables, block slots, weights.
+    func settle() {
+        guard unfinished else { return }
+        shared.handshake.waitDone()
+        unfinished = false
+    }
+
     /// Turns the records from the splice on into pixels while the other thread is still recording:
-    /// whatever it has published, then a wait when there is nothing new, until it is done. Waits
-    /// sleep 50 µs at a time, but for the last records it spins (up to `spinNanoseconds`): a sleep
-    /// lasts up to twice that, while spinning through all of the recording would only burn a CPU.
-    /// Returns how long it waited for records, in nanoseconds.
+    /// whatever it has published, then a spin when there is nothing new. When that spinning adds
+    /// up to `stealAfterNanoseconds` the other thread has fallen behind (descheduled, or slowed by
+    /// whatever shares its CPU: then it keeps this one waiting in many short gaps), and this one
+    /// decodes on by itself from the last block it assembled, until it meets the records again or
+    /// reaches the end (the other thread is then stopped). That last block is decoded again: where
+    /// it ends is the next record's start, which is not published yet. Returns how long it waited
+    /// for records, in nanoseconds.
     private func assemble(from splice: Splice, decoder: ScanDecoder, side: Int, blocks: Int) -> UInt64 {
         let assembler = BlockAssembler(
             slots: decoder.slots, slotCount: decoder.slotCount, mcusX: decoder.mcusX, output: decoder.output)
-        let progress = shared.progress, lastRecord = splice.record + (blocks - splice.block)
+        let progress = shared.progress, records = shared.records
+        progress.noteMet()
+        var lastRecord = splice.record + (blocks - splice.block)
         var record = splice.record, block = splice.block
-        var waited: UInt64 = 0, waitStart: MonotonicInstant?
+        // `sinceSteal`: the waiting since the last time this thread decoded on by itself.
+        var waited: UInt64 = 0, sinceSteal: UInt64 = 0, waitStart: MonotonicInstant?
         while true {
             let finished = progress.isFinished
             let available = min(progress.published, lastRecord)
+            let now = MonotonicInstant.now()
             if let start = waitStart, available > record || finished {
-                waited += MonotonicInstant.now().nanoseconds - start.nanoseconds
+                waited += now.nanoseconds - start.nanoseconds
+                sinceSteal += now.nanoseconds - start.nanoseconds
                 waitStart = nil
             }
             if available > record {
                 assembler.assemble(
-                    side: side, records: shared.records, first: record, blocks: block..<(block + available - record),
+                    side: side, records: records, first: record, blocks: block..<(block + available - record),
                     predictors: decoder.predictors)
                 block += available - record
                 record = available
             } else if finished {
                 return waited
             } else if let start = waitStart {
-                let lastPart = (lastRecord - available) * Self.lastPartDivisor < blocks
-                let spun = waited + (MonotonicInstant.now().nanoseconds - start.nanoseconds)
-                if !lastPart || spun > Self.spinNanoseconds { usleep(50) }
+                let waiting = now.nanoseconds - start.nanoseconds
+                guard sinceSteal + waiting > Self.stealAfterNanoseconds, record > splice.record else { continue }
+                waited += waiting
+                sinceSteal = 0
+                waitStart = nil
+                steals += 1
+                let last = ScanPosition(block: block - 1, bit: BlockRecords.bitOffset(records.starts[record - 1]))
+                decoder.predictors[decoder.slots[last.block % decoder.slotCount].component] &-= records.differences[record - 1]
+                // Decoding a stretch before looking for the records again: the other thread may be
+                // just behind, and meeting it at once would make this one wait again straight away.
+                let stretch = decoder.entropy.count * 8 / Self.stealStretchDivisor
+                let watch = SpliceWatch(records: records, progress: progress, startBit: last.bit + stretch, firstRecord: record)
+                guard let met = decoder.run(side: side, from: last, watching: watch) else {
+                    progress.cancel()
+                    return waited
+                }
+                (record, block) = (met.record, met.block)
+                lastRecord = record + (blocks - block)
             } else {
-                waitStart = .now()
+                waitStart = now
             }
         }
     }
@@ -217,12 +262,29 @@ final class SplitProgress: Sendable {
 
     func reset() {
         count.store(0, ordering: .relaxed)
+        met.store(false, ordering: .relaxed)
         cancelled.store(false, ordering: .relaxed)
         finished.store(false, ordering: .relaxed)
     }
 
+    private let met = Atomic<Bool>(false), pauseMicroseconds = Atomic<Int>(0)
+
     /// Records below `n` are written.
-    func publish(_ n: Int) { count.store(n, ordering: .releasing) }
+    func publish(_ n: Int) {
+        count.store(n, ordering: .releasing)
+        if n >= 256, pauseMicroseconds.load(ordering: .relaxed) > 0 {
+            while !met.load(ordering: .relaxed) && !isCancelled { usleep(100) }
+            usleep(UInt32(pauseMicroseconds.exchange(0, ordering: .relaxed)))
+        }
+    }
+
+    /// The first thread has found where it meets the records.
+    func noteMet() { met.store(true, ordering: .relaxed) }
+
+    /// For tests: once it has 256 records, the recording thread waits for the first thread to meet
+    /// them, then stops for `microseconds`, as if descheduled.
+    func pauseRecordingOnceMet(microseconds: Int) { pauseMicroseconds.store(microseconds, ordering: .relaxed) }
+
     var published: Int { count.load(ordering: .acquiring) }
     /// No more records will come (after the last `publish`).
     func finish() { finished.store(true, ordering: .releasing) }
@@ -242,10 +304,12 @@ struct SpliceWatch {
     /// Every record is behind the first thread and none will come.
     private(set) var isHopeless = false
 
-    init(records: BlockRecords, progress: SplitProgress, startBit: Int) {
+    /// Watches for records from `firstRecord` on.
+    init(records: BlockRecords, progress: SplitProgress, startBit: Int, firstRecord: Int = 0) {
         self.records = records
         self.progress = progress
         self.startBit = startBit
+        cursor = firstRecord
     }
 
     /// The record that starts at `bitOffset` in `slot`, if there is one; record starts only grow, so
