@@ -101,6 +101,11 @@ public final class Presenter {
         display.put(image, on: window, gc: gc, at: (0, 0), size: (width, height))
         lastPresented = index
         next = (index + 1) % images.count
+        // The next frame goes to the other image: its pages are faulted in now, while the server
+        // works on this put, rather than in that frame. Not at creation: a presenter that never
+        // shows a frame (a hidden main window's) would then hold its images' memory.
+        image.noteWritten()
+        if !images[next].touched && !images[next].inFlight { images[next].touchPages() }
         if image.usesSharedMemory { return .pending }
         // Without shared memory the put is finished once the server has processed the request.
         display.sync()
