@@ -18,10 +18,11 @@ public final class ImageBuffer {
     public var segmentID: UInt { segment?.pointee.shmseg ?? 0 }
     /// True from the put until the server says it has finished reading (shared memory only).
     public var inFlight = false
-    /// Whether every page has been written since the image was made.
+    /// Whether its pages have been written since it was made (by a frame or `touchPages`), so
+    /// writing it again costs no page faults.
     public private(set) var touched = false
 
-    /// Notes that every pixel has just been written.
+    /// Notes that a frame has just been written into it.
     public func noteWritten() { touched = true }
 
     /// Writes every page now (black), so the first frame put through this image does not pay
