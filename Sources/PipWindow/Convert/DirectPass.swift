@@ -31,18 +31,16 @@ struct DirectPass {
     private static func reversesRows(_ key: ConversionPlan.Key) -> Bool { (key.rotation == .deg180) != key.mirror }
 
     func run() {
-        let content = key.content, black = layout.black
-        for y in 0..<height where y < content.y || y >= content.y + content.height {
-            RowKernels.fill(destination + y &* stride, pixel: black, count: width, step: 4)
-        }
-        let right = content.x + content.width
+        let content = key.content
+        let bars = Bars(
+            destination: destination, stride: stride, width: width, height: height, content: content, black: layout.black)
+        bars.fillAboveAndBelow()
         let packer = PixelPacker(coefficients, layout)
         let reversed = Self.reversesRows(key), upsideDown = key.rotation == .deg180
         let chromaShift = key.format == .i420 ? 1 : 0
         for q in 0..<content.height {
+            bars.fillSides(ofRow: content.y + q)
             let row = destination + (content.y + q) &* stride
-            RowKernels.fill(row, pixel: black, count: content.x, step: 4)
-            RowKernels.fill(row + right &* 4, pixel: black, count: width - right, step: 4)
             let y = upsideDown ? content.height - 1 - q : q
             let out = (row + content.x &* 4).assumingMemoryBound(to: UInt32.self)
             let luma = planes.0.base.assumingMemoryBound(to: UInt8.self) + y &* planes.0.stride
@@ -53,11 +51,7 @@ struct DirectPass {
                 let cy = y >> chromaShift
                 let cb = planes.1.base.assumingMemoryBound(to: UInt8.self) + cy &* planes.1.stride
                 let cr = planes.2.base.assumingMemoryBound(to: UInt8.self) + cy &* planes.2.stride
-                if key.format == .i444 {
-                    convertRow(luma, cb, cr, into: out, reversed: reversed, packer: packer, halfChroma: false)
-                } else {
-                    convertRow(luma, cb, cr, into: out, reversed: reversed, packer: packer, halfChroma: true)
-                }
+                convertRow(luma, cb, cr, into: out, reversed: reversed, packer: packer, halfChroma: key.format != .i444)
             }
         }
     }

@@ -12,17 +12,14 @@ struct FramePass {
     let height: Int
 
     func run() {
-        let content = plan.key.content, black = layout.black
+        let content = plan.key.content
         let swaps = plan.key.rotation.swapsAxes
-        let right = content.x + content.width
-        for y in 0..<height where y < content.y || y >= content.y + content.height {
-            RowKernels.fill(destination + y &* stride, pixel: black, count: width, step: 4)
-        }
+        let bars = Bars(
+            destination: destination, stride: stride, width: width, height: height, content: content, black: layout.black)
+        bars.fillAboveAndBelow()
         if swaps {
             // Content goes in column by column; the side bars are written row by row first.
-            for y in content.y..<(content.y + content.height) {
-                fillSides(destination + y &* stride, right: right, black: black)
-            }
+            for y in content.y..<(content.y + content.height) { bars.fillSides(ofRow: y) }
         }
         guard !content.isEmpty else { return }
         // The row caches hold the previous frame's rows.
@@ -36,17 +33,10 @@ struct FramePass {
             if swaps {
                 store(to: origin + q &* 4, step: stride)
             } else {
-                let row = destination + (content.y + q) &* stride
-                fillSides(row, right: right, black: black)
+                bars.fillSides(ofRow: content.y + q)
                 store(to: origin + q &* stride, step: 4)
             }
         }
-    }
-
-    @inline(__always)
-    private func fillSides(_ row: UnsafeMutableRawPointer, right: Int, black: UInt32) {
-        RowKernels.fill(row, pixel: black, count: plan.key.content.x, step: 4)
-        RowKernels.fill(row + right &* 4, pixel: black, count: width - right, step: 4)
     }
 
     /// Combines the filtered source rows output line `line` covers into `acc`.

@@ -118,3 +118,29 @@ enum RowKernels {
         for i in 0..<count { (dst + i &* step).storeBytes(of: pixel, as: UInt32.self) }
     }
 }
+
+/// The black bars around the content rectangle of a `width`×`height` destination, for the passes
+/// that write the content.
+struct Bars {
+    let destination: UnsafeMutableRawPointer
+    let stride: Int
+    let width: Int
+    let height: Int
+    let content: ContentGeometry
+    let black: UInt32
+
+    /// Fills the whole rows above and below the content.
+    func fillAboveAndBelow() {
+        for y in 0..<height where y < content.y || y >= content.y + content.height {
+            RowKernels.fill(destination + y &* stride, pixel: black, count: width, step: 4)
+        }
+    }
+
+    /// Fills destination row `y` left and right of the content.
+    @inline(__always)
+    func fillSides(ofRow y: Int) {
+        let row = destination + y &* stride, right = content.x + content.width
+        RowKernels.fill(row, pixel: black, count: content.x, step: 4)
+        RowKernels.fill(row + right &* 4, pixel: black, count: width - right, step: 4)
+    }
+}

@@ -13,12 +13,11 @@ struct UprightPass {
     let height: Int
 
     func run() {
-        let content = plan.key.content, black = layout.black, block = UprightPlan.block
-        for y in 0..<height where y < content.y || y >= content.y + content.height {
-            RowKernels.fill(destination + y &* stride, pixel: black, count: width, step: 4)
-        }
+        let content = plan.key.content, block = UprightPlan.block
+        let bars = Bars(
+            destination: destination, stride: stride, width: width, height: height, content: content, black: layout.black)
+        bars.fillAboveAndBelow()
         guard !content.isEmpty else { return }
-        let right = content.x + content.width
         let packer = PixelPacker(coefficients, layout)
         var first = 0
         while first < plan.outerCount {
@@ -31,9 +30,7 @@ struct UprightPass {
             }
             for j in 0..<lines {
                 let o = first + j, q = plan.outerReversed ? plan.outerCount - 1 - o : o
-                let row = destination + (content.y + q) &* stride
-                RowKernels.fill(row, pixel: black, count: content.x, step: 4)
-                RowKernels.fill(row + right &* 4, pixel: black, count: width - right, step: 4)
+                bars.fillSides(ofRow: content.y + q)
             }
             store(first: first, lines: lines, packer: packer)
             first += lines
