@@ -6,14 +6,23 @@ import Testing
 
 /// Files, pipes and JPEGs for the source tests.
 enum Fixture {
-    /// A fresh file with `bytes` in a per-test temporary directory; returns its path.
+    /// A fresh file with `bytes` in its own directory under `scratch`; returns its path.
     static func file(_ bytes: [UInt8], name: String = "clip") -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipcam-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let url = dir.appendingPathComponent(name)
-        try! Data(bytes).write(to: url)
-        return url.path
+        let dir = "\(scratch)/\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/" + name
+        try! Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
     }
+
+    /// This test process's scratch directory, removed at exit. It has the name the integration tests'
+    /// `Scratch` uses, so their sweep also removes the ones a killed run left behind.
+    private static let scratch: String = {
+        let path = NSTemporaryDirectory() + "pipcam-tests-\(getpid())"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "pipcam-tests-\(getpid())") }
+        return path
+    }()
 
     /// A pipe whose read end is returned; `bytes` are written from a background thread, then the write end closes.
     static func pipe(_ bytes: [UInt8], chunk: Int = 4096) -> Int32 {
