@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test func splitPointMovesAndAnyPointGivesTheOneThreadPicture() throws {
+    @Test func anySplitPointGivesTheOneThreadPictureAndTheNextComesFromTheCosts() throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_422, quality: 95)
         let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
         let scan = try #require(split.split)
@@ -58,12 +58,36 @@ import Testing
             let r = Self.decodeBoth(jpeg, denominator: 4, split: split, single: single)
             #expect(r.split != nil && r.split == r.single, "split at \(start) ‰")
             #expect(r.splice != nil, "split at \(start) ‰: the halves did not meet")
-            // One step towards the thread that finished first, never out of range.
-            let steps = [start - SplitScan.splitStep, start + SplitScan.splitStep].map {
-                min(max($0, range.lowerBound), range.upperBound)
-            }
-            #expect(steps.contains(scan.splitPermille), "\(start) → \(scan.splitPermille)")
+            // Both threads were timed, and the next split is where those costs balance.
+            let bits = (Self.entropyBytes(jpeg) - 2) * 8  // less the stuffing: a bound that is close enough
+            let expected = try #require(scan.balance.permille(totalBits: bits, range: range), "no costs after a split")
+            #expect(abs(scan.splitPermille - expected) <= 10, "\(start) → \(scan.splitPermille), costs say \(expected)")
+            #expect(scan.balance.decode! > 0 && scan.balance.record! > 0 && scan.balance.assemble! > 0)
         }
+    }
+
+    /// A recording thread that starts late (here: once the first thread has passed its planned
+    /// start) starts ahead of the first thread instead, so the two still meet.
+    @Test(arguments: [400, 600])
+    func aLateSecondThreadStartsAheadOfTheFirst(splitPermille: Int) throws {
+        let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_422, quality: 95)
+        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let scan = try #require(split.split)
+        scan.splitPermille = splitPermille
+        // An eighth of the scan past the planned start: recording from there, the thread could not catch up.
+        let bytes = Self.entropyBytes(jpeg) - 2
+        scan.progress.holdRecordingUntilFirstThreadPasses(bit: (bytes * splitPermille / 1000 + bytes / 8) * 8)
+        let r = Self.decodeBoth(jpeg, denominator: 4, split: split, single: single)
+        #expect(r.split != nil && r.split == r.single, "split at \(splitPermille) ‰")
+        #expect(r.splice != nil, "split at \(splitPermille) ‰: the late thread's records were all behind the first")
+    }
+
+    @Test func lateStartIsHalfwayFromTheFirstThreadToTheEnd() {
+        let count = 160_000, planned = 80_000
+        #expect(SplitScan.recordingStart(planned: planned, firstThread: 1_000, count: count) == planned)
+        #expect(SplitScan.recordingStart(planned: planned, firstThread: planned - count / 16 - 1, count: count) == planned)
+        #expect(SplitScan.recordingStart(planned: planned, firstThread: planned - count / 16, count: count) == (planned - count / 16 + count) / 2)
+        #expect(SplitScan.recordingStart(planned: planned, firstThread: 100_000, count: count) == 130_000)
     }
 
     /// A recording thread that stops (as if descheduled) after the two met: the first thread

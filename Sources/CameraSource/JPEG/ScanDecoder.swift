@@ -139,6 +139,7 @@ struct ScanDecoder {
                 let bit = reader.bitOffset(from: start)
                 guard bit < endBit else { return nil }  // corrupt: ran past the data
                 if Watch.isActive {
+                    watch?.noteProgress(bit: bit)
                     if !watching && bit >= watchStart { watching = true }
                     if watching && watch!.isHopeless { watching = false; watch = nil }
                 }
@@ -269,6 +270,8 @@ protocol BlockWatch {
     var startBit: Int { get }
     var isHopeless: Bool { get }
     mutating func match(bitOffset: Int, slot: Int) -> Int?
+    /// The blocks before `bit` are decoded.
+    func noteProgress(bit: Int)
 }
 
 /// The one-thread scan: no recording parser to meet.
@@ -277,10 +280,12 @@ struct NoWatch: BlockWatch {
     var startBit: Int { .max }
     var isHopeless: Bool { true }
     func match(bitOffset: Int, slot: Int) -> Int? { nil }
+    func noteProgress(bit: Int) {}
 }
 
 extension SpliceWatch: BlockWatch {
     static var isActive: Bool { true }
+    func noteProgress(bit: Int) { progress.noteFirstThread(at: bit) }
 }
 
 /// A block sum (pixel − 128) as a byte, rounded and clamped.

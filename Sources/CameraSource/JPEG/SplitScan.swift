@@ -10,7 +10,9 @@ import Synchronization
 /// later record is right, and it stops. The records then become pixels (`BlockAssembler`) with the
 /// DC predictors the first thread reached. If no block matches, the first thread decodes the whole
 /// scan itself, so the picture is always exactly the one-thread picture. Nor does it wait long
-/// for a second thread that falls behind: it decodes on from the last record (`assemble`).
+/// for a second thread that falls behind: it decodes on from the last record (`assemble`). A
+/// second thread that starts late starts ahead of the first (`recordingStart`), and where it starts
+/// follows what each part cost on the pictures before (`SplitBalance`).
 ///
 /// One recording thread per instance, started on first use, ended by `deinit`.
 final class SplitScan {
@@ -37,21 +39,28 @@ final class SplitScan {
     private var unfinished = false
 
     /// Where the second thread starts, in thousandths of the scan's bytes. The halves do not cost
-    /// the same (the first thread also turns the second's records into pixels; the second wakes up
-    /// to 0.1 ms late after a pause), so each decode moves it one step towards the thread that
-    /// finished first. Measured on 1080p frames: a fixed 45 % took 1.08 ms, 50 % 1.16, 55 % 1.23;
-    /// at 30 fps it settles near 40 %, and 1/2-scale decodes went from 2.2 to 1.3 ms.
+    /// the same (the first thread also turns the second's records into pixels; either thread may
+    /// share its CPU for a while), so after each decode `balance` puts it where both would have
+    /// finished together. Measured on 1080p frames: a fixed 45 % took 1.08 ms, 50 % 1.16, 55 % 1.23.
     var splitPermille = 500
     static let splitRange = 250...750
-    static let splitStep = 10
-    /// A wait for the last records shorter than this counts as finishing together.
-    static let balancedWaitNanoseconds: UInt64 = 20_000
+    private(set) var balance = SplitBalance()
     /// How long the first thread waits (spinning, in all) for records before it decodes on by
     /// itself; records come about every 2 µs while the other thread runs at full speed.
     static let stealAfterNanoseconds: UInt64 = 20_000
     /// When decoding on by itself, this thread decodes at least 1/`stealStretchDivisor` of the
     /// scan (about 0.05 ms) before it looks for the records again.
     static let stealStretchDivisor = 32
+    /// Where the recording thread starts in a scan of `count` bytes when the first thread is at
+    /// byte `firstThread`: at `planned` normally. A thread that starts late (descheduled; measured
+    /// here: 1–3 ms once or twice a minute) finds the first thread near or past that byte: its
+    /// records would all be behind it, and the first thread would decode the whole scan alone. So
+    /// when the first thread is less than 1/`lateStartDivisor` of the scan (about 0.1 ms of
+    /// decoding) before `planned`, it starts halfway between the first thread and the end.
+    static func recordingStart(planned: Int, firstThread: Int, count: Int) -> Int {
+        firstThread + count / lateStartDivisor < planned ? planned : (firstThread + count) / 2
+    }
+    static let lateStartDivisor = 16
     /// How many times this thread has decoded on by itself (see `assemble`); for tests and logs.
     private(set) var steals = 0
 
@@ -83,15 +92,17 @@ final class SplitScan {
         shared.job = (decoder, side, middle)
         startThread()
         keepOffThisCPU()
+        let begin = MonotonicInstant.now().nanoseconds
         shared.handshake.post()
         let watch = SpliceWatch(records: shared.records, progress: shared.progress, startBit: middle * 8)
         let splice = decoder.run(side: side, watching: watch)
         if let splice {
-            // Waiting for records: the second thread had too much to do, so it starts later next time;
-            // (next to) no waiting: too little.
-            let waited = assemble(from: splice, decoder: decoder, side: side, blocks: blocks)
-            let step = waited > Self.balancedWaitNanoseconds ? Self.splitStep : -Self.splitStep
-            splitPermille = min(max(splitPermille + step, Self.splitRange.lowerBound), Self.splitRange.upperBound)
+            let met = MonotonicInstant.now().nanoseconds
+            let assembly = assemble(from: splice, decoder: decoder, side: side, blocks: blocks)
+            learn(begin: begin, met: met, splice: splice, assembly: assembly)
+            if let next = balance.permille(totalBits: decoder.entropy.count * 8, range: Self.splitRange) {
+                splitPermille = next
+            }
         } else {
             shared.progress.cancel()
         }
@@ -116,9 +127,9 @@ final class SplitScan {
     /// whatever shares its CPU: then it keeps this one waiting in many short gaps), and this one
     /// decodes on by itself from the last block it assembled, until it meets the records again or
     /// reaches the end (the other thread is then stopped). That last block is decoded again: where
-    /// it ends is the next record's start, which is not published yet. Returns how long it waited
-    /// for records, in nanoseconds.
-    private func assemble(from splice: Splice, decoder: ScanDecoder, side: Int, blocks: Int) -> UInt64 {
+    /// it ends is the next record's start, which is not published yet. Returns the time spent
+    /// assembling and the bits of entropy data the assembled records span.
+    private func assemble(from splice: Splice, decoder: ScanDecoder, side: Int, blocks: Int) -> (nanoseconds: UInt64, bits: Int) {
         let assembler = BlockAssembler(
             slots: decoder.slots, slotCount: decoder.slotCount, mcusX: decoder.mcusX, output: decoder.output)
         let progress = shared.progress, records = shared.records
@@ -126,13 +137,18 @@ final class SplitScan {
         var lastRecord = splice.record + (blocks - splice.block)
         var record = splice.record, block = splice.block
         // `sinceSteal`: the waiting since the last time this thread decoded on by itself.
-        var waited: UInt64 = 0, sinceSteal: UInt64 = 0, waitStart: MonotonicInstant?
+        var sinceSteal: UInt64 = 0, waitStart: MonotonicInstant?
+        // Timed by the next pass's clock reading: no extra one per batch of records.
+        var assembling: UInt64 = 0, assembledBits = 0, assembledAt: MonotonicInstant?
         while true {
             let finished = progress.isFinished
             let available = min(progress.published, lastRecord)
             let now = MonotonicInstant.now()
+            if let start = assembledAt {
+                assembling += now.nanoseconds - start.nanoseconds
+                assembledAt = nil
+            }
             if let start = waitStart, available > record || finished {
-                waited += now.nanoseconds - start.nanoseconds
                 sinceSteal += now.nanoseconds - start.nanoseconds
                 waitStart = nil
             }
@@ -140,14 +156,15 @@ final class SplitScan {
                 assembler.assemble(
                     side: side, records: records, first: record, blocks: block..<(block + available - record),
                     predictors: decoder.predictors)
+                assembledBits += BlockRecords.bitOffset(records.starts[available - 1]) - BlockRecords.bitOffset(records.starts[record])
+                assembledAt = now
                 block += available - record
                 record = available
             } else if finished {
-                return waited
+                return (assembling, assembledBits)
             } else if let start = waitStart {
                 let waiting = now.nanoseconds - start.nanoseconds
                 guard sinceSteal + waiting > Self.stealAfterNanoseconds, record > splice.record else { continue }
-                waited += waiting
                 sinceSteal = 0
                 waitStart = nil
                 steals += 1
@@ -159,7 +176,7 @@ final class SplitScan {
                 let watch = SpliceWatch(records: records, progress: progress, startBit: last.bit + stretch, firstRecord: record)
                 guard let met = decoder.run(side: side, from: last, watching: watch) else {
                     progress.cancel()
-                    return waited
+                    return (assembling, assembledBits)
                 }
                 (record, block) = (met.record, met.block)
                 lastRecord = record + (blocks - block)
@@ -167,6 +184,31 @@ final class SplitScan {
                 waitStart = now
             }
         }
+    }
+
+    /// Feeds `balance` what this decode cost: the first thread's part up to the splice (from
+    /// `begin`, just before the job was posted, to `met`), its assembling, and the recording thread's
+    /// part — all of it when that thread finished, else what it has published so far.
+    private func learn(begin: UInt64, met: UInt64, splice: Splice, assembly: (nanoseconds: UInt64, bits: Int)) {
+        let records = shared.records, progress = shared.progress
+        var sample = SplitBalance.Sample(
+            decodeNanoseconds: met - begin, decodeBits: BlockRecords.bitOffset(records.starts[splice.record]),
+            recordNanoseconds: 0, recordBits: 0, assembleNanoseconds: assembly.nanoseconds, assembleBits: assembly.bits,
+            delayNanoseconds: 0)
+        // `started`, `ended`, `startByte` and `endBit` are written before the publishing (release)
+        // that makes them visible.
+        let published = progress.published
+        if progress.isFinished {
+            sample.recordNanoseconds = shared.ended &- shared.started
+            sample.recordBits = shared.endBit - shared.startByte * 8
+        } else if published > 0 {
+            sample.recordNanoseconds = MonotonicInstant.now().nanoseconds &- shared.started
+            sample.recordBits = BlockRecords.bitOffset(records.starts[published - 1]) - shared.startByte * 8
+        } else {
+            return
+        }
+        sample.delayNanoseconds = shared.started > begin ? shared.started - begin : 0
+        balance.note(sample)
     }
 
     /// The recording thread's CPU: the first allowed one this thread is not on. Left to itself the
@@ -209,11 +251,20 @@ final class SplitScan {
         let progress = SplitProgress()
         let handshake = JobHandshake(spinNanoseconds: SplitScan.jobWaitNanoseconds)
         var job: (decoder: ScanDecoder, side: Int, byte: Int)?
+        /// When the last job's recording started and ended, the byte it started at and the start
+        /// bit of its last record.
+        var started: UInt64 = 0, ended: UInt64 = 0, startByte = 0, endBit = 0
 
         func loop() {
             while handshake.take() {
                 if let job {
-                    _ = job.decoder.record(side: job.side, from: job.byte, into: records, progress: progress)
+                    progress.holdIfAsked()
+                    started = MonotonicInstant.now().nanoseconds
+                    startByte = SplitScan.recordingStart(
+                        planned: job.byte, firstThread: progress.firstThreadBit / 8, count: job.decoder.entropy.count)
+                    let count = job.decoder.record(side: job.side, from: startByte, into: records, progress: progress)
+                    endBit = count > 0 ? BlockRecords.bitOffset(records.starts[count - 1]) : startByte * 8
+                    ended = MonotonicInstant.now().nanoseconds
                 }
                 progress.finish()
                 handshake.finish()
@@ -262,12 +313,28 @@ final class SplitProgress: Sendable {
 
     func reset() {
         count.store(0, ordering: .relaxed)
+        firstThread.store(0, ordering: .relaxed)
         met.store(false, ordering: .relaxed)
         cancelled.store(false, ordering: .relaxed)
         finished.store(false, ordering: .relaxed)
     }
 
     private let met = Atomic<Bool>(false), pauseMicroseconds = Atomic<Int>(0)
+    private let firstThread = Atomic<Int>(0), holdStartBit = Atomic<Int>(0)
+
+    /// The first thread has decoded the blocks before `bit`.
+    func noteFirstThread(at bit: Int) { firstThread.store(bit, ordering: .relaxed) }
+    var firstThreadBit: Int { firstThread.load(ordering: .relaxed) }
+
+    /// For tests: the recording thread takes its next job only once the first thread has passed
+    /// `bit`, as if it had woken that late.
+    func holdRecordingUntilFirstThreadPasses(bit: Int) { holdStartBit.store(bit, ordering: .relaxed) }
+
+    /// Waits as `holdRecordingUntilFirstThreadPasses` asked, once.
+    func holdIfAsked() {
+        let bit = holdStartBit.exchange(0, ordering: .relaxed)
+        while bit > 0 && firstThreadBit < bit && !isCancelled { sched_yield() }
+    }
 
     /// Records below `n` are written.
     func publish(_ n: Int) {
