@@ -32,6 +32,14 @@ import Testing
 
     static func entropyBytes(_ jpeg: [UInt8]) -> Int { jpeg.count - Fixture.entropyStart(jpeg) - 2 }
 
+    /// A two-thread decoder whose next split is at `splitPermille`, its `SplitScan`, and a one-thread decoder.
+    static func decoders(splitPermille: Int) throws -> (split: ReducedJPEGDecoder, single: ReducedJPEGDecoder, scan: SplitScan) {
+        let split = ReducedJPEGDecoder(threads: 2)
+        let scan = try #require(split.split)
+        scan.splitPermille = splitPermille
+        return (split, ReducedJPEGDecoder(threads: 1), scan)
+    }
+
     @Test(arguments: [TJSAMP_420, TJSAMP_422, TJSAMP_444, TJSAMP_GRAY])
     func splitPictureIsTheOneThreadPicture(subsampling: TJSAMP) throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: subsampling, quality: 95)
@@ -71,9 +79,7 @@ import Testing
     @Test(arguments: [400, 600])
     func aLateSecondThreadStartsAheadOfTheFirst(splitPermille: Int) throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_422, quality: 95)
-        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
-        let scan = try #require(split.split)
-        scan.splitPermille = splitPermille
+        let (split, single, scan) = try Self.decoders(splitPermille: splitPermille)
         // An eighth of the scan past the planned start: recording from there, the thread could not catch up.
         let bytes = Self.entropyBytes(jpeg) - 2
         scan.progress.holdRecordingUntilFirstThreadPasses(bit: (bytes * splitPermille / 1000 + bytes / 8) * 8)
@@ -96,9 +102,7 @@ import Testing
     @Test(arguments: [500, 700])
     func firstThreadDecodesOnWhenTheRecordsStop(splitPermille: Int) throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_420, quality: 95)
-        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
-        let scan = try #require(split.split)
-        scan.splitPermille = splitPermille
+        let (split, single, scan) = try Self.decoders(splitPermille: splitPermille)
         // Far longer than the first thread's wait for records.
         scan.progress.pauseRecordingOnceMet(microseconds: 5_000)
         let before = scan.steals
