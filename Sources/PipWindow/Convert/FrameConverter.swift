@@ -20,7 +20,8 @@ public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
 /// black letterbox bars all happen while each destination pixel is written exactly once.
 ///
 /// A planar picture already the content's size (a JPEG decoded at 1/2, 1/4 or 1/8 for the
-/// window) skips resampling (`DirectPass`). Tap tables and scratch rows are built when the
+/// window) skips resampling (`DirectPass`); 90° and 270° are an upright conversion and a transpose
+/// (`QuarterTurn`). Tap tables and scratch rows are built when the
 /// geometry changes and reused after, so converting a frame allocates nothing. One converter per presenter; not thread-safe.
 public final class FrameConverter {
     /// How many times a plan (tap tables and scratch) has been built; for tests and diagnostics.
@@ -31,6 +32,10 @@ public final class FrameConverter {
     /// Whether pictures exactly the content's size skip resampling (`DirectPass`); tests turn it
     /// off to compare both ways.
     var allowsDirectPass = true
+    private var quarterTurn: QuarterTurn?
+    /// Whether 90° and 270° go through the upright passes and a transpose (`QuarterTurn`); tests
+    /// turn it off to compare with the rotating pass.
+    var allowsQuarterTurn = true
 
     public init() {}
 
@@ -85,6 +90,33 @@ public final class FrameConverter {
         let key = ConversionPlan.Key(
             format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
             content: content, rotation: rotation, mirror: mirror)
+        if UprightPlan.handles(rotation) {
+            convertUpright(
+                picture, planes: planes, key: key, into: destination, stride: stride, width: width, height: height, layout: layout)
+            return
+        }
+        if allowsQuarterTurn && QuarterTurn.handles(key) {
+            let turn = Self.reuse(&quarterTurn, for: key, make: QuarterTurn.init).plan
+            let size = turn.uprightKey.content
+            convertUpright(
+                picture, planes: planes, key: turn.uprightKey, into: turn.scratch, stride: turn.scratchStride,
+                width: size.width, height: size.height, layout: layout)
+            turn.transpose(into: destination, stride: stride, width: width, height: height, black: layout.black)
+            return
+        }
+        let (plan, isNew) = Self.reuse(&plan, for: key, make: ConversionPlan.init)
+        if isNew { planBuildCount += 1 }
+        FramePass(
+            plan: plan, planes: planes, coefficients: YUVCoefficients(picture.colorimetry), layout: layout,
+            destination: destination, stride: stride, width: width, height: height
+        ).run()
+    }
+
+    /// An upright `key` (0° or 180°) by the unscaled pass when it applies, else the resampling one.
+    private func convertUpright(
+        _ picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionPlan.Key,
+        into destination: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int, layout: PixelLayout
+    ) {
         if allowsDirectPass && DirectPass.handles(key) {
             DirectPass(
                 key: key, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
@@ -92,33 +124,22 @@ public final class FrameConverter {
             ).run()
             return
         }
-        if UprightPlan.handles(rotation) {
-            let plan: UprightPlan
-            if let existing = upright, existing.key == key {
-                plan = existing
-            } else {
-                plan = UprightPlan(key: key)
-                upright = plan
-                planBuildCount += 1
-            }
-            UprightPass(
-                plan: plan, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
-                destination: destination, stride: stride, width: width, height: height
-            ).run()
-            return
-        }
-        let plan: ConversionPlan
-        if let existing = self.plan, existing.key == key {
-            plan = existing
-        } else {
-            plan = ConversionPlan(key: key)
-            self.plan = plan
-            planBuildCount += 1
-        }
-        FramePass(
-            plan: plan, planes: planes, coefficients: YUVCoefficients(picture.colorimetry), layout: layout,
+        let (plan, isNew) = Self.reuse(&upright, for: key, make: UprightPlan.init)
+        if isNew { planBuildCount += 1 }
+        UprightPass(
+            plan: plan, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
             destination: destination, stride: stride, width: width, height: height
         ).run()
+    }
+
+    /// `cache` when it was made for `key`, else a new plan, which replaces it.
+    private static func reuse<Plan: KeyedPlan>(
+        _ cache: inout Plan?, for key: ConversionPlan.Key, make: (ConversionPlan.Key) -> Plan
+    ) -> (plan: Plan, isNew: Bool) {
+        if let existing = cache, existing.key == key { return (existing, false) }
+        let made = make(key)
+        cache = made
+        return (made, true)
     }
 
     private func jpegDecoder() -> JPEGDecoder {
@@ -136,3 +157,12 @@ public final class FrameConverter {
         return (frame.plane0, frame.plane1 ?? frame.plane0, frame.plane2 ?? frame.plane0)
     }
 }
+
+/// What `FrameConverter` precomputes for one geometry, found again by its key.
+protocol KeyedPlan: AnyObject {
+    var key: ConversionPlan.Key { get }
+}
+
+extension ConversionPlan: KeyedPlan {}
+extension UprightPlan: KeyedPlan {}
+extension QuarterTurn: KeyedPlan {}

@@ -130,6 +130,36 @@ enum Lanes {
         #endif
     }
 
+    /// Transposes the 4×4 block of 32-bit pixels whose rows start `sourceStride` bytes apart at
+    /// `source` into rows `destinationStride` bytes apart at `destination` (row `m` = column `m`).
+    @inline(__always)
+    static func transpose4x4(
+        _ source: UnsafeRawPointer, sourceStride: Int, into destination: UnsafeMutableRawPointer, destinationStride: Int
+    ) {
+        #if arch(x86_64)
+        @inline(__always) func row(_ j: Int) -> __m128i {
+            _mm_loadu_si128((source + j &* sourceStride).assumingMemoryBound(to: __m128i.self))
+        }
+        @inline(__always) func put(_ m: Int, _ v: __m128i) {
+            _mm_storeu_si128((destination + m &* destinationStride).assumingMemoryBound(to: __m128i.self), v)
+        }
+        let a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3)
+        let b0 = _mm_unpacklo_epi32(a0, a1), b1 = _mm_unpackhi_epi32(a0, a1)
+        let b2 = _mm_unpacklo_epi32(a2, a3), b3 = _mm_unpackhi_epi32(a2, a3)
+        put(0, _mm_unpacklo_epi64(b0, b2))
+        put(1, _mm_unpackhi_epi64(b0, b2))
+        put(2, _mm_unpacklo_epi64(b1, b3))
+        put(3, _mm_unpackhi_epi64(b1, b3))
+        #else
+        for j in 0..<4 {
+            for m in 0..<4 {
+                (destination + m * destinationStride).storeBytes(
+                    of: source.load(fromByteOffset: j * sourceStride + m * 4, as: UInt32.self), toByteOffset: j * 4, as: UInt32.self)
+            }
+        }
+        #endif
+    }
+
     /// Transposes the 8×8 block of 16-bit samples whose rows start `sourceStride` apart at
     /// `source` into rows `destinationStride` apart at `destination` (row `m` = column `m`).
     @inline(__always)
