@@ -25,8 +25,10 @@ final class BlockRecords {
         differences.deallocate()
         starts.deallocate()
         sums = .allocate(byteCount: (count + 1) * width, alignment: 64)
-        differences = .allocate(capacity: count + 1)
-        starts = .allocate(capacity: count + 1)
+        // Batches of 64 records then fill whole cache lines: the other thread reads a batch while
+        // this one writes the next, and a shared line would go back and forth between them.
+        differences = UnsafeMutableRawPointer.allocate(byteCount: (count + 1) * 4, alignment: 64).bindMemory(to: Int32.self, capacity: count + 1)
+        starts = UnsafeMutableRawPointer.allocate(byteCount: (count + 1) * 8, alignment: 64).bindMemory(to: Int64.self, capacity: count + 1)
         capacity = count
         sumStride = width
     }

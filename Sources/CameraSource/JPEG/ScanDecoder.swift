@@ -112,6 +112,8 @@ struct ScanDecoder {
         // Plain values in the loop: reading the optional watch would retain its records per MCU.
         var watch = watch, watching = false
         let watchStart = watch?.startBit ?? Int.max
+        // Out of the optional watch once, not per MCU (which would retain and release it).
+        let progress = watch?.report
         for mcuY in firstY..<mcusY {
             for mcuX in (mcuY == firstY ? firstX : 0)..<mcusX {
                 if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 {
@@ -139,7 +141,7 @@ struct ScanDecoder {
                 let bit = reader.bitOffset(from: start)
                 guard bit < endBit else { return nil }  // corrupt: ran past the data
                 if Watch.isActive {
-                    watch?.noteProgress(bit: bit)
+                    if mcu & 63 == 0 { progress?.noteFirstThread(at: bit) }
                     if !watching && bit >= watchStart { watching = true }
                     if watching && watch!.isHopeless { watching = false; watch = nil }
                 }
@@ -270,8 +272,8 @@ protocol BlockWatch {
     var startBit: Int { get }
     var isHopeless: Bool { get }
     mutating func match(bitOffset: Int, slot: Int) -> Int?
-    /// The blocks before `bit` are decoded.
-    func noteProgress(bit: Int)
+    /// Where this thread tells how far it has decoded (`SplitProgress.noteFirstThread`).
+    var report: SplitProgress? { get }
 }
 
 /// The one-thread scan: no recording parser to meet.
@@ -280,12 +282,12 @@ struct NoWatch: BlockWatch {
     var startBit: Int { .max }
     var isHopeless: Bool { true }
     func match(bitOffset: Int, slot: Int) -> Int? { nil }
-    func noteProgress(bit: Int) {}
+    var report: SplitProgress? { nil }
 }
 
 extension SpliceWatch: BlockWatch {
     static var isActive: Bool { true }
-    func noteProgress(bit: Int) { progress.noteFirstThread(at: bit) }
+    var report: SplitProgress? { progress }
 }
 
 /// A block sum (pixel − 128) as a byte, rounded and clamped.
