@@ -42,5 +42,26 @@ extension PipTests {
             #expect(pipcam.isRunning)
             #expect(pipcam.stderrText.isEmpty, "stderr: \(pipcam.stderrText)")
         }
+
+        /// `--rotate`: the test pattern's upright colour bars run across the window when it is
+        /// turned a quarter, and stay upright when it is not or is turned half.
+        @Test(arguments: [0, 90, 180, 270])
+        func barsTurnWithTheRotation(degrees: Int) throws {
+            let x = try makeServer()
+            let quarter = degrees % 180 == 90
+            let (pipcam, window) = try x.startPip(
+                ["--source", "test", "--size", quarter ? "180x320" : "320x180", "--rotate", "\(degrees)"])
+            let shot = try poll(timeout: .seconds(5), what: "the window to show a picture") {
+                let shot = try x.screenshot(of: window)
+                return shot.distinctColorCount >= 8 ? shot : nil
+            }
+            // One line across the middle and one down it: eight bars of 1/8 each, against one or two
+            // bars (and perhaps the white box) the other way.
+            let across = shot.cropped(to: XRect(x: 0, y: shot.height / 2, width: shot.width, height: 1)).commonColorCount()
+            let down = shot.cropped(to: XRect(x: shot.width / 2, y: 0, width: 1, height: shot.height)).commonColorCount()
+            let (alongBars, acrossBars) = quarter ? (across, down) : (down, across)
+            #expect(acrossBars >= 5 && alongBars <= 3, "\(degrees)°: \(across) colours across, \(down) down")
+            #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "stderr: \(pipcam.stderrText)")
+        }
     }
 }

@@ -45,6 +45,17 @@ struct Screenshot: Sendable {
         return RGB(Double(sums.0) / count, Double(sums.1) / count, Double(sums.2) / count)
     }
 
+    /// How many colours, each channel in steps of 32, cover at least `fraction` of the image: the
+    /// large areas of colour, leaving out edges and small marks.
+    func commonColorCount(fraction: Double = 0.05) -> Int {
+        var counts: [UInt32: Int] = [:]
+        for index in stride(from: 0, to: rgb.count, by: 3) {
+            counts[UInt32(rgb[index] >> 5) << 16 | UInt32(rgb[index + 1] >> 5) << 8 | UInt32(rgb[index + 2] >> 5), default: 0] += 1
+        }
+        let least = fraction * Double(max(1, width * height))
+        return counts.values.filter { Double($0) >= least }.count
+    }
+
     /// How many distinct colours the image has (a blank or solid area has 1).
     var distinctColorCount: Int {
         var seen = Set<UInt32>()
