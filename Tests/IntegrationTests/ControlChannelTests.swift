@@ -12,7 +12,11 @@ import Testing
         _ = try x.startPipcam(["--source", "test"])
         let main = try x.waitForWindow(className: "pipcam", role: "main")
         let mainRect = try x.waitForStableGeometry(of: main)
-        let (status, text) = try x.pipcamStatus()
+        // On a loaded machine the first frame can come after the window settles.
+        let (status, text) = try poll(timeout: .seconds(10), what: "the main window to show a frame") {
+            let reply = try x.pipcamStatus()
+            return (reply.object["shown"] as? Int ?? 0) > 0 ? reply : nil
+        }
         let keys = text.matches(of: /"([a-z]+)":/).map { String($0.output.1) }
         #expect(keys == ["state", "source", "camera", "shown", "dropped", "fps", "pip", "x", "y", "width", "height",
                          "main", "x", "y", "width", "height", "visible"], "\(text)")
