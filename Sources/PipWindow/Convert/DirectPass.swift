@@ -10,10 +10,7 @@ struct DirectPass {
     let planes: (FramePlane, FramePlane, FramePlane)
     let coefficients: YUVCoefficients16
     let layout: PixelLayout
-    let destination: UnsafeMutableRawPointer
-    let stride: Int
-    let width: Int
-    let height: Int
+    let target: ImageTarget
 
     /// Whether `key` is a case this pass converts: upright, planar Y′CbCr or grey, no scaling, and
     /// (when rows run right to left) whole chroma pairs.
@@ -32,15 +29,14 @@ struct DirectPass {
 
     func run() {
         let content = key.content
-        let bars = Bars(
-            destination: destination, stride: stride, width: width, height: height, content: content, black: layout.black)
+        let bars = Bars(target: target, content: content, black: layout.black)
         bars.fillAboveAndBelow()
         let packer = PixelPacker(coefficients, layout)
         let reversed = Self.reversesRows(key), upsideDown = key.rotation == .deg180
         let chromaShift = key.format == .i420 ? 1 : 0
         for q in 0..<content.height {
             bars.fillSides(ofRow: content.y + q)
-            let row = destination + (content.y + q) &* stride
+            let row = target.pixels + (content.y + q) &* target.stride
             let y = upsideDown ? content.height - 1 - q : q
             let out = (row + content.x &* 4).assumingMemoryBound(to: UInt32.self)
             let luma = planes.0.base.assumingMemoryBound(to: UInt8.self) + y &* planes.0.stride

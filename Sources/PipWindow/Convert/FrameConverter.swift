@@ -71,10 +71,9 @@ public final class FrameConverter {
         _ frame: VideoFrame, content: ContentGeometry, into destination: UnsafeMutableRawPointer, stride: Int,
         width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool
     ) throws {
+        let target = ImageTarget(pixels: destination, stride: stride, width: width, height: height)
         guard !content.isEmpty else {
-            for y in 0..<height {
-                RowKernels.fill(destination + y * stride, pixel: layout.black, count: width, step: 4)
-            }
+            for y in 0..<height { RowKernels.fill(target.pixels + y * stride, pixel: layout.black, count: width, step: 4) }
             return
         }
         var picture = frame
@@ -91,36 +90,31 @@ public final class FrameConverter {
             format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
             content: content, rotation: rotation, mirror: mirror)
         if UprightPlan.handles(rotation) {
-            convertUpright(
-                picture, planes: planes, key: key, into: destination, stride: stride, width: width, height: height, layout: layout)
+            convertUpright(picture, planes: planes, key: key, into: target, layout: layout)
             return
         }
         if allowsQuarterTurn && QuarterTurn.handles(key) {
             let turn = Self.reuse(&quarterTurn, for: key, make: QuarterTurn.init).plan
-            let size = turn.uprightKey.content
-            convertUpright(
-                picture, planes: planes, key: turn.uprightKey, into: turn.scratch, stride: turn.scratchStride,
-                width: size.width, height: size.height, layout: layout)
-            turn.transpose(into: destination, stride: stride, width: width, height: height, black: layout.black)
+            convertUpright(picture, planes: planes, key: turn.uprightKey, into: turn.scratchTarget, layout: layout)
+            turn.transpose(into: target, black: layout.black)
             return
         }
         let (plan, isNew) = Self.reuse(&plan, for: key, make: ConversionPlan.init)
         if isNew { planBuildCount += 1 }
         FramePass(
-            plan: plan, planes: planes, coefficients: YUVCoefficients(picture.colorimetry), layout: layout,
-            destination: destination, stride: stride, width: width, height: height
+            plan: plan, planes: planes, coefficients: YUVCoefficients(picture.colorimetry), layout: layout, target: target
         ).run()
     }
 
     /// An upright `key` (0° or 180°) by the unscaled pass when it applies, else the resampling one.
     private func convertUpright(
         _ picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionPlan.Key,
-        into destination: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int, layout: PixelLayout
+        into target: ImageTarget, layout: PixelLayout
     ) {
         if allowsDirectPass && DirectPass.handles(key) {
             DirectPass(
                 key: key, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
-                destination: destination, stride: stride, width: width, height: height
+                target: target
             ).run()
             return
         }
@@ -128,7 +122,7 @@ public final class FrameConverter {
         if isNew { planBuildCount += 1 }
         UprightPass(
             plan: plan, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
-            destination: destination, stride: stride, width: width, height: height
+            target: target
         ).run()
     }
 

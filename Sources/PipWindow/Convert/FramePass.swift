@@ -6,16 +6,12 @@ struct FramePass {
     let planes: (FramePlane, FramePlane, FramePlane)
     let coefficients: YUVCoefficients
     let layout: PixelLayout
-    let destination: UnsafeMutableRawPointer
-    let stride: Int
-    let width: Int
-    let height: Int
+    let target: ImageTarget
 
     func run() {
         let content = plan.key.content
         let swaps = plan.key.rotation.swapsAxes
-        let bars = Bars(
-            destination: destination, stride: stride, width: width, height: height, content: content, black: layout.black)
+        let bars = Bars(target: target, content: content, black: layout.black)
         bars.fillAboveAndBelow()
         if swaps {
             // Content goes in column by column; the side bars are written row by row first.
@@ -26,15 +22,15 @@ struct FramePass {
         for channel in plan.channels { channel.cachedRows.update(repeating: -1, count: channel.outerTaps) }
 
         let n = plan.innerCount, acc = plan.accumulators
-        let origin = destination + content.y &* stride + content.x &* 4
+        let origin = target.pixels + content.y &* target.stride + content.x &* 4
         for o in 0..<plan.outerCount {
             for c in 0..<plan.channels.count { verticalPass(channel: c, line: o, into: acc + c &* n) }
             let q = plan.outerReversed ? plan.outerCount - 1 - o : o
             if swaps {
-                store(to: origin + q &* 4, step: stride)
+                store(to: origin + q &* 4, step: target.stride)
             } else {
                 bars.fillSides(ofRow: content.y + q)
-                store(to: origin + q &* stride, step: 4)
+                store(to: origin + q &* target.stride, step: 4)
             }
         }
     }

@@ -41,13 +41,18 @@ final class QuarterTurn {
 
     deinit { scratch.deallocate() }
 
-    /// Writes the scratch picture, transposed, into the content rectangle of the `width`×`height`
-    /// destination, and black bars around it.
-    func transpose(into destination: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int, black: UInt32) {
-        let content = key.content
-        let bars = Bars(destination: destination, stride: stride, width: width, height: height, content: content, black: black)
+    /// The scratch picture as a target for the upright conversion.
+    var scratchTarget: ImageTarget {
+        ImageTarget(pixels: scratch, stride: scratchStride, width: uprightKey.content.width, height: uprightKey.content.height)
+    }
+
+    /// Writes the scratch picture, transposed, into the content rectangle of `target`, and black
+    /// bars around it.
+    func transpose(into target: ImageTarget, black: UInt32) {
+        let content = key.content, stride = target.stride
+        let bars = Bars(target: target, content: content, black: black)
         bars.fillAboveAndBelow()
-        let source = UnsafeRawPointer(scratch), origin = destination + content.y &* stride + content.x &* 4
+        let source = UnsafeRawPointer(scratch), origin = target.pixels + content.y &* stride + content.x &* 4
         let fullRows = content.height & ~3, fullColumns = content.width & ~3
         var y = 0
         while y < content.height {

@@ -119,28 +119,32 @@ enum RowKernels {
     }
 }
 
-/// The black bars around the content rectangle of a `width`×`height` destination, for the passes
-/// that write the content.
-struct Bars {
-    let destination: UnsafeMutableRawPointer
+/// A 32-bit picture to write: `width`×`height` pixels, rows `stride` bytes apart.
+struct ImageTarget {
+    let pixels: UnsafeMutableRawPointer
     let stride: Int
     let width: Int
     let height: Int
+}
+
+/// The black bars around the content rectangle of a target, for the passes that write the content.
+struct Bars {
+    let target: ImageTarget
     let content: ContentGeometry
     let black: UInt32
 
     /// Fills the whole rows above and below the content.
     func fillAboveAndBelow() {
-        for y in 0..<height where y < content.y || y >= content.y + content.height {
-            RowKernels.fill(destination + y &* stride, pixel: black, count: width, step: 4)
+        for y in 0..<target.height where y < content.y || y >= content.y + content.height {
+            RowKernels.fill(target.pixels + y &* target.stride, pixel: black, count: target.width, step: 4)
         }
     }
 
     /// Fills destination row `y` left and right of the content.
     @inline(__always)
     func fillSides(ofRow y: Int) {
-        let row = destination + y &* stride, right = content.x + content.width
+        let row = target.pixels + y &* target.stride, right = content.x + content.width
         RowKernels.fill(row, pixel: black, count: content.x, step: 4)
-        RowKernels.fill(row + right &* 4, pixel: black, count: width - right, step: 4)
+        RowKernels.fill(row + right &* 4, pixel: black, count: target.width - right, step: 4)
     }
 }

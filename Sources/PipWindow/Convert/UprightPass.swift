@@ -7,15 +7,11 @@ struct UprightPass {
     let planes: (FramePlane, FramePlane, FramePlane)
     let coefficients: YUVCoefficients16
     let layout: PixelLayout
-    let destination: UnsafeMutableRawPointer
-    let stride: Int
-    let width: Int
-    let height: Int
+    let target: ImageTarget
 
     func run() {
         let content = plan.key.content, block = UprightPlan.block
-        let bars = Bars(
-            destination: destination, stride: stride, width: width, height: height, content: content, black: layout.black)
+        let bars = Bars(target: target, content: content, black: layout.black)
         bars.fillAboveAndBelow()
         guard !content.isEmpty else { return }
         let packer = PixelPacker(coefficients, layout)
@@ -83,7 +79,7 @@ struct UprightPass {
             let n = min(8, plan.innerCount - i)
             for j in 0..<lines {
                 let o = first + j, q = plan.outerReversed ? plan.outerCount - 1 - o : o
-                let dst = (destination + (content.y + q) &* stride + (content.x + i) &* 4)
+                let dst = (target.pixels + (content.y + q) &* target.stride + (content.x + i) &* 4)
                     .assumingMemoryBound(to: UInt32.self)
                 @inline(__always) func lane(_ k: Int) -> SIMD8<UInt16> {
                     UnsafeRawPointer(t + k &* 64 + j &* 8).loadUnaligned(as: SIMD8<UInt16>.self)
