@@ -37,7 +37,7 @@ let package = Package(
             name: "pip-example", dependencies: ["PipWindow", "CameraSource"], path: "Examples/PipExample"),
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "CTurboJPEG"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["pipcam", "pip-example"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["pipcam", "pip-example", "PipWindow", "CameraSource"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,9 @@ public protocol FrameSource: AnyObject {
     /// Frame size and format the source will deliver (known after `start()`).
     var frameWidth: Int { get }
     var frameHeight: Int { get }
+    /// The pixel format frames will come in, when known after `start()` (nil: not known yet), so
+    /// the display side can get ready for the first frame before it arrives.
+    var frameFormat: PixelFormat? { get }
     /// Nominal frames per second, when known.
     var frameRate: Double? { get }
     /// A descriptor to wait on for the next frame (a camera's fd), or nil for timer-driven sources.
@@ -51,6 +54,7 @@ public protocol FrameSource: AnyObject {
 
 extension FrameSource {
     public var cameraState: CameraState { .streaming }
+    public var frameFormat: PixelFormat? { nil }
     public func setThrottle(level: Int) {}
     public var needsBuffersBack: Bool { false }
 }

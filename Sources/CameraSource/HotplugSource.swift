@@ -35,6 +35,7 @@ public final class HotplugSource: FrameSource {
     public var mirroredByDefault: Bool { current.mirroredByDefault }
     public var frameWidth: Int { current.frameWidth }
     public var frameHeight: Int { current.frameHeight }
+    public var frameFormat: PixelFormat? { current.frameFormat }
     public var frameRate: Double? { current.frameRate }
     public var pollDescriptor: Int32? { current.pollDescriptor }
     public var cameraState: CameraState { isCamera ? current.cameraState : .waiting }

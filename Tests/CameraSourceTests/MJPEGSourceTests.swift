@@ -49,6 +49,7 @@ import Testing
         for (i, part) in parts.enumerated() { stream += part + (i % 2 == 0 ? garbage : []) }
         let source = try open(stream, fps: 24)
         #expect(source.frameWidth == 32 && source.frameHeight == 24 && source.frameRate == 24)
+        #expect(source.frameFormat == .mjpeg)
         let read = try drain(source)
         #expect(read.count == parts.count)
         #expect(read.map(\.bytes) == parts)

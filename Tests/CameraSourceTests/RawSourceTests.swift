@@ -10,6 +10,7 @@ import Testing
         let source = RawSource(path: Fixture.file(frames.flatMap { $0 }), width: w, height: h, format: format, fps: 12, request: unpaced)
         try source.start()
         #expect(source.frameWidth == w && source.frameHeight == h && source.frameRate == 12)
+        #expect(source.frameFormat == format)
         let read = try drain(source)
         #expect(read.map(\.bytes) == frames)
         #expect(read.map(\.frame.sequence) == [0, 1, 2])

@@ -60,6 +60,8 @@ import Testing
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_422, quality: 95)
         let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
         let scan = try #require(split.split)
+        // Prepared: a first split on new records is not learned from.
+        split.prepare(width: 1280, height: 720, minWidth: 320, minHeight: 180)
         let range = SplitScan.splitRange
         for start in [range.lowerBound, 400, 600, range.upperBound] {
             scan.splitPermille = start

@@ -21,6 +21,7 @@ import Testing
         let source = started()
         #expect(source.name == "test" && source.isLive && !source.mirroredByDefault && source.pollDescriptor == nil)
         #expect(source.frameWidth == 640 && source.frameHeight == 360 && source.frameRate == 30)
+        #expect(source.frameFormat == .i420)
         let frame = source.nextFrame(now: Self.t0).frame!
         #expect(frame.format == .i420 && frame.colorimetry == Colorimetry(matrix: .bt601, range: .limited))
         #expect(frame.byteCount == 640 * 360 * 3 / 2 && frame.plane1 != nil && frame.plane2 != nil)

@@ -26,6 +26,7 @@ func makeCamera(_ device: FakeV4L2Device, _ w: Int = 480, _ h: Int = 270) -> V4L
             "QBUF 0", "QBUF 1", "QBUF 2", "QBUF 3", "STREAMON",
         ])
         #expect(cam.frameWidth == 640 && cam.frameHeight == 480)
+        #expect(cam.frameFormat == .yuyv)
         #expect(cam.frameRate == 30)
         #expect(cam.pollDescriptor == 42)
         #expect(cam.isLive && cam.mirroredByDefault)
@@ -73,7 +74,7 @@ func makeCamera(_ device: FakeV4L2Device, _ w: Int = 480, _ h: Int = 270) -> V4L
         dev.formatOverride = V4L2PixFormat(fourcc: .nv12, width: 640, height: 360, bytesPerLine: 704, sizeImage: 704 * 540)
         let cam = makeCamera(dev)
         try cam.start()
-        #expect(cam.frameWidth == 640 && cam.frameHeight == 360)
+        #expect(cam.frameWidth == 640 && cam.frameHeight == 360 && cam.frameFormat == .nv12)
         dev.dequeueScript = [.frame(sequence: 0)]
         guard case .frame(let f) = try cam.nextFrame(now: .now()) else { Issue.record("no frame"); return }
         #expect(f.format == .nv12)

@@ -73,7 +73,7 @@ import Glibc
 
     @Test func emptyMJPEGIsDroppedAndPayloadSizeKept() throws {
         let (cam, dev, _) = try streaming(1280, 720)
-        #expect(cam.format?.fourcc == .mjpeg)
+        #expect(cam.format?.fourcc == .mjpeg && cam.frameFormat == .mjpeg)
         dev.dequeueScript = [.frame(sequence: 0, bytesUsed: 0), .frame(sequence: 1, bytesUsed: 54321)]
         let f = try #require(frame(try cam.nextFrame(now: now)))
         #expect(f.format == .mjpeg && f.byteCount == 54321 && f.colorimetry == .jpeg)

@@ -35,7 +35,7 @@ func y4m(_ header: String, frames: [[UInt8]], frameParams: String = "") -> [UInt
         let frames = (0..<3).map { Fixture.bytes(layout.byteCount, seed: UInt64($0)) }
         let source = try open(y4m("W\(w) H\(h) F25:1 Ip A1:1 \(tag)", frames: frames))
         #expect(source.frameWidth == w && source.frameHeight == h && source.frameRate == 25)
-        #expect(source.format == format)
+        #expect(source.format == format && source.frameFormat == format)
         let read = try drain(source)
         #expect(read.count == 3)
         for (i, (frame, bytes)) in read.enumerated() {

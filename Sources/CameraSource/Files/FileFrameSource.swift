@@ -24,6 +24,8 @@ public class FileFrameSource: FrameSource {
     public internal(set) var frameWidth = 0
     public internal(set) var frameHeight = 0
     public internal(set) var frameRate: Double?
+    /// The first frame's format (read by `start()`).
+    public private(set) var frameFormat: PixelFormat?
     public var pollDescriptor: Int32? { nil }
     /// What the window asked for; only `paced` matters to files.
     public let request: SourceRequest
@@ -104,6 +106,7 @@ public class FileFrameSource: FrameSource {
             guard let first = try readFrame(reader, into: index) else { throw badInput(noFramesReason) }
             framesRead = 1
             prefetched = (index, first)
+            frameFormat = first.format
         } catch let failure as ReadFailure {
             stop()
             throw badInput(SourceError.describe(errno: failure.code))

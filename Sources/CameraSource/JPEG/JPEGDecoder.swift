@@ -62,6 +62,13 @@ public final class JPEGDecoder {
         return 1
     }
 
+    /// Gets ready for `width`×`height` pictures to be decoded for at least `minWidth`×`minHeight`
+    /// before the first one arrives (allocations, page faults, the second thread's start), so the
+    /// first picture costs what the others do. Optional: `decode` does what is missing.
+    public func prepare(width: Int, height: Int, minWidth: Int, minHeight: Int) {
+        reduced?.prepare(width: width, height: height, minWidth: minWidth, minHeight: minHeight)
+    }
+
     /// Decodes `data` at the smallest DCT scale whose result still covers `minWidth`×`minHeight`.
     ///
     /// The result is planar (I420, I422, I444 or gray, JFIF colorimetry) or BGRA for unusual

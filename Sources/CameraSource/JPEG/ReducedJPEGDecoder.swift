@@ -37,6 +37,9 @@ final class ReducedJPEGDecoder {
     private let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
     private var output: UnsafeMutablePointer<UInt8>?
     private var outputSize = 0
+    private var outputAllocations = 0
+    /// How many buffers decoding has made so far (output, entropy data, split records); for tests.
+    var allocations: Int { outputAllocations + entropy.allocations + (split?.recordAllocations ?? 0) }
 
     /// `threads: 2` decodes large scans on two threads (`SplitScan`) when the process may use two
     /// CPUs; 1 on the caller's only.
@@ -107,7 +110,8 @@ final class ReducedJPEGDecoder {
         var layout = ((0, 0), (0, 0), (0, 0)), slotCount = 0, size = 0
         for (i, c) in comps.enumerated() {
             let h = interleaved ? c.horizontal : 1, v = interleaved ? c.vertical : 1
-            let stride = (mcusX * h * pixelsPerBlock + 15) & ~15
+            let plane = Self.plane(mcusX: mcusX, mcusY: mcusY, blocksAcross: h, blocksDown: v, pixelsPerBlock: pixelsPerBlock)
+            let stride = plane.stride
             guard slotCount + h * v <= 24 else { return nil }
             for by in 0..<v {
                 for bx in 0..<h {
@@ -125,15 +129,9 @@ final class ReducedJPEGDecoder {
             case 1: layout.1 = (size, stride)
             default: layout.2 = (size, stride)
             }
-            size += stride * mcusY * v * pixelsPerBlock
+            size += plane.bytes
         }
-        if size > outputSize {
-            output?.deallocate()
-            output = .allocate(capacity: size)
-            output!.initialize(repeating: 128, count: size)  // what a cut-off first picture shows: grey
-            outputSize = size
-        }
-        let out = output!
+        let out = outputBuffer(bytes: size)
         let scan = ScanDecoder(
             entropy: entropy, slots: slots, slotCount: slotCount, predictors: predictors,
             restartInterval: header.restartInterval, mcusX: mcusX, mcusY: mcusY, output: out)
@@ -152,6 +150,47 @@ final class ReducedJPEGDecoder {
             plane1: color ? plane(layout.1) : nil, plane2: color ? plane(layout.2) : nil,
             byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
             bufferIndex: source.bufferIndex)
+    }
+
+    /// Gets ready for pictures of `width`×`height` to be shown at `minWidth`×`minHeight` or more,
+    /// before the first one arrives: makes and writes (faults in) the output, room for the entropy
+    /// data and the split decode's records, and starts its thread, as for 4:2:2 pictures (what
+    /// cameras send; 4:2:0 needs less). The first picture otherwise pays for all that.
+    func prepare(width: Int, height: Int, minWidth: Int, minHeight: Int) {
+        guard width > 0, height > 0 else { return }
+        let denominator = JPEGDecoder.scaleDenominator(width: width, height: height, minWidth: minWidth, minHeight: minHeight)
+        guard denominator >= 2 else { return }
+        let pixelsPerBlock = 8 / denominator
+        let mcusX = (width + 15) / 16, mcusY = (height + 7) / 8
+        func bytes(across: Int) -> Int {
+            Self.plane(mcusX: mcusX, mcusY: mcusY, blocksAcross: across, blocksDown: 1, pixelsPerBlock: pixelsPerBlock).bytes
+        }
+        _ = outputBuffer(bytes: bytes(across: 2) + 2 * bytes(across: 1))
+        // Camera JPEGs take 1–2 bits a pixel; this is room for 2 (a bigger one grows it).
+        let entropyBytes = width * height / 4
+        entropy.reserve(entropyBytes)
+        if let split, entropyBytes >= SplitScan.minimumBytes {
+            split.warmUp(blocks: mcusX * mcusY * 4, side: pixelsPerBlock)
+            splitLast = true
+        }
+    }
+
+    /// Stride and bytes of one component's plane with `blocksAcross`×`blocksDown` blocks per MCU.
+    private static func plane(mcusX: Int, mcusY: Int, blocksAcross: Int, blocksDown: Int, pixelsPerBlock: Int) -> (stride: Int, bytes: Int) {
+        let stride = (mcusX * blocksAcross * pixelsPerBlock + 15) & ~15
+        return (stride, stride * mcusY * blocksDown * pixelsPerBlock)
+    }
+
+    /// The output, grown to `size` bytes if smaller.
+    private func outputBuffer(bytes size: Int) -> UnsafeMutablePointer<UInt8> {
+        if size > outputSize {
+            output?.deallocate()
+            output = .allocate(capacity: size)
+            output!.initialize(repeating: 128, count: size)  // what a cut-off first picture shows: grey
+            outputSize = size
+            outputAllocations += 1
+        }
+        return output!
     }
 
     private func weightStride(_ side: Int) -> Int {

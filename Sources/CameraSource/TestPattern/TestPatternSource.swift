@@ -15,6 +15,7 @@ public final class TestPatternSource: FrameSource {
 
     /// Frames are I420 with BT.601 limited-range samples.
     public static let format = PixelFormat.i420
+    public var frameFormat: PixelFormat? { Self.format }
     public static let colorimetry = Colorimetry(matrix: .bt601, range: .limited)
 
     private let fps: Int

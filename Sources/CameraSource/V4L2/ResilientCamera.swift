@@ -48,6 +48,7 @@ public final class ResilientCamera: FrameSource {
     public var frameWidth: Int { lastSize.width }
     public var frameHeight: Int { lastSize.height }
     public var frameRate: Double? { camera.frameRate }
+    public var frameFormat: PixelFormat? { camera.frameFormat }
     public var pollDescriptor: Int32? { isOpen && interruption == nil ? camera.pollDescriptor : nil }
     public var cameraState: CameraState {
         if let interruption { return .interrupted(interruption) }

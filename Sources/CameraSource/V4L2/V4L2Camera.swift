@@ -26,6 +26,7 @@ public final class V4L2Camera: FrameSource {
     public var mirroredByDefault: Bool { true }
     public var frameWidth: Int { layout?.width ?? 0 }
     public var frameHeight: Int { layout?.height ?? 0 }
+    public var frameFormat: PixelFormat? { layout?.pixelFormat }
     public private(set) var frameRate: Double?
     public var pollDescriptor: Int32? { device?.fileDescriptor }
 

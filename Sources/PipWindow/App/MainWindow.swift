@@ -74,6 +74,7 @@ final class MainWindow {
     func show() {
         wasShown = true
         mappedSinceShown = false
+        presenter.warmUp()
         display.map(id)
     }
 

@@ -127,6 +127,11 @@ public final class PipcamApp {
         }
         scheduleStats()
         installControl()
+        if let format = source.frameFormat {
+            let expected = ExpectedFrames(format: format, width: source.frameWidth, height: source.frameHeight)
+            pip.expectedFrames = expected
+            main?.presenter.expectedFrames = expected
+        }
         if options.startInPip { pip.start() } else { main?.show() }
         for second in 1...5 {
             loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: Int64(second) * 1_000_000_000)) { [unowned self] in

@@ -66,6 +66,20 @@ public final class FrameConverter {
             layout: layout, rotation: rotation, mirror: mirror)
     }
 
+    /// Gets ready for frames of `format` and `sourceWidth`×`sourceHeight` to be converted into a
+    /// `width`×`height` destination turned by `rotation`, before the first one arrives: an MJPEG
+    /// decoder makes and faults in what the first picture needs (`JPEGDecoder.prepare`).
+    public func prepare(
+        format: PixelFormat, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, rotation: Rotation
+    ) {
+        guard format == .mjpeg, sourceWidth > 0, sourceHeight > 0, width > 0, height > 0 else { return }
+        let content = ContentGeometry(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, rotation: rotation,
+            destinationWidth: width, destinationHeight: height)
+        let (w, h) = rotation.rotatedSize(width: content.width, height: content.height)
+        jpegDecoder().prepare(width: sourceWidth, height: sourceHeight, minWidth: w, minHeight: h)
+    }
+
     /// `convert` with the content rectangle given (it need not keep the picture's aspect ratio).
     func convert(
         _ frame: VideoFrame, content: ContentGeometry, into destination: UnsafeMutableRawPointer, stride: Int,

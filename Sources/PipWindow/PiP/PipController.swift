@@ -174,6 +174,12 @@ public final class PipController {
         return .busy
     }
 
+    /// What the source will send, for the PiP window to get ready before its first frame.
+    public var expectedFrames: ExpectedFrames? {
+        get { pipPresenter.expectedFrames }
+        set { pipPresenter.expectedFrames = newValue }
+    }
+
     /// The PiP window's outline, opacity and click-through.
     public var style: PipWindowStyle {
         get { pipWindow.style }
@@ -427,6 +433,7 @@ public final class PipController {
             if r != pipWindow.rect { pipWindow.setRect(r) }
             requestedPlacement = wm.isRunning ? (r, MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) : nil
             pipPresenter.resize(width: r.width, height: r.height)
+            pipPresenter.warmUp()
             pipWindow.show()
             pipShown = true
             pipMappedSinceShown = false

@@ -21,6 +21,8 @@ public final class ImageBuffer {
     /// Whether its pages have been written since it was made (by a frame or `touchPages`), so
     /// writing it again costs no page faults.
     public private(set) var touched = false
+    /// Whether the server has read its shared memory (a put, or `XDisplay.readOnServer`).
+    public internal(set) var readByServer = false
 
     /// Notes that a frame has just been written into it.
     public func noteWritten() { touched = true }
@@ -106,6 +108,18 @@ extension XDisplay {
         _ = CX11_DestroyImage(buffer.image)
     }
 
+    /// Has the server read all of `buffer`'s shared memory once (a put into a scratch pixmap, no
+    /// completion event), so that its first put on a window does not wait for the server's page
+    /// faults (measured: 0.3–0.8 ms for a 480×270 image). `gc` must suit the window's depth.
+    public func readOnServer(_ buffer: ImageBuffer, gc: OpaquePointer) {
+        guard buffer.segment != nil else { return }
+        let w = UInt32(buffer.width), h = UInt32(buffer.height)
+        let pixmap = XCreatePixmap(raw, root, w, h, UInt32(depth))
+        XShmPutImage(raw, pixmap, gc, buffer.image, 0, 0, 0, 0, w, h, 0)
+        XFreePixmap(raw, pixmap)
+        buffer.readByServer = true
+    }
+
     /// Puts `buffer`'s top-left `size` at `origin` of `window`. A shared-memory put asks for a
     /// completion event (`WindowEvent.shmCompletion`); a plain put is complete once sent.
     public func put(_ buffer: ImageBuffer, on window: WindowID, gc: OpaquePointer, at origin: (Int, Int), size: (Int, Int)) {
@@ -113,6 +127,7 @@ extension XDisplay {
         if let _ = buffer.segment {
             XShmPutImage(raw, window, gc, buffer.image, 0, 0, Int32(origin.0), Int32(origin.1), w, h, 1)
             buffer.inFlight = true
+            buffer.readByServer = true
         } else {
             XPutImage(raw, window, gc, buffer.image, 0, 0, Int32(origin.0), Int32(origin.1), w, h)
         }
