@@ -37,6 +37,10 @@ let pip = try PipController(loop: loop, contentSource: PipContentSource(
 let screen = CallScreen()
 pip.delegate = screen
 pip.startsAutomaticallyWhenSourceHidden = true
+// PiP gets ready for the camera's frames (an MJPEG decoder, its images) before the first one.
+if let format = source.frameFormat {
+    pip.expectedFrames = ExpectedFrames(format: format, width: source.frameWidth, height: source.frameHeight)
+}
 
 // Frames go to PiP while it shows video; each buffer goes back to the camera once it is drawn.
 loop.addReader(pump.mailbox.toDisplay.fd) { pump.mailbox.toDisplay.drain() }
