@@ -24,6 +24,27 @@ enum Fixture {
         return path
     }()
 
+    /// One frame of ffmpeg's testsrc2 as a JPEG written by ffmpeg's encoder, which lays 4:2:2 out
+    /// as 2×2 luma and 1×2 chroma blocks per MCU (libjpeg-turbo: 2×1 and 1×1), as many cameras do.
+    static func ffmpegJPEG(width: Int, height: Int, pixelFormat: String = "yuvj422p", quality: Int = 6) throws -> [UInt8] {
+        let path = file([], name: "ffmpeg.jpg")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height)", "-frames:v", "1",
+            "-pix_fmt", pixelFormat, "-q:v", "\(quality)", path,
+        ]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        guard ffmpeg.terminationStatus == 0 else { throw FixtureError("ffmpeg failed (\(ffmpeg.terminationStatus))") }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    struct FixtureError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
     /// A pipe whose read end is returned; `bytes` are written from a background thread, then the write end closes.
     static func pipe(_ bytes: [UInt8], chunk: Int = 4096) -> Int32 {
         var fds: [Int32] = [0, 0]

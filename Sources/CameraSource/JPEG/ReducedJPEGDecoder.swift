@@ -161,16 +161,18 @@ final class ReducedJPEGDecoder {
         let denominator = JPEGDecoder.scaleDenominator(width: width, height: height, minWidth: minWidth, minHeight: minHeight)
         guard denominator >= 2 else { return }
         let pixelsPerBlock = 8 / denominator
-        let mcusX = (width + 15) / 16, mcusY = (height + 7) / 8
+        // 4:2:2 comes as luma 2×1 with chroma 1×1 blocks per MCU (libjpeg) or as 2×2 with 1×2
+        // (ffmpeg, many cameras); the second rounds the height up to 16 lines, so it needs more.
+        let mcusX = (width + 15) / 16, mcusY = (height + 15) / 16
         func bytes(across: Int) -> Int {
-            Self.plane(mcusX: mcusX, mcusY: mcusY, blocksAcross: across, blocksDown: 1, pixelsPerBlock: pixelsPerBlock).bytes
+            Self.plane(mcusX: mcusX, mcusY: mcusY, blocksAcross: across, blocksDown: 2, pixelsPerBlock: pixelsPerBlock).bytes
         }
         _ = outputBuffer(bytes: bytes(across: 2) + 2 * bytes(across: 1))
         // Camera JPEGs take 1–2 bits a pixel; this is room for 2 (a bigger one grows it).
         let entropyBytes = width * height / 4
         entropy.reserve(entropyBytes)
         if let split, entropyBytes >= SplitScan.minimumBytes {
-            split.warmUp(blocks: mcusX * mcusY * 4, side: pixelsPerBlock)
+            split.warmUp(blocks: mcusX * mcusY * 8, side: pixelsPerBlock)
             splitLast = true
         }
     }
