@@ -50,6 +50,9 @@ public protocol FrameSource: AnyObject {
     /// the device those frames are mapped from, or switch to another source); the display then
     /// gives back even the frame it keeps for redrawing.
     var needsBuffersBack: Bool { get }
+    /// The window showing the frames settled at `width`×`height` (in the picture's own
+    /// orientation): a camera may switch to a mode that suits it better.
+    func displaySizeChanged(width: Int, height: Int)
 }
 
 extension FrameSource {
@@ -57,6 +60,7 @@ extension FrameSource {
     public var frameFormat: PixelFormat? { nil }
     public func setThrottle(level: Int) {}
     public var needsBuffersBack: Bool { false }
+    public func displaySizeChanged(width: Int, height: Int) {}
 }
 
 /// What the window wants from a source, so it can pick the cheapest mode that looks right.
@@ -66,9 +70,13 @@ public struct SourceRequest: Sendable, Equatable {
     public var displayHeight: Int
     /// Show frames at the stream's own rate (false: as fast as they come, `--untimed`).
     public var paced: Bool
-    public init(displayWidth: Int = 480, displayHeight: Int = 270, paced: Bool = true) {
+    /// Width ÷ height of the picture shown so far, when a camera changes modes for a resized
+    /// window: modes of that shape come first, so the picture keeps its shape.
+    public var aspect: Double?
+    public init(displayWidth: Int = 480, displayHeight: Int = 270, paced: Bool = true, aspect: Double? = nil) {
         self.displayWidth = displayWidth
         self.displayHeight = displayHeight
         self.paced = paced
+        self.aspect = aspect
     }
 }

@@ -43,6 +43,8 @@ public final class HotplugSource: FrameSource {
 
     public func start() throws { try current.start() }
 
+    public func displaySizeChanged(width: Int, height: Int) { current.displaySizeChanged(width: width, height: height) }
+
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
         if !isCamera {
             try lookForCamera(now: now)

@@ -21,6 +21,8 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     var failAt: Int?
     /// Levels passed to `setThrottle` (from the pump's thread).
     let throttleLevels = Mutex<[Int]>([])
+    /// Sizes passed to `displaySizeChanged` (from the pump's thread).
+    let displaySizes = Mutex<[[Int]]>([])
     private let storage = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
 
     init(total: Int, buffers: Int, live: Bool, failAt: Int? = nil) {
@@ -45,6 +47,7 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     }
     func stop() { stopped = true }
     func setThrottle(level: Int) { throttleLevels.withLock { $0.append(level) } }
+    func displaySizeChanged(width: Int, height: Int) { displaySizes.withLock { $0.append([width, height]) } }
     deinit { storage.deallocate() }
 }
 
@@ -93,6 +96,23 @@ func waitForDisplay(_ mailbox: FrameMailbox) {
         pump.stop()
         #expect(mailbox.replacedCount == 19)
         #expect(source.recycled.count == 20)
+    }
+
+    /// A settled window size reaches the source on the capture thread; the newest wins when the
+    /// display notes several before the capture thread looks.
+    @Test func displaySizesReachTheSource() {
+        let source = ScriptedSource(total: 1, buffers: 1, live: true)
+        let pump = FramePump(source: source)
+        pump.mailbox.noteDisplaySize(width: 100, height: 50)
+        pump.mailbox.noteDisplaySize(width: 1280, height: 720)
+        pump.run()
+        var spins = 0
+        while source.displaySizes.withLock({ $0.isEmpty }) && spins < 1000 { usleep(1000); spins += 1 }
+        pump.mailbox.noteDisplaySize(width: 640, height: 360)
+        spins = 0
+        while source.displaySizes.withLock({ $0.count < 2 }) && spins < 1000 { usleep(1000); spins += 1 }
+        pump.stop()
+        #expect(source.displaySizes.withLock { $0 } == [[1280, 720], [640, 360]])
     }
 
     @Test func sourceErrorsReachTheDisplaySide() {

@@ -33,6 +33,55 @@ import Testing
         expectChoice(try pick(cam, 3840, 2160), .mjpeg, 1920, 1080, fps: 30)
     }
 
+    /// A camera changes modes for a resized window only when the window outgrew its frames by
+    /// more than a tenth (and a larger mode suits it), or when a mode of a quarter the area or
+    /// less covers it; modes of the picture's shape come first.
+    @Test func modeSwitchesOnlyForLargeChanges() throws {
+        let cam = FakeCameras.uvcWebcam()
+        let list = try modes(cam, 480, 270)
+        func switches(_ current: V4L2Size, _ w: Int, _ h: Int) -> Bool {
+            V4L2ModeSelector.shouldSwitch(from: current, modes: list, displayWidth: w, displayHeight: h)
+        }
+        let vga = V4L2Size(640, 480), hd = V4L2Size(1280, 720), fullHD = V4L2Size(1920, 1080)
+        #expect(!switches(vga, 640, 480) && !switches(vga, 700, 525), "within a tenth")
+        #expect(switches(vga, 800, 600), "outgrown: MJPEG 1280x720 covers it")
+        #expect(!switches(fullHD, 2400, 1350), "outgrown, but nothing larger")
+        // Smaller windows: the smallest covering mode of the same shape (16:9 here) must be a
+        // quarter of the area or less.
+        #expect(!switches(fullHD, 480, 270) && !switches(hd, 320, 180), "1280x720 is the smallest 16:9 mode")
+        let wide = [V4L2Size(640, 360), hd, fullHD].map { V4L2Mode(fourcc: .mjpeg, size: $0, intervals: [.interval(fps: 30)]) }
+        func switchesWide(_ current: V4L2Size, _ w: Int, _ h: Int) -> Bool {
+            V4L2ModeSelector.shouldSwitch(from: current, modes: wide, displayWidth: w, displayHeight: h)
+        }
+        #expect(switchesWide(fullHD, 480, 270) && switchesWide(hd, 640, 360), "640x360: a quarter or less")
+        #expect(!switchesWide(hd, 800, 450) && !switchesWide(fullHD, 1000, 563))
+        #expect(!switches(vga, 0, 0))
+    }
+
+    @Test func theShapeInUseWinsAmongCoveringModes() {
+        let list = [V4L2Size(960, 720), V4L2Size(1280, 720), V4L2Size(1920, 1080)].map {
+            V4L2Mode(fourcc: .mjpeg, size: $0, intervals: [.interval(fps: 30)])
+        }
+        func pick(_ w: Int, _ h: Int, aspect: Double?) -> V4L2Size? {
+            V4L2ModeSelector.select(from: list, displayWidth: w, displayHeight: h, aspect: aspect)?.mode.size
+        }
+        #expect(pick(900, 675, aspect: nil) == V4L2Size(960, 720), "smallest covering")
+        #expect(pick(900, 500, aspect: nil) == V4L2Size(960, 720))
+        #expect(pick(900, 500, aspect: 16.0 / 9) == V4L2Size(1280, 720), "16:9 kept")
+        #expect(pick(1000, 750, aspect: 4.0 / 3) == V4L2Size(1920, 1080), "no 4:3 mode covers it")
+
+        // vivid's webcam: nothing smooth covers 1280x720 (it runs at 15 fps there); the largest
+        // smooth mode of the picture's shape, not the largest of any shape.
+        let vivid = [(320, 180, 60), (640, 360, 30), (640, 480, 25), (1280, 720, 15)].map {
+            V4L2Mode(fourcc: .yuyv, size: V4L2Size($0.0, $0.1), intervals: [.interval(fps: UInt32($0.2))])
+        }
+        #expect(V4L2ModeSelector.select(from: vivid, displayWidth: 1280, displayHeight: 720)?.mode.size == V4L2Size(640, 480))
+        #expect(V4L2ModeSelector.select(from: vivid, displayWidth: 1280, displayHeight: 720, aspect: 16.0 / 9)?.mode.size
+            == V4L2Size(640, 360))
+        #expect(V4L2ModeSelector.shouldSwitch(from: V4L2Size(320, 180), modes: vivid, displayWidth: 1280, displayHeight: 720))
+        #expect(!V4L2ModeSelector.shouldSwitch(from: V4L2Size(640, 360), modes: vivid, displayWidth: 1280, displayHeight: 720))
+    }
+
     @Test func equalSizesPreferYUYVOverMJPEG() {
         let both = [
             V4L2Mode(fourcc: .mjpeg, size: V4L2Size(640, 480), intervals: [.interval(fps: 30)]),

@@ -21,6 +21,7 @@ public final class FrameMailbox: Sendable {
         var replaced = 0
         var status = SourceStatus(camera: .streaming, prefersMirror: false)
         var releaseRequested = false
+        var displaySize: (width: Int, height: Int)?
     }
 
     private let state: Mutex<State>
@@ -98,6 +99,21 @@ public final class FrameMailbox: Sendable {
     }
 
     // MARK: display side
+
+    /// Tells the capture side the window showing the frames settled at `width`×`height` (see
+    /// `FrameSource.displaySizeChanged`); a newer size replaces one not yet taken.
+    public func noteDisplaySize(width: Int, height: Int) {
+        state.withLock { $0.displaySize = (width, height) }
+        toCapture.signal()
+    }
+
+    /// The display size noted since the last call, if any (capture side).
+    public func takeDisplaySize() -> (width: Int, height: Int)? {
+        state.withLock { s in
+            defer { s.displaySize = nil }
+            return s.displaySize
+        }
+    }
 
     /// Takes the waiting frame, if any. The capture thread is woken: a file source waits for the
     /// mailbox to empty before reading on.

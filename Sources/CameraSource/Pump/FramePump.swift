@@ -57,6 +57,7 @@ public final class FramePump: @unchecked Sendable {
         while !stopRequested.load(ordering: .sequentiallyConsistent) {
             mailbox.toCapture.drain()
             recycleReturnedBuffers()
+            if let size = mailbox.takeDisplaySize() { source.displaySizeChanged(width: size.width, height: size.height) }
             if ended || (!source.isLive && mailbox.hasPending) {
                 wait(deadline: nil, includeSource: false)
                 continue

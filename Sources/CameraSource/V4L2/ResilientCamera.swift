@@ -5,10 +5,16 @@ import Glibc
 /// A camera that rides out interruptions the way `AVCaptureSession` does: when another application
 /// takes the device it waits and retries about once a second; when the device disappears it closes
 /// every handle (the device comes back only then) and reopens it by a stable path with back-off;
-/// under pressure it hands out fewer frames. It never ends on its own.
+/// under pressure it hands out fewer frames; when the window showing it is resized a lot it
+/// switches to the mode that suits the new size (`displaySizeChanged`). It never ends on its own.
 public final class ResilientCamera: FrameSource {
     public let name: String
-    private let request: SourceRequest
+    private var request: SourceRequest
+    /// The request to reopen the camera with for a resized window, once the display has given
+    /// back every frame.
+    private var pendingRequest: SourceRequest?
+    /// How many times the camera changed modes for a resized window; for tests and logs.
+    public private(set) var modeSwitches = 0
     private let makeCamera: (String, SourceRequest) -> V4L2Camera
     private var camera: V4L2Camera
     private var isOpen = false
@@ -55,7 +61,24 @@ public final class ResilientCamera: FrameSource {
         return throttle > 0 ? .interrupted(.pressure) : .streaming
     }
 
-    public var needsBuffersBack: Bool { interruption != nil && isOpen && camera.clientHeldBuffers > 0 }
+    public var needsBuffersBack: Bool {
+        (interruption != nil || pendingRequest != nil) && isOpen && camera.clientHeldBuffers > 0
+    }
+
+    /// Asks for a mode switch when the camera's mode no longer suits a window of `width`×`height`
+    /// (`V4L2ModeSelector.shouldSwitch`); the switch happens in `nextFrame` once every frame the
+    /// display holds is back. A size that suits the mode in use cancels a switch not yet made.
+    public func displaySizeChanged(width: Int, height: Int) {
+        guard isOpen, interruption == nil, let current = camera.choice?.mode.size,
+            V4L2ModeSelector.shouldSwitch(from: current, modes: camera.modes, displayWidth: width, displayHeight: height)
+        else {
+            pendingRequest = nil
+            return
+        }
+        pendingRequest = SourceRequest(
+            displayWidth: width, displayHeight: height, paced: request.paced,
+            aspect: Double(current.width) / Double(current.height))
+    }
 
     /// The interruption in effect, if any (in use or disconnected).
     public var currentInterruption: CameraInterruption? { interruption }
@@ -75,6 +98,7 @@ public final class ResilientCamera: FrameSource {
 
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
         if interruption != nil { return try recover(now: now) }
+        if let next = pendingRequest { return try switchMode(to: next, now: now) }
         while true {
             let step: SourceStep
             do {
@@ -140,6 +164,30 @@ public final class ResilientCamera: FrameSource {
         guard why == .disconnected else { return Self.inUseRetryNanoseconds }
         let shift = UInt64(min(failedAttempts - 1, 8))
         return min(Self.reconnectFirstNanoseconds << shift, Self.reconnectLongestNanoseconds)
+    }
+
+    /// Reopens the camera for `next` once the display has given back every frame (their memory is
+    /// mapped from the device). If the new mode cannot be set, the old one is taken again.
+    private func switchMode(to next: SourceRequest, now: MonotonicInstant) throws -> SourceStep {
+        if camera.clientHeldBuffers > 0 { return .wait(deadline: nil) }
+        pendingRequest = nil
+        camera.stop()
+        isOpen = false
+        let previous = request
+        for attempt in [next, previous] {
+            request = attempt
+            camera = makeCamera(reopenPath, attempt)
+            do {
+                try open(now: now)
+                if attempt == next { modeSwitches += 1 }
+                return .wait(deadline: nil)
+            } catch let error as SourceError {
+                // Taken by another application or unplugged meanwhile: recover as from any interruption.
+                if error.cameraInterruption != nil { return .wait(deadline: retryAt) }
+                if attempt == previous { throw error }
+            }
+        }
+        return .wait(deadline: nil)
     }
 
     /// While interrupted: wait for the display to give back every frame (their memory is mapped from

@@ -34,6 +34,8 @@ public final class V4L2Camera: FrameSource {
     public private(set) var capabilities: V4L2Capabilities?
     /// The mode chosen from the enumerated ones.
     public private(set) var choice: V4L2ModeChoice?
+    /// The modes enumerated for the request (those worth asking for at its display size).
+    public private(set) var modes: [V4L2Mode] = []
     /// The format in effect (re-read with G_FMT after setting it).
     public private(set) var format: V4L2PixFormat?
     /// Frames lost: corrupt (error flag), short, or skipped by the driver (sequence gaps).
@@ -123,8 +125,9 @@ public final class V4L2Camera: FrameSource {
         let modes = try attempt { () throws(V4L2Error) in
             try dev.captureModes(displayWidth: request.displayWidth, displayHeight: request.displayHeight)
         }
+        self.modes = modes
         guard let choice = V4L2ModeSelector.select(
-            from: modes, displayWidth: request.displayWidth, displayHeight: request.displayHeight)
+            from: modes, displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect)
         else { throw .badInput(thing: name, reason: "offers no pixel format pipcam can show") }
         self.choice = choice
         let wanted = V4L2PixFormat(fourcc: choice.mode.fourcc, width: choice.mode.size.width, height: choice.mode.size.height)

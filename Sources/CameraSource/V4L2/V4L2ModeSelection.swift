@@ -40,8 +40,12 @@ public enum V4L2ModeSelector {
     public static let preferredMaximumRate = 30.5
 
     /// The mode and interval to use for showing frames at `displayWidth`×`displayHeight`, or nil
-    /// when no mode has a format pipcam can show.
-    public static func select(from modes: [V4L2Mode], displayWidth: Int, displayHeight: Int) -> V4L2ModeChoice? {
+    /// when no mode has a format pipcam can show. With `aspect`, modes of that shape (within 2 %)
+    /// come first: the smallest of them that covers, else the smallest of any shape that covers,
+    /// else the largest of them (a sharper picture is worth a new shape; a bigger one is not).
+    public static func select(
+        from modes: [V4L2Mode], displayWidth: Int, displayHeight: Int, aspect: Double? = nil
+    ) -> V4L2ModeChoice? {
         let usable = modes.filter { $0.fourcc.pixelFormat != nil }
         let native = usable.filter { !$0.isEmulated }
         let candidates = native.isEmpty ? usable : native
@@ -55,7 +59,13 @@ public enum V4L2ModeSelector {
             pool = rated.filter { rate($0.interval) >= best }
         }
 
-        let covering = pool.filter { $0.mode.size.width >= displayWidth && $0.mode.size.height >= displayHeight }
+        var covering = pool.filter { $0.mode.size.width >= displayWidth && $0.mode.size.height >= displayHeight }
+        if let aspect {
+            let shaped = (covering.isEmpty ? pool : covering).filter { Self.hasShape($0.mode.size, aspect) }
+            if !shaped.isEmpty {
+                if covering.isEmpty { pool = shaped } else { covering = shaped }
+            }
+        }
         let chosen: (mode: V4L2Mode, interval: V4L2Fraction?)?
         if covering.isEmpty {
             chosen = pool.min { better($0, than: $1, smallerFirst: false) }
@@ -63,6 +73,24 @@ public enum V4L2ModeSelector {
             chosen = covering.min { better($0, than: $1, smallerFirst: true) }
         }
         return chosen.map { V4L2ModeChoice(mode: $0.mode, interval: $0.interval) }
+    }
+
+    /// Whether a camera streaming at `current` should change modes now that its frames are shown
+    /// at `displayWidth`×`displayHeight`: when the window outgrew the frames by more than a tenth
+    /// and a larger mode suits it, or when a mode a quarter of the area or less covers it. In
+    /// between it keeps the mode: a switch stops the stream for a moment.
+    public static func shouldSwitch(from current: V4L2Size, modes: [V4L2Mode], displayWidth: Int, displayHeight: Int) -> Bool {
+        guard displayWidth > 0, displayHeight > 0, current.area > 0 else { return false }
+        let aspect = Double(current.width) / Double(current.height)
+        guard let best = select(from: modes, displayWidth: displayWidth, displayHeight: displayHeight, aspect: aspect)?
+            .mode.size, best != current
+        else { return false }
+        let outgrown = displayWidth * 10 > current.width * 11 || displayHeight * 10 > current.height * 11
+        return outgrown ? best.area > current.area : best.area * 4 <= current.area
+    }
+
+    static func hasShape(_ size: V4L2Size, _ aspect: Double) -> Bool {
+        size.height > 0 && abs(Double(size.width) / Double(size.height) / aspect - 1) < 0.02
     }
 
     /// The interval to ask for: the fastest at most ~30 fps that is still smooth; else the slowest

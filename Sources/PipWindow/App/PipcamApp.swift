@@ -108,6 +108,7 @@ public final class PipcamApp {
             redrawHeldFrame()
         }
         pip.onFrameSettled = { [unowned self] rect in
+            noteDisplaySize(rect)
             guard let path = GeometryMemory.filePath() else { return }
             GeometryMemory(rect: rect, in: WindowManagerInfo.workArea(display: loop.display)).save(to: path)
         }
@@ -281,6 +282,13 @@ public final class PipcamApp {
         if t == .pip { pip.present(drawing: draw) } else { main?.presenter.present(drawing: draw) }
     }
 
+    /// Tells the source the size PiP shows the picture at (unturned), so a camera can switch to a
+    /// mode that suits it (`FrameSource.displaySizeChanged`).
+    private func noteDisplaySize(_ rect: Rect) {
+        let size = rotation.rotatedSize(width: rect.width, height: rect.height)
+        pump.mailbox.noteDisplaySize(width: size.width, height: size.height)
+    }
+
     private func noteShown(captured: MonotonicInstant) {
         let now = MonotonicInstant.now()
         stats.noteShown(latencyNanoseconds: now > captured ? now.nanoseconds - captured.nanoseconds : 0)
@@ -339,6 +347,7 @@ public final class PipcamApp {
 extension PipcamApp: PipControllerDelegate {
     public func pipControllerDidStart(_ controller: PipController) {
         if let main, main.isMapped { main.content = .placeholder }
+        noteDisplaySize(controller.pipFrame)
     }
 
     public func pipController(_ controller: PipController, restoreUserInterfaceWithCompletion completion: @escaping () -> Void) {
