@@ -160,6 +160,7 @@ final class ReducedJPEGDecoder {
         guard width > 0, height > 0 else { return }
         let denominator = JPEGDecoder.scaleDenominator(width: width, height: height, minWidth: minWidth, minHeight: minHeight)
         guard denominator >= 2 else { return }
+        split?.settle()  // a stopped recording thread may still read the entropy data replaced here
         let pixelsPerBlock = 8 / denominator
         // 4:2:2 comes as luma 2×1 with chroma 1×1 blocks per MCU (libjpeg) or as 2×2 with 1×2
         // (ffmpeg, many cameras); the second rounds the height up to 16 lines, so it needs more.
