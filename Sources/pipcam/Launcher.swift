@@ -75,8 +75,11 @@ struct Launcher {
 
     private func request(display: XDisplay, options: SessionOptions) -> SourceRequest {
         let area = WindowManagerInfo.workArea(display: display)
-        let width = options.size?.0 ?? max(160, area.width / 4)
-        let height = options.size?.1 ?? width * 9 / 16
+        // The PiP size remembered from the last run, when it will be used: the camera then starts
+        // in the mode for it instead of switching right after start.
+        let remembered = options.remembersGeometry ? GeometryMemory.filePath().flatMap(GeometryMemory.load(from:)) : nil
+        let width = options.size?.0 ?? remembered?.width ?? max(160, area.width / 4)
+        let height = options.size?.1 ?? remembered?.height ?? width * 9 / 16
         return SourceRequest(displayWidth: width, displayHeight: height, paced: !command.untimed)
     }
 
