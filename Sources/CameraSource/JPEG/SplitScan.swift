@@ -210,31 +210,22 @@ final class SplitScan {
 
     /// Feeds `balance` what this decode cost: the first thread's part up to the splice (from
     /// `begin`, just before the job was posted, to `met`), its assembling, and the recording thread's
-    /// part — all of it when that thread finished, else what it has published so far. The records
-    /// assembled count as many bits as the recording thread's records had on average.
+    /// part — all of it when that thread finished, else what it has published so far (up to the
+    /// start of its last record). The records assembled count as many bits as the recording
+    /// thread's records had on average.
     private func learn(begin: UInt64, met: UInt64, splice: Splice, assembly: (nanoseconds: UInt64, records: Int)) {
         let records = shared.records, progress = shared.progress
-        var sample = SplitBalance.Sample(
+        // `started`, `ended` and `startByte` are written before the publishing (release) that makes
+        // them visible; once finished, `published` is the final count.
+        let finished = progress.isFinished, published = progress.published
+        guard finished || published > 0 else { return }
+        let recordBits = published > 0 ? BlockRecords.bitOffset(records.starts[published - 1]) - shared.startByte * 8 : 0
+        balance.note(SplitBalance.Sample(
             decodeNanoseconds: met - begin, decodeBits: BlockRecords.bitOffset(records.starts[splice.record]),
-            recordNanoseconds: 0, recordBits: 0, assembleNanoseconds: assembly.nanoseconds, assembleBits: 0,
-            delayNanoseconds: 0)
-        // `started`, `ended`, `startByte` and `endBit` are written before the publishing (release)
-        // that makes them visible.
-        let published = progress.published
-        var recorded = published
-        if progress.isFinished {
-            sample.recordNanoseconds = shared.ended &- shared.started
-            sample.recordBits = shared.endBit - shared.startByte * 8
-            recorded = shared.recorded
-        } else if published > 0 {
-            sample.recordNanoseconds = MonotonicInstant.now().nanoseconds &- shared.started
-            sample.recordBits = BlockRecords.bitOffset(records.starts[published - 1]) - shared.startByte * 8
-        } else {
-            return
-        }
-        sample.assembleBits = recorded > 0 ? assembly.records * sample.recordBits / recorded : 0
-        sample.delayNanoseconds = shared.started > begin ? shared.started - begin : 0
-        balance.note(sample)
+            recordNanoseconds: (finished ? shared.ended : MonotonicInstant.now().nanoseconds) &- shared.started,
+            recordBits: recordBits, assembleNanoseconds: assembly.nanoseconds,
+            assembleBits: published > 0 ? assembly.records * recordBits / published : 0,
+            delayNanoseconds: shared.started > begin ? shared.started - begin : 0))
     }
 
     /// The recording thread's CPU: the first allowed one this thread is not on. Left to itself the
@@ -277,9 +268,8 @@ final class SplitScan {
         let progress = SplitProgress()
         let handshake = JobHandshake(spinNanoseconds: SplitScan.jobWaitNanoseconds)
         var job: (decoder: ScanDecoder, side: Int, byte: Int)?
-        /// When the last job's recording started and ended, the byte it started at, the start bit
-        /// of its last record and how many it recorded.
-        var started: UInt64 = 0, ended: UInt64 = 0, startByte = 0, endBit = 0, recorded = 0
+        /// When the last job's recording started and ended, and the byte it started at.
+        var started: UInt64 = 0, ended: UInt64 = 0, startByte = 0
 
         func loop() {
             while handshake.take() {
@@ -288,9 +278,7 @@ final class SplitScan {
                     started = MonotonicInstant.now().nanoseconds
                     startByte = SplitScan.recordingStart(
                         planned: job.byte, firstThread: progress.firstThreadBit / 8, count: job.decoder.entropy.count)
-                    let count = job.decoder.record(side: job.side, from: startByte, into: records, progress: progress)
-                    endBit = count > 0 ? BlockRecords.bitOffset(records.starts[count - 1]) : startByte * 8
-                    recorded = count
+                    _ = job.decoder.record(side: job.side, from: startByte, into: records, progress: progress)
                     ended = MonotonicInstant.now().nanoseconds
                 }
                 progress.finish()

@@ -166,42 +166,50 @@ public final class ResilientCamera: FrameSource {
         return min(Self.reconnectFirstNanoseconds << shift, Self.reconnectLongestNanoseconds)
     }
 
-    /// Reopens the camera for `next` once the display has given back every frame (their memory is
-    /// mapped from the device). If the new mode cannot be set, the old one is taken again.
-    private func switchMode(to next: SourceRequest, now: MonotonicInstant) throws -> SourceStep {
-        if camera.clientHeldBuffers > 0 { return .wait(deadline: nil) }
-        pendingRequest = nil
+    /// Closes the device once the display has given back every frame (their memory is mapped from
+    /// it); false while it still holds some.
+    private func closeOnceFramesAreBack() -> Bool {
+        guard isOpen else { return true }
+        guard camera.clientHeldBuffers == 0 else { return false }
         camera.stop()
         isOpen = false
+        return true
+    }
+
+    /// Opens a new camera for `request` (by the stable path), which becomes the request in effect.
+    private func reopen(for request: SourceRequest, now: MonotonicInstant) throws {
+        self.request = request
+        camera = makeCamera(reopenPath, request)
+        try open(now: now)
+    }
+
+    /// Reopens the camera for `next` once the display has given back every frame. If the new mode
+    /// cannot be set, the old one is taken again.
+    private func switchMode(to next: SourceRequest, now: MonotonicInstant) throws -> SourceStep {
+        guard closeOnceFramesAreBack() else { return .wait(deadline: nil) }
+        pendingRequest = nil
         let previous = request
-        for attempt in [next, previous] {
-            request = attempt
-            camera = makeCamera(reopenPath, attempt)
+        do {
             do {
-                try open(now: now)
-                if attempt == next { modeSwitches += 1 }
-                return .wait(deadline: nil)
-            } catch let error as SourceError {
-                // Taken by another application or unplugged meanwhile: recover as from any interruption.
-                if error.cameraInterruption != nil { return .wait(deadline: retryAt) }
-                if attempt == previous { throw error }
+                try reopen(for: next, now: now)
+                modeSwitches += 1
+            } catch let error as SourceError where error.cameraInterruption == nil {
+                try reopen(for: previous, now: now)
             }
+        } catch let error as SourceError where error.cameraInterruption != nil {
+            // Taken by another application or unplugged meanwhile: recover as from any interruption.
+            return .wait(deadline: retryAt)
         }
         return .wait(deadline: nil)
     }
 
-    /// While interrupted: wait for the display to give back every frame (their memory is mapped from
-    /// the device), close the device, and try again at `retryAt`.
+    /// While interrupted: wait for the display to give back every frame, close the device, and try
+    /// again at `retryAt`.
     private func recover(now: MonotonicInstant) throws -> SourceStep {
-        if isOpen {
-            if camera.clientHeldBuffers > 0 { return .wait(deadline: nil) }
-            camera.stop()
-            isOpen = false
-        }
+        guard closeOnceFramesAreBack() else { return .wait(deadline: nil) }
         guard now >= retryAt, interruption != nil else { return .wait(deadline: retryAt) }
-        camera = makeCamera(reopenPath, request)
         do {
-            try open(now: now)
+            try reopen(for: request, now: now)
             return .wait(deadline: nil)
         } catch let error as SourceError {
             // A missing node means the camera is unplugged (also one another application held):

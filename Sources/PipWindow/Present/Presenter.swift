@@ -76,7 +76,7 @@ public final class Presenter {
         var serverReads = false
         for image in images where !image.inFlight {
             if !image.touched { image.touchPages() }
-            if !image.readByServer {
+            if image.usesSharedMemory && !image.readByServer {
                 display.readOnServer(image, gc: gc)
                 serverReads = true
             }
