@@ -19,6 +19,8 @@ final class HuffmanTable {
         /// AC: one or two coefficients for each prefix (see `PairEntry`); 0 when the first code and
         /// its extra bits do not fit (the slow path).
         let pairs: UnsafeMutablePointer<UInt64>
+        /// AC, while `pairs` is built: one coefficient for each prefix (see `SingleEntry`).
+        let singles: UnsafeMutablePointer<UInt32>
         /// For a code length L (11…16): first 16-bit left-aligned prefix that is not a code of
         /// length ≤ L.
         let limit: UnsafeMutablePointer<UInt32>
@@ -29,7 +31,7 @@ final class HuffmanTable {
 
     let tables = Tables(
         lookup: .allocate(capacity: lookupSize), fastDC: .allocate(capacity: lookupSize),
-        pairs: .allocate(capacity: lookupSize),
+        pairs: .allocate(capacity: lookupSize), singles: .allocate(capacity: lookupSize),
         limit: .allocate(capacity: 18), delta: .allocate(capacity: 17), symbols: .allocate(capacity: 256))
     private(set) var isDefined = false
     /// The DHT bytes (16 counts + symbols) the table was built from, to skip identical rebuilds.
@@ -45,6 +47,7 @@ final class HuffmanTable {
         tables.lookup.initialize(repeating: 0, count: Self.lookupSize)
         tables.fastDC.initialize(repeating: 0, count: Self.lookupSize)
         tables.pairs.initialize(repeating: 0, count: Self.lookupSize)
+        tables.singles.initialize(repeating: 0, count: Self.lookupSize)
         tables.limit.initialize(repeating: UInt32.max, count: 18)
         tables.delta.initialize(repeating: 0, count: 17)
         tables.symbols.initialize(repeating: 0, count: 256)
@@ -54,6 +57,7 @@ final class HuffmanTable {
         tables.lookup.deallocate()
         tables.fastDC.deallocate()
         tables.pairs.deallocate()
+        tables.singles.deallocate()
         tables.limit.deallocate()
         tables.delta.deallocate()
         tables.symbols.deallocate()
@@ -98,6 +102,9 @@ final class HuffmanTable {
         if isDC {
             for prefix in 0..<Self.lookupSize { tables.fastDC[prefix] = dcEntry(prefix) }
         } else {
+            // Each prefix's first coefficient, then the pairs from two of them: a camera (or ffmpeg)
+            // that optimises its tables per picture has this rebuilt on every frame.
+            for prefix in 0..<Self.lookupSize { tables.singles[prefix] = singleEntry(prefix) }
             for prefix in 0..<Self.lookupSize { tables.pairs[prefix] = pairEntry(prefix) }
         }
         for i in 0..<16 { source[i] = counts[i] }
@@ -115,26 +122,33 @@ final class HuffmanTable {
         return Int32(value) << 16 | Int32(length + size)
     }
 
-    /// One AC code and its value read from the leading `available` bits of a `lookupBits`-wide
-    /// prefix, or nil when they do not fit. Run 64 stands for end-of-block.
-    private func coefficient(_ prefix: Int, available: Int) -> (bits: Int, run: Int, value: Int)? {
+    /// The AC code and its value at the start of a `lookupBits`-wide prefix (`SingleEntry`).
+    private func singleEntry(_ prefix: Int) -> UInt32 {
         let e = Int(tables.lookup[prefix])
         let length = e >> 8, run = (e >> 4) & 15, size = e & 15
-        guard length > 0, length <= available else { return nil }
-        if size == 0 { return (length, run == 15 ? 15 : 64, 0) }  // 16 zeros; other run/0 codes end the block
-        guard length + size <= available else { return nil }
+        guard length > 0 else { return 0 }
+        if size == 0 { return SingleEntry(bits: length, run: run == 15 ? 15 : 64, value: 0).packed }  // 16 zeros; other run/0 codes end the block
+        guard length + size <= Self.lookupBits else { return 0 }
         let extra = (prefix >> (Self.lookupBits - length - size)) & ((1 << size) - 1)
-        return (length + size, run, Self.extend(extra, size: size))
+        return SingleEntry(bits: length + size, run: run, value: Self.extend(extra, size: size)).packed
     }
 
+    /// The prefix's first coefficient and, when the bits it leaves hold a whole one, the second:
+    /// the single entry of those bits shifted to the front, if it reads no further than they go
+    /// (what lies beyond them is zeros here, not the stream's next bits).
     private func pairEntry(_ prefix: Int) -> UInt64 {
-        guard let first = coefficient(prefix, available: Self.lookupBits) else { return 0 }
+        let packedFirst = tables.singles[prefix]
+        guard packedFirst != 0 else { return 0 }
+        let first = SingleEntry(packedFirst)
         var entry = PairEntry(bits: first.bits, firstBits: first.bits, firstRun: first.run, firstValue: first.value)
-        if first.run < 64, let second = coefficient((prefix << first.bits) & (Self.lookupSize - 1), available: Self.lookupBits - first.bits) {
-            entry.bits += second.bits
-            entry.secondRun = second.run
-            entry.secondValue = second.value
-            entry.hasSecond = true
+        if first.run < 64 {
+            let second = SingleEntry(tables.singles[(prefix << first.bits) & (Self.lookupSize - 1)])
+            if second.bits > 0 && second.bits <= Self.lookupBits - first.bits {
+                entry.bits += second.bits
+                entry.secondRun = second.run
+                entry.secondValue = second.value
+                entry.hasSecond = true
+            }
         }
         return entry.packed
     }
@@ -171,6 +185,27 @@ extension HuffmanTable.Tables {
 private func memoryEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawBufferPointer) -> Bool {
     for i in 0..<b.count where a.load(fromByteOffset: i, as: UInt8.self) != b[i] { return false }
     return true
+}
+
+/// One AC coefficient read from the front of a look-up prefix, packed into 32 bits (0: the code and
+/// its value do not fit): bits 0–7 the bits consumed, 8–15 the run of zeros (64: end of block),
+/// 16–31 the value.
+struct SingleEntry {
+    var bits: Int, run: Int, value: Int
+
+    init(bits: Int, run: Int, value: Int) {
+        self.bits = bits
+        self.run = run
+        self.value = value
+    }
+
+    init(_ packed: UInt32) {
+        bits = Int(packed & 0xFF)
+        run = Int((packed >> 8) & 0xFF)
+        value = Int(Int16(truncatingIfNeeded: packed >> 16))
+    }
+
+    var packed: UInt32 { UInt32(bits) | UInt32(run) << 8 | UInt32(UInt16(truncatingIfNeeded: value)) << 16 }
 }
 
 /// What one `pairs` entry holds, packed into 64 bits: bits 0–7 all bits consumed, 8–15 the first
