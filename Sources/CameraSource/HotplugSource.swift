@@ -12,6 +12,9 @@ public final class HotplugSource: FrameSource {
     private var outstanding = 0
     /// The throttle level asked for, handed on to a camera that takes over.
     private var throttle = 0
+    /// The size the frames are shown at now (`displaySizeChanged`), when it has changed since the
+    /// start: a camera that takes over opens in the mode for it, not for the size at start-up.
+    private var displaySize: (width: Int, height: Int)?
 
     /// How often to look for a camera.
     public static let probeNanoseconds: UInt64 = 2_000_000_000
@@ -43,7 +46,10 @@ public final class HotplugSource: FrameSource {
 
     public func start() throws { try current.start() }
 
-    public func displaySizeChanged(width: Int, height: Int) { current.displaySizeChanged(width: width, height: height) }
+    public func displaySizeChanged(width: Int, height: Int) {
+        displaySize = (width, height)
+        current.displaySizeChanged(width: width, height: height)
+    }
 
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
         if !isCamera {
@@ -81,7 +87,12 @@ public final class HotplugSource: FrameSource {
         }
         guard let path = pendingCamera, outstanding == 0 else { return }
         pendingCamera = nil
-        let camera = makeCamera(path, request)
+        var cameraRequest = request
+        if let displaySize {
+            cameraRequest.displayWidth = displaySize.width
+            cameraRequest.displayHeight = displaySize.height
+        }
+        let camera = makeCamera(path, cameraRequest)
         do {
             try camera.start()
         } catch {

@@ -57,6 +57,8 @@ final class StubSource: FrameSource {
 
     func stop() { log.append("stop") }
 
+    func displaySizeChanged(width: Int, height: Int) { log.append("display \(width)x\(height)") }
+
     func setThrottle(level: Int) {
         log.append("throttle \(level)")
         throttle = level
@@ -194,6 +196,24 @@ final class StubSource: FrameSource {
         #expect(hp.name == "/dev/video0")
         #expect(rig.placeholder.frameRequests == 0 && rig.placeholder.stopped)
         hp.recycle(bufferIndex: f.bufferIndex)
+    }
+
+    /// The PiP resized while the test pattern ran: a camera plugged in then opens for the size the
+    /// frames are shown at now, and later sizes go to the camera.
+    @Test func aCameraOpensForTheSizeShownNow() throws {
+        let rig = Rig()
+        let hp = rig.source
+        try hp.start()
+        hp.displaySizeChanged(width: 640, height: 360)
+        hp.displaySizeChanged(width: 960, height: 540)
+        #expect(rig.placeholder.log == ["start", "display 640x360", "display 960x540"])  // passed on
+        rig.found = "/dev/video1"
+        let f = try #require(expectFrame(try hp.nextFrame(now: t0)))
+        #expect(rig.made.count == 1)
+        #expect(rig.made[0].request == SourceRequest(displayWidth: 960, displayHeight: 540, paced: request.paced))
+        hp.recycle(bufferIndex: f.bufferIndex)
+        hp.displaySizeChanged(width: 320, height: 180)
+        #expect(rig.made[0].camera.log.contains("display 320x180"))
     }
 
     /// The camera's `needsBuffersBack` passes through once it is in use.
