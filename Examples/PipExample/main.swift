@@ -38,9 +38,7 @@ let screen = CallScreen()
 pip.delegate = screen
 pip.startsAutomaticallyWhenSourceHidden = true
 // PiP gets ready for the camera's frames (an MJPEG decoder, its images) before the first one.
-if let format = source.frameFormat {
-    pip.expectedFrames = ExpectedFrames(format: format, width: source.frameWidth, height: source.frameHeight)
-}
+pip.expectedFrames = source.expectedFrames
 
 // Frames go to PiP while it shows video; each buffer goes back to the camera once it is drawn.
 loop.addReader(pump.mailbox.toDisplay.fd) { pump.mailbox.toDisplay.drain() }

@@ -61,6 +61,11 @@ extension FrameSource {
     public func setThrottle(level: Int) {}
     public var needsBuffersBack: Bool { false }
     public func displaySizeChanged(width: Int, height: Int) {}
+
+    /// The frames the source sends now (`frameFormat` at `frameWidth`×`frameHeight`), when it knows.
+    public var expectedFrames: ExpectedFrames? {
+        frameFormat.map { ExpectedFrames(format: $0, width: frameWidth, height: frameHeight) }
+    }
 }
 
 /// What the window wants from a source, so it can pick the cheapest mode that looks right.
@@ -78,5 +83,17 @@ public struct SourceRequest: Sendable, Equatable {
         self.displayHeight = displayHeight
         self.paced = paced
         self.aspect = aspect
+    }
+}
+
+/// What frames a source will send, as far as it knows before the first one.
+public struct ExpectedFrames: Equatable, Sendable {
+    public var format: PixelFormat
+    public var width: Int
+    public var height: Int
+    public init(format: PixelFormat, width: Int, height: Int) {
+        self.format = format
+        self.width = width
+        self.height = height
     }
 }

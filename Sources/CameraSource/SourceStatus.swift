@@ -38,8 +38,12 @@ public struct SourceStatus: Sendable, Equatable {
     public var camera: CameraState
     /// Whether pictures from the source should be mirrored unless the user said otherwise.
     public var prefersMirror: Bool
-    public init(camera: CameraState, prefersMirror: Bool) {
+    /// The frames the source sends now, when it knows (`FrameSource.expectedFrames`): they change
+    /// when a camera is plugged in or switches modes, before the first new frame arrives.
+    public var frames: ExpectedFrames?
+    public init(camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil) {
         self.camera = camera
         self.prefersMirror = prefersMirror
+        self.frames = frames
     }
 }

@@ -38,6 +38,7 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         var state: CameraState = .streaming
         var needsBack = false
         var asked = 0
+        var format: PixelFormat?
     }
     let shared = Mutex(Shared())
     let name = "status"
@@ -51,6 +52,8 @@ final class StatusSource: FrameSource, @unchecked Sendable {
     var cameraState: CameraState { shared.withLock { $0.state } }
     var needsBuffersBack: Bool { shared.withLock { $0.needsBack } }
     var asked: Int { shared.withLock { $0.asked } }
+    var frameFormat: PixelFormat? { shared.withLock { $0.format } }
+    func set(format: PixelFormat?) { shared.withLock { $0.format = format } }
     func set(_ state: CameraState) { shared.withLock { $0.state = state } }
     func setNeedsBack(_ value: Bool) { shared.withLock { $0.needsBack = value } }
 
@@ -97,11 +100,16 @@ final class StatusSource: FrameSource, @unchecked Sendable {
 }
 
 @Suite(.serialized) struct PumpStatusTests {
+    /// A pump running `source`, and its mailbox.
+    static func running(_ source: StatusSource) -> (FramePump, FrameMailbox) {
+        let pump = FramePump(source: source)
+        pump.run()
+        return (pump, pump.mailbox)
+    }
+
     @Test func pumpPublishesTheSourceStatusWhenItChanges() {
         let source = StatusSource(mirrored: true)
-        let pump = FramePump(source: source)
-        let mailbox = pump.mailbox
-        pump.run()
+        let (pump, mailbox) = Self.running(source)
         defer { pump.stop() }
         // The first status differs from the mailbox's initial one (mirroring): published and signalled.
         #expect(signalled(mailbox.toDisplay, within: 1000))
@@ -123,11 +131,25 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         #expect(!mailbox.takeReleaseRequest())
     }
 
+    /// A camera plugged in or switching modes sends other frames: the display hears of it before
+    /// the first of them.
+    @Test func pumpPublishesTheFramesTheSourceSendsNow() {
+        let source = StatusSource(mirrored: false)
+        let (pump, mailbox) = Self.running(source)
+        defer { pump.stop() }
+        #expect(!signalled(mailbox.toDisplay, within: 50))
+        #expect(mailbox.status.frames == nil)
+        source.set(format: .mjpeg)
+        #expect(signalled(mailbox.toDisplay, within: 1000))
+        #expect(eventually { mailbox.status.frames == ExpectedFrames(format: .mjpeg, width: 2, height: 2) })
+        #expect(mailbox.status.camera == .streaming)
+        source.set(format: nil)  // closed for a mode switch
+        #expect(eventually { mailbox.status.frames == nil })
+    }
+
     @Test func pumpAsksForEveryFrameBackWhileTheSourceNeedsThem() {
         let source = StatusSource(mirrored: false)
-        let pump = FramePump(source: source)
-        let mailbox = pump.mailbox
-        pump.run()
+        let (pump, mailbox) = Self.running(source)
         defer { pump.stop() }
         #expect(!signalled(mailbox.toDisplay, within: 50))
         #expect(!mailbox.takeReleaseRequest())

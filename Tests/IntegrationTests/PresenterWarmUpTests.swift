@@ -1,6 +1,6 @@
 import CameraSource
 import Foundation
-import PipWindow
+@testable import PipWindow
 import Testing
 
 /// `Presenter.warmUp` against a real X server (no window manager): it raises no X error, leaves
@@ -59,5 +59,38 @@ import Testing
         let shots = try windows.map { try x.screenshot(of: XWindowID(UInt32($0))) }
         #expect(shots[0].commonColorCount() >= 3, "testsrc2 has several large coloured areas")
         #expect(shots[0].fractionDiffering(from: shots[1], tolerance: 0) == 0, "the warmed-up window shows another picture")
+    }
+
+    /// New expected frames (a camera plugged in, a new mode) get a window that already shows
+    /// frames ready at once; a window that never showed one stays without the memory.
+    @Test func newExpectedFramesPrepareOnlyAWindowShowingFrames() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let (w, h) = Self.size
+        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: w, height: h), events: [.exposure])
+        display.map(window)
+        let presenter = try Presenter(display: display, window: window, allowShm: true)
+        presenter.resize(width: w, height: h)
+        let small = ExpectedFrames(format: .mjpeg, width: 640, height: 360)
+        let large = ExpectedFrames(format: .mjpeg, width: 1920, height: 1080)
+        presenter.expectedFrames = small
+        #expect(presenter.preparedFrames == nil, "a window not shown yet got ready")
+        presenter.expectedFrames = large
+        #expect(presenter.preparedFrames == nil)
+        presenter.warmUp()
+        #expect(presenter.preparedFrames == large)
+        presenter.expectedFrames = small
+        #expect(presenter.preparedFrames == small)
+        presenter.expectedFrames = nil  // a camera closed for a moment: nothing to get ready for
+        #expect(presenter.preparedFrames == small)
+
+        // Showing a picture counts as showing frames, warm-up or not.
+        let other = try Presenter(display: display, window: window, allowShm: true)
+        other.resize(width: w, height: h)
+        let (source, frame) = try Self.firstFrame()
+        defer { source.stop() }
+        try Self.show(frame, with: other, on: display)
+        other.expectedFrames = large
+        #expect(other.preparedFrames == large)
     }
 }

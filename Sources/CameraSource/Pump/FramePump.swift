@@ -91,7 +91,7 @@ public final class FramePump: @unchecked Sendable {
     }
 
     private func publishStatus() {
-        mailbox.publish(SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault))
+        mailbox.publish(SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames))
         if source.needsBuffersBack { mailbox.requestRelease() }
     }
 

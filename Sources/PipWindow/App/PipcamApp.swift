@@ -90,7 +90,7 @@ public final class PipcamApp {
         contentSize = (rotated.width, rotated.height)
         notices = NoticeAssets()
         installBanner()
-        status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault)
+        status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames)
         applyPicture()
         pip.delegate = self
         pip.onPossibleChanged = { [unowned self] in main?.buttonEnabled = $0 }
@@ -128,11 +128,7 @@ public final class PipcamApp {
         }
         scheduleStats()
         installControl()
-        if let format = source.frameFormat {
-            let expected = ExpectedFrames(format: format, width: source.frameWidth, height: source.frameHeight)
-            pip.expectedFrames = expected
-            main?.presenter.expectedFrames = expected
-        }
+        expect(status.frames)
         if options.startInPip { pip.start() } else { main?.show() }
         for second in 1...5 {
             loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: Int64(second) * 1_000_000_000)) { [unowned self] in
@@ -216,6 +212,7 @@ public final class PipcamApp {
         let now = pump.mailbox.status
         guard now != status else { return }
         let wasInterrupted = notices.notice(for: status.camera) != nil
+        if now.frames != status.frames { expect(now.frames) }
         status = now
         applyPicture()
         if notices.notice(for: now.camera) != nil {
@@ -225,6 +222,13 @@ public final class PipcamApp {
         } else if wasInterrupted {
             redrawHeldFrame()
         }
+    }
+
+    /// Tells the windows what frames come (a window already showing frames gets ready for them).
+    private func expect(_ frames: ExpectedFrames?) {
+        guard let frames else { return }
+        pip.expectedFrames = frames
+        main?.presenter.expectedFrames = frames
     }
 
     /// Gives back every frame the display holds (the newest one, kept for redraws, included).

@@ -64,8 +64,15 @@ public final class Presenter {
     }
 
     /// The frames a source will send (format and size), when it knows before the first one: what
-    /// `warmUp` gets the converter ready for.
-    public var expectedFrames: ExpectedFrames?
+    /// `warmUp` gets the converter ready for. A presenter already showing frames gets ready for new
+    /// ones as soon as they are set (a camera plugged in, a camera's new mode).
+    public var expectedFrames: ExpectedFrames? {
+        didSet { if expectedFrames != oldValue && showsFrames { prepareConverter() } }
+    }
+    /// Whether the window has been warmed up or shown a picture: from then on it holds its memory.
+    private var showsFrames = false
+    /// What the converter was last got ready for; for tests.
+    private(set) var preparedFrames: ExpectedFrames?
 
     /// Gets ready for the window's first frames when it is about to show them: writes the images'
     /// pages, has the server read them once, and has the converter allocate for `expectedFrames`.
@@ -83,11 +90,16 @@ public final class Presenter {
         }
         // Done before the first frame is put, which would otherwise queue behind the reads.
         if serverReads { display.sync() }
-        if let e = expectedFrames {
-            converter.prepare(
-                format: e.format, sourceWidth: e.width, sourceHeight: e.height, width: width, height: height,
-                rotation: rotation)
-        }
+        showsFrames = true
+        prepareConverter()
+    }
+
+    private func prepareConverter() {
+        guard let e = expectedFrames else { return }
+        converter.prepare(
+            format: e.format, sourceWidth: e.width, sourceHeight: e.height, width: width, height: height,
+            rotation: rotation)
+        preparedFrames = e
     }
 
     /// Whether every image has been written and read by the server (`warmUp`, or frames put).
@@ -125,6 +137,7 @@ public final class Presenter {
     ) throws -> Outcome {
         guard let index = freeImage() else { return .busy }
         let image = images[index]
+        showsFrames = true
         try body(image.pixels, image.stride, width, height)
         overlay?(image.pixels, image.stride, width, height)
         captureTimes[index] = timestamp
@@ -180,17 +193,5 @@ public final class Presenter {
         for image in images { display.destroy(image) }
         images.removeAll()
         captureTimes.removeAll()
-    }
-}
-
-/// What frames a source will send, as far as it knows before the first one.
-public struct ExpectedFrames: Equatable, Sendable {
-    public var format: PixelFormat
-    public var width: Int
-    public var height: Int
-    public init(format: PixelFormat, width: Int, height: Int) {
-        self.format = format
-        self.width = width
-        self.height = height
     }
 }
