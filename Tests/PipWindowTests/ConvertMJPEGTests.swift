@@ -1,5 +1,6 @@
 import CTurboJPEG
 import CameraSource
+import Glibc
 import Testing
 @testable import PipWindow
 
@@ -65,6 +66,43 @@ import Testing
                 try FrameConverter().convert(Self.frame(bytes, width: 16, height: 16), into: dest.base,
                                              stride: dest.stride, width: 8, height: 8, layout: .xrgb,
                                              rotation: .deg0, mirror: false)
+            }
+        }
+    }
+}
+
+/// JPEG rows converted as the decoder finishes them (`ProgressivePass`) give the pixels converting
+/// the decoded picture afterwards gives, byte for byte, bars and padding included.
+@Suite struct ConvertProgressiveTests {
+    @Test(arguments: [TJSAMP_420, TJSAMP_422, TJSAMP_GRAY])
+    func givesThePicturesConvertingAfterDecodingGives(subsampling: TJSAMP) throws {
+        // 640×360 with noise: coded data large enough for the two-thread decode.
+        let (w, h) = (640, 360)
+        let jpeg = ConvertMJPEGTests.encode(width: w, height: h, subsampling: subsampling, seed: 9)
+        #expect(jpeg.count > 64 * 1024, "\(jpeg.count) bytes: too small to decode on two threads")
+        try jpeg.withUnsafeBytes { bytes in
+            let source = ConvertMJPEGTests.frame(bytes, width: w, height: h)
+            let progressive = FrameConverter(), afterwards = FrameConverter()
+            afterwards.allowsProgressive = false
+            // 1/4 and 1/2 scale exactly, mirrored, turned 180°, letterboxed; then ones DirectPass
+            // leaves alone (scaled, a quarter turn), where nothing is converted early.
+            let cases: [(Int, Int, Rotation, Bool, early: Bool)] = [
+                (160, 90, .deg0, false, true), (160, 90, .deg0, true, true), (320, 180, .deg180, false, true),
+                (160, 106, .deg180, true, true), (174, 90, .deg0, false, true),
+                (150, 84, .deg0, false, false), (90, 160, .deg90, false, false),
+            ]
+            for (dw, dh, rotation, mirror, early) in cases {
+                let a = TestDestination(width: dw, height: dh), b = TestDestination(width: dw, height: dh)
+                for _ in 0..<3 {  // the split point moves between pictures
+                    try progressive.convert(source, into: a.base, stride: a.stride, width: dw, height: dh,
+                                            layout: .xrgb, rotation: rotation, mirror: mirror)
+                    try afterwards.convert(source, into: b.base, stride: b.stride, width: dw, height: dh,
+                                           layout: .xrgb, rotation: rotation, mirror: mirror)
+                    #expect(memcmp(a.base, b.base, a.stride * dh) == 0, "\(subsampling) \(dw)×\(dh) \(rotation) mirror \(mirror)")
+                    #expect(a.paddingUntouched)
+                }
+                let earlyRows = progressive.progressive.lastEarlyRows
+                #expect(early ? earlyRows > 0 : earlyRows == 0, "\(subsampling) \(dw)×\(dh) \(rotation): \(earlyRows) rows converted while decoding")
             }
         }
     }

@@ -73,9 +73,10 @@ public final class JPEGDecoder {
     ///
     /// The result is planar (I420, I422, I444 or gray, JFIF colorimetry) or BGRA for unusual
     /// subsamplings, with `timestamp`, `sequence` and `bufferIndex` copied from `source`.
-    /// Throws `JPEGError.corrupt` when the data cannot be decoded.
-    public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int) throws -> VideoFrame {
-        if let reduced, let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight) { return frame }
+    /// Throws `JPEGError.corrupt` when the data cannot be decoded. `rows` hears of the rows the
+    /// reduced decoder finishes as it goes (libjpeg-turbo's pictures are reported not at all).
+    public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) throws -> VideoFrame {
+        if let reduced, let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight, rows: rows) { return frame }
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
         let jpeg = data.baseAddress!.assumingMemoryBound(to: UInt8.self)

@@ -64,8 +64,8 @@ final class ReducedJPEGDecoder {
 
     /// `source` (an `.mjpeg` frame) at the smallest of 1/8, 1/4 or 1/2 scale that still covers
     /// `minWidth`×`minHeight`, planar; nil when a larger scale is needed or the stream is not one
-    /// this decoder handles.
-    func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int) -> VideoFrame? {
+    /// this decoder handles. `rows` hears of the rows the first thread finishes as it goes.
+    func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) -> VideoFrame? {
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         split?.settle()  // before the headers, entropy data and slots it reads change
         if splitLast, let split { split.prepare() }
@@ -132,24 +132,26 @@ final class ReducedJPEGDecoder {
             size += plane.bytes
         }
         let out = outputBuffer(bytes: size)
-        let scan = ScanDecoder(
+        func plane(_ l: (offset: Int, stride: Int)) -> FramePlane { FramePlane(base: UnsafeRawPointer(out + l.offset), stride: l.stride) }
+        let color = comps.count > 1
+        let width = (header.width + denominator - 1) / denominator
+        let height = (header.height + denominator - 1) / denominator
+        let picture = VideoFrame(
+            format: format, width: width, height: height, plane0: plane(layout.0),
+            plane1: color ? plane(layout.1) : nil, plane2: color ? plane(layout.2) : nil,
+            byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
+            bufferIndex: source.bufferIndex)
+        var scan = ScanDecoder(
             entropy: entropy, slots: slots, slotCount: slotCount, predictors: predictors,
             restartInterval: header.restartInterval, mcusX: mcusX, mcusY: mcusY, output: out)
+        if let rows { scan.rowReport = RowReport(sink: rows, picture: picture, rowsPerMCURow: mcuHeight / denominator) }
         if let split, header.restartInterval == 0, entropy.count >= SplitScan.minimumBytes {
             splitLast = true
             split.decode(scan, side: pixelsPerBlock, blocks: mcusX * mcusY * slotCount)
         } else {
             scan.run(side: pixelsPerBlock)
         }
-        func plane(_ l: (offset: Int, stride: Int)) -> FramePlane { FramePlane(base: UnsafeRawPointer(out + l.offset), stride: l.stride) }
-        let color = comps.count > 1
-        let width = (header.width + denominator - 1) / denominator
-        let height = (header.height + denominator - 1) / denominator
-        return VideoFrame(
-            format: format, width: width, height: height, plane0: plane(layout.0),
-            plane1: color ? plane(layout.1) : nil, plane2: color ? plane(layout.2) : nil,
-            byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
-            bufferIndex: source.bufferIndex)
+        return picture
     }
 
     /// Gets ready for pictures of `width`×`height` to be shown at `minWidth`×`minHeight` or more,

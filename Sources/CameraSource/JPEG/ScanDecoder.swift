@@ -59,6 +59,8 @@ struct ScanDecoder {
     let restartInterval: Int
     let mcusX: Int, mcusY: Int
     let output: UnsafeMutablePointer<UInt8>
+    /// Told of each MCU row decoded from the start of the scan (not on resumed runs).
+    var rowReport: RowReport? = nil
 
     /// Valid data never reads past this bit; corrupt data ends at the first MCU that does.
     var endBit: Int { (entropy.count + 16) * 8 }
@@ -122,6 +124,7 @@ struct ScanDecoder {
         let watchStart = watch?.startBit ?? Int.max
         // Out of the optional watch once, not per MCU (which would retain and release it).
         let progress = watch?.report
+        let rows = resume == nil ? rowReport : nil
         for mcuY in firstY..<mcusY {
             for mcuX in (mcuY == firstY ? firstX : 0)..<mcusX {
                 if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 {
@@ -154,6 +157,7 @@ struct ScanDecoder {
                     if watching && watch!.isHopeless { watching = false; watch = nil }
                 }
             }
+            rows?.mcuRowsDone(mcuY + 1)
         }
         return nil
     }

@@ -147,8 +147,9 @@ final class SplitScan {
     /// whatever shares its CPU: then it keeps this one waiting in many short gaps), and this one
     /// decodes on by itself from the last block it assembled, until it meets the records again or
     /// reaches the end (the other thread is then stopped). That last block is decoded again: where
-    /// it ends is the next record's start, which is not published yet. Returns the time spent
-    /// assembling and how many records it assembled.
+    /// it ends is the next record's start, which is not published yet. Rows finished on the way
+    /// are reported (`ScanDecoder.rowReport`). Returns the time spent assembling and how many
+    /// records it assembled.
     private func assemble(from splice: Splice, decoder: ScanDecoder, side: Int, blocks: Int) -> (nanoseconds: UInt64, records: Int) {
         let assembler = BlockAssembler(
             slots: decoder.slots, slotCount: decoder.slotCount, mcusX: decoder.mcusX, output: decoder.output)
@@ -182,6 +183,9 @@ final class SplitScan {
                 assembledAt = now
                 block += available - record
                 record = available
+                // Rows whose blocks are all written are used (converted) now, while the other
+                // thread still records; timed as assembling, so `balance` counts them.
+                decoder.rowReport?.mcuRowsDone(block / (decoder.mcusX * decoder.slotCount))
             } else if finished {
                 return (assembling, assembledRecords)
             } else if let start = waitStart {

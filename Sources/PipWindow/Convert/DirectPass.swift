@@ -28,16 +28,26 @@ struct DirectPass {
     private static func reversesRows(_ key: ConversionPlan.Key) -> Bool { (key.rotation == .deg180) != key.mirror }
 
     func run() {
+        fillAboveAndBelow()
+        run(sourceRows: 0..<key.content.height)
+    }
+
+    /// The bars above and below the content.
+    func fillAboveAndBelow() {
+        Bars(target: target, content: key.content, black: layout.black).fillAboveAndBelow()
+    }
+
+    /// The output rows that show the picture's rows `sourceRows`, with the bars beside them.
+    func run(sourceRows: Range<Int>) {
         let content = key.content
         let bars = Bars(target: target, content: content, black: layout.black)
-        bars.fillAboveAndBelow()
         let packer = PixelPacker(coefficients, layout)
         let reversed = Self.reversesRows(key), upsideDown = key.rotation == .deg180
         let chromaShift = key.format == .i420 ? 1 : 0
-        for q in 0..<content.height {
+        for y in sourceRows {
+            let q = upsideDown ? content.height - 1 - y : y
             bars.fillSides(ofRow: content.y + q)
             let row = target.pixels + (content.y + q) &* target.stride
-            let y = upsideDown ? content.height - 1 - q : q
             let out = (row + content.x &* 4).assumingMemoryBound(to: UInt32.self)
             let luma = planes.0.base.assumingMemoryBound(to: UInt8.self) + y &* planes.0.stride
             switch key.format {

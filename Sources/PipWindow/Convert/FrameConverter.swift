@@ -36,6 +36,10 @@ public final class FrameConverter {
     /// Whether 90° and 270° go through the upright passes and a transpose (`QuarterTurn`); tests
     /// turn it off to compare with the rotating pass.
     var allowsQuarterTurn = true
+    /// Whether JPEG rows are converted as the decoder finishes them (`ProgressivePass`); tests
+    /// turn it off to compare both ways.
+    var allowsProgressive = true
+    let progressive = ProgressivePass()
 
     public init() {}
 
@@ -93,7 +97,10 @@ public final class FrameConverter {
         var picture = frame
         if frame.format == .mjpeg {
             let (w, h) = rotation.rotatedSize(width: content.width, height: content.height)
-            picture = try jpegDecoder().decode(frame, minWidth: w, minHeight: h)
+            let rows = allowsProgressive && allowsDirectPass ? progressive : nil
+            rows?.begin(content: content, rotation: rotation, mirror: mirror, layout: layout, target: target)
+            picture = try jpegDecoder().decode(frame, minWidth: w, minHeight: h, rows: rows)
+            if let rows, rows.finish() { return }
         }
         guard picture.width > 0, picture.height > 0, picture.format != .mjpeg else {
             throw FrameConversionError.emptyFrame
@@ -158,7 +165,7 @@ public final class FrameConverter {
     }
 
     // A tuple, not an array: nothing is allocated per frame.
-    private static func planes(of frame: VideoFrame) throws -> (FramePlane, FramePlane, FramePlane) {
+    static func planes(of frame: VideoFrame) throws -> (FramePlane, FramePlane, FramePlane) {
         let count = frame.format.planeCount
         guard count < 2 || frame.plane1 != nil else { throw FrameConversionError.missingPlane(1) }
         guard count < 3 || frame.plane2 != nil else { throw FrameConversionError.missingPlane(2) }
