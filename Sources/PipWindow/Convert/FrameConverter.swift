@@ -20,9 +20,10 @@ public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
 /// black letterbox bars all happen while each destination pixel is written exactly once.
 ///
 /// A planar picture already the content's size (a JPEG decoded at 1/2, 1/4 or 1/8 for the
-/// window) skips resampling (`DirectPass`); 90° and 270° are an upright conversion and a transpose
-/// (`QuarterTurn`). Tap tables and scratch rows are built when the
-/// geometry changes and reused after, so converting a frame allocates nothing. One converter per presenter; not thread-safe.
+/// window) skips resampling (`DirectPass`), and such a JPEG's rows are converted as the decoder
+/// finishes them (`ProgressivePass`); 90° and 270° are an upright conversion and a transpose
+/// (`QuarterTurn`). Tap tables and scratch rows are built when the geometry changes and reused
+/// after, so converting a frame allocates nothing. One converter per presenter; not thread-safe.
 public final class FrameConverter {
     /// How many times a plan (tap tables and scratch) has been built; for tests and diagnostics.
     public private(set) var planBuildCount = 0
