@@ -64,7 +64,36 @@ import Testing
                 if threads == 1 { #expect(log.reports.last == picture.height) }
             }
             if threads == 2 { #expect(decoder.split?.lastSplice != nil, "the halves did not meet") }
+            withExtendedLifetime(decoder) {}  // it owns the pictures' planes
         }
+    }
+
+    /// Restart intervals (one thread, each interval byte-aligned with fresh predictors) and
+    /// damaged data (two threads; the scan may end early or the halves never meet): rows reported
+    /// are final all the same.
+    @Test func restartsAndDamageReportOnlyFinalRows() throws {
+        let restarted = try Fixture.withRestarts(
+            Pictures.picture(width: 640, height: 352, subsampling: TJSAMP_420), every: "5B")
+        #expect(restarted.contains(0xDD))
+        let restartDecoder = ReducedJPEGDecoder(threads: 2)  // owns the picture's planes
+        let (picture, log) = try Self.decode(restarted, with: restartDecoder)
+        #expect(log.reports.last == picture.height && log.reports == log.reports.sorted() && log.matches(picture))
+        withExtendedLifetime(restartDecoder) {}
+
+        let jpeg = Pictures.picture(width: 1024, height: 576, subsampling: TJSAMP_422, quality: 95)
+        let start = Fixture.entropyStart(jpeg)
+        var rng = SplitMix(seed: 5)
+        let decoder = ReducedJPEGDecoder(threads: 2)
+        for round in 0..<12 {
+            var damaged = jpeg
+            for _ in 0..<(1 + round % 4) {
+                damaged[start + Int(rng.next() % UInt64(jpeg.count - start - 2))] = UInt8(truncatingIfNeeded: rng.next())
+            }
+            if round % 3 == 2 { damaged.removeLast(Int(rng.next() % UInt64((jpeg.count - start) / 2))) }
+            let (picture, log) = try Self.decode(damaged, with: decoder)
+            #expect(log.reports == log.reports.sorted() && log.matches(picture), "round \(round)")
+        }
+        withExtendedLifetime(decoder) {}
     }
 
     /// The recording thread stops after the two met: the first decodes on by itself and meets the
@@ -80,5 +109,6 @@ import Testing
         #expect(scan.steals > before, "the first thread waited out the pause")
         #expect(log.reports == log.reports.sorted() && log.matches(picture))
         #expect(log.reports.count > 1)
+        withExtendedLifetime(decoder) {}
     }
 }

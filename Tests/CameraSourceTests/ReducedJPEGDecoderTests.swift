@@ -154,17 +154,7 @@ import Testing
 
     @Test func restartIntervalsAreFollowed() throws {
         let plain = Self.picture(width: 160, height: 96, subsampling: TJSAMP_420)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipcam-rst-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let input = dir.appendingPathComponent("in.jpg"), output = dir.appendingPathComponent("out.jpg")
-        try Data(plain).write(to: input)
-        let jpegtran = Process()
-        jpegtran.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
-        jpegtran.arguments = ["-restart", "3B", "-outfile", output.path, input.path]
-        try jpegtran.run()
-        jpegtran.waitUntilExit()
-        let restarted = [UInt8](try Data(contentsOf: output))
+        let restarted = try Fixture.withRestarts(plain, every: "3B")
         #expect(restarted.contains(0xDD) && restarted != plain)
         let r = try Self.compare(restarted, denominator: 4)
         #expect(r.max <= 1 && r.mean < 0.1, "max \(r.max) mean \(r.mean)")

@@ -24,6 +24,18 @@ enum Fixture {
         return path
     }()
 
+    /// `jpeg` rewritten by jpegtran with a restart marker every `interval` ("3B": 3 MCUs).
+    static func withRestarts(_ jpeg: [UInt8], every interval: String) throws -> [UInt8] {
+        let input = file(jpeg, name: "plain.jpg"), output = file([], name: "restarted.jpg")
+        let jpegtran = Process()
+        jpegtran.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
+        jpegtran.arguments = ["-restart", interval, "-outfile", output, input]
+        try jpegtran.run()
+        jpegtran.waitUntilExit()
+        guard jpegtran.terminationStatus == 0 else { throw FixtureError("jpegtran failed (\(jpegtran.terminationStatus))") }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+
     /// One frame of ffmpeg's testsrc2 as a JPEG written by ffmpeg's encoder, which lays 4:2:2 out
     /// as 2×2 luma and 1×2 chroma blocks per MCU (libjpeg-turbo: 2×1 and 1×1), as many cameras do.
     static func ffmpegJPEG(width: Int, height: Int, pixelFormat: String = "yuvj422p", quality: Int = 6) throws -> [UInt8] {
