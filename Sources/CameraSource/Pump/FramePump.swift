@@ -54,8 +54,13 @@ public final class FramePump: @unchecked Sendable {
             source.stop()
         }
         var ended = false
-        while !stopRequested.load(ordering: .sequentiallyConsistent) {
+        while true {
+            // Wake-ups are taken before the stop flag is read: `stop` sets the flag, then signals,
+            // so a signal taken here is either for a stop seen just below or still pending for the
+            // poll. Read the other way round, a stop between the two reads was drained and lost,
+            // and the thread slept in poll for good (seen once in CI: `stop` waited forever).
             mailbox.toCapture.drain()
+            if stopRequested.load(ordering: .sequentiallyConsistent) { break }
             recycleReturnedBuffers()
             if let size = mailbox.takeDisplaySize() { source.displaySizeChanged(width: size.width, height: size.height) }
             if ended || (!source.isLive && mailbox.hasPending) {
