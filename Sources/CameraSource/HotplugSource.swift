@@ -1,7 +1,9 @@
 /// What pipcam shows when no `--source` was given and there is no camera: the test pattern, while it
 /// looks for a camera every two seconds; a camera that appears is taken (hot-plug) and kept.
 public final class HotplugSource: FrameSource {
-    private let request: SourceRequest
+    /// What a camera that takes over is opened for; its display size follows `displaySizeChanged`,
+    /// so the camera opens in the mode for the size shown now, not the size at start-up.
+    private var request: SourceRequest
     private let findCamera: () -> String?
     private let makeCamera: (String, SourceRequest) -> FrameSource
     private var current: FrameSource
@@ -12,9 +14,6 @@ public final class HotplugSource: FrameSource {
     private var outstanding = 0
     /// The throttle level asked for, handed on to a camera that takes over.
     private var throttle = 0
-    /// The size the frames are shown at now (`displaySizeChanged`), when it has changed since the
-    /// start: a camera that takes over opens in the mode for it, not for the size at start-up.
-    private var displaySize: (width: Int, height: Int)?
 
     /// How often to look for a camera.
     public static let probeNanoseconds: UInt64 = 2_000_000_000
@@ -47,7 +46,8 @@ public final class HotplugSource: FrameSource {
     public func start() throws { try current.start() }
 
     public func displaySizeChanged(width: Int, height: Int) {
-        displaySize = (width, height)
+        request.displayWidth = width
+        request.displayHeight = height
         current.displaySizeChanged(width: width, height: height)
     }
 
@@ -87,12 +87,7 @@ public final class HotplugSource: FrameSource {
         }
         guard let path = pendingCamera, outstanding == 0 else { return }
         pendingCamera = nil
-        var cameraRequest = request
-        if let displaySize {
-            cameraRequest.displayWidth = displaySize.width
-            cameraRequest.displayHeight = displaySize.height
-        }
-        let camera = makeCamera(path, cameraRequest)
+        let camera = makeCamera(path, request)
         do {
             try camera.start()
         } catch {

@@ -145,3 +145,12 @@ enum SampleKind {
         }
     }
 }
+
+extension ConversionPlan.Key {
+    /// The key for `picture` shown in `content`, turned and mirrored.
+    init(picture: VideoFrame, content: ContentGeometry, rotation: Rotation, mirror: Bool) {
+        self.init(
+            format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
+            content: content, rotation: rotation, mirror: mirror)
+    }
+}

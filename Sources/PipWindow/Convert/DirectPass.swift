@@ -12,6 +12,17 @@ struct DirectPass {
     let layout: PixelLayout
     let target: ImageTarget
 
+    /// The pass for `picture` (whose planes are `planes`) shown as `key` says, when it is a case
+    /// this pass converts (`handles`).
+    init?(picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionPlan.Key, layout: PixelLayout, target: ImageTarget) {
+        guard Self.handles(key) else { return nil }
+        self.key = key
+        self.planes = planes
+        coefficients = YUVCoefficients16(picture.colorimetry)
+        self.layout = layout
+        self.target = target
+    }
+
     /// Whether `key` is a case this pass converts: upright, planar Y′CbCr or grey, no scaling, and
     /// (when rows run right to left) whole chroma pairs.
     static func handles(_ key: ConversionPlan.Key) -> Bool {

@@ -108,9 +108,7 @@ public final class FrameConverter {
         }
         let planes = try Self.planes(of: picture)
 
-        let key = ConversionPlan.Key(
-            format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
-            content: content, rotation: rotation, mirror: mirror)
+        let key = ConversionPlan.Key(picture: picture, content: content, rotation: rotation, mirror: mirror)
         if UprightPlan.handles(rotation) {
             convertUpright(picture, planes: planes, key: key, into: target, layout: layout)
             return
@@ -133,11 +131,8 @@ public final class FrameConverter {
         _ picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionPlan.Key,
         into target: ImageTarget, layout: PixelLayout
     ) {
-        if allowsDirectPass && DirectPass.handles(key) {
-            DirectPass(
-                key: key, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
-                target: target
-            ).run()
+        if allowsDirectPass, let pass = DirectPass(picture: picture, planes: planes, key: key, layout: layout, target: target) {
+            pass.run()
             return
         }
         let (plan, isNew) = Self.reuse(&upright, for: key, make: UprightPlan.init)

@@ -6,57 +6,62 @@ import CameraSource
 /// (the split point moves to even out the extra work). `finish` converts the rows left.
 /// One per converter, reused frame after frame.
 final class ProgressivePass: DecodedRows {
-    private var content = ContentGeometry(sourceWidth: 1, sourceHeight: 1, rotation: .deg0, destinationWidth: 1, destinationHeight: 1)
-    private var rotation = Rotation.deg0, mirror = false
-    private var layout: PixelLayout?
-    private var target: ImageTarget?
-    /// Whether the first report of this picture has been seen (and `pass` decided).
-    private var decided = false
-    private var pass: DirectPass?
-    private var convertedRows = 0
+    /// Where the next picture goes (`begin`).
+    private struct Destination {
+        let content: ContentGeometry
+        let rotation: Rotation
+        let mirror: Bool
+        let layout: PixelLayout
+        let target: ImageTarget
+    }
+
+    private enum State {
+        case idle
+        /// Begun; no rows reported yet.
+        case waiting(Destination)
+        /// Converting through `DirectPass`; its first `rows` picture rows are done.
+        case converting(DirectPass, rows: Int)
+        /// Not a picture for `DirectPass`: the converter does it after decoding.
+        case declined
+    }
+
+    private var state = State.idle
     /// How many rows of the last picture were converted before its decode ended; for tests.
     private(set) var lastEarlyRows = 0
 
     /// Gets ready for the next picture, to be shown in `content` of `target`.
     func begin(content: ContentGeometry, rotation: Rotation, mirror: Bool, layout: PixelLayout, target: ImageTarget) {
-        self.content = content
-        self.rotation = rotation
-        self.mirror = mirror
-        self.layout = layout
-        self.target = target
-        decided = false
-        pass = nil
-        convertedRows = 0
+        state = .waiting(Destination(content: content, rotation: rotation, mirror: mirror, layout: layout, target: target))
     }
 
     func decoded(_ picture: VideoFrame, rows: Int) {
-        if !decided {
-            decided = true
-            pass = makePass(for: picture)
-            pass?.fillAboveAndBelow()
+        if case .waiting(let d) = state {
+            let key = ConversionPlan.Key(picture: picture, content: d.content, rotation: d.rotation, mirror: d.mirror)
+            if let planes = try? FrameConverter.planes(of: picture),
+                let pass = DirectPass(picture: picture, planes: planes, key: key, layout: d.layout, target: d.target)
+            {
+                pass.fillAboveAndBelow()
+                state = .converting(pass, rows: 0)
+            } else {
+                state = .declined
+            }
         }
-        guard let pass, rows > convertedRows else { return }
-        pass.run(sourceRows: convertedRows..<rows)
-        convertedRows = rows
+        guard case .converting(let pass, let done) = state, rows > done else { return }
+        pass.run(sourceRows: done..<rows)
+        state = .converting(pass, rows: rows)
     }
 
     /// Converts the rows not converted yet; false when this picture was not converted here (not
     /// reported, or not one for `DirectPass`), and the caller converts it all.
     func finish() -> Bool {
-        defer { target = nil }
-        lastEarlyRows = convertedRows
-        guard let pass else { return false }
-        if convertedRows < content.height { pass.run(sourceRows: convertedRows..<content.height) }
+        defer { state = .idle }
+        guard case .converting(let pass, let done) = state else {
+            lastEarlyRows = 0
+            return false
+        }
+        lastEarlyRows = done
+        let height = pass.key.content.height
+        if done < height { pass.run(sourceRows: done..<height) }
         return true
-    }
-
-    private func makePass(for picture: VideoFrame) -> DirectPass? {
-        guard let layout, let target, let planes = try? FrameConverter.planes(of: picture) else { return nil }
-        let key = ConversionPlan.Key(
-            format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
-            content: content, rotation: rotation, mirror: mirror)
-        guard DirectPass.handles(key) else { return nil }
-        return DirectPass(
-            key: key, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout, target: target)
     }
 }
