@@ -76,34 +76,44 @@ import Testing
 @Suite struct ConvertProgressiveTests {
     @Test(arguments: [TJSAMP_420, TJSAMP_422, TJSAMP_GRAY])
     func givesThePicturesConvertingAfterDecodingGives(subsampling: TJSAMP) throws {
-        // 640×360 with noise: coded data large enough for the two-thread decode.
+        // 640×360 with noise: coded data large enough for the two-thread decode. Two pictures in
+        // turn, so a row converted before it is final would still hold the other one.
         let (w, h) = (640, 360)
-        let jpeg = ConvertMJPEGTests.encode(width: w, height: h, subsampling: subsampling, seed: 9)
-        #expect(jpeg.count > 64 * 1024, "\(jpeg.count) bytes: too small to decode on two threads")
-        try jpeg.withUnsafeBytes { bytes in
-            let source = ConvertMJPEGTests.frame(bytes, width: w, height: h)
-            let progressive = FrameConverter(), afterwards = FrameConverter()
-            afterwards.allowsProgressive = false
-            // 1/4 and 1/2 scale exactly, mirrored, turned 180°, letterboxed; then ones DirectPass
-            // leaves alone (scaled, a quarter turn), where nothing is converted early.
-            let cases: [(Int, Int, Rotation, Bool, early: Bool)] = [
-                (160, 90, .deg0, false, true), (160, 90, .deg0, true, true), (320, 180, .deg180, false, true),
-                (160, 106, .deg180, true, true), (174, 90, .deg0, false, true),
-                (150, 84, .deg0, false, false), (90, 160, .deg90, false, false),
-            ]
-            for (dw, dh, rotation, mirror, early) in cases {
-                let a = TestDestination(width: dw, height: dh), b = TestDestination(width: dw, height: dh)
-                for _ in 0..<3 {  // the split point moves between pictures
-                    try progressive.convert(source, into: a.base, stride: a.stride, width: dw, height: dh,
-                                            layout: .xrgb, rotation: rotation, mirror: mirror)
-                    try afterwards.convert(source, into: b.base, stride: b.stride, width: dw, height: dh,
-                                           layout: .xrgb, rotation: rotation, mirror: mirror)
-                    #expect(memcmp(a.base, b.base, a.stride * dh) == 0, "\(subsampling) \(dw)×\(dh) \(rotation) mirror \(mirror)")
-                    #expect(a.paddingUntouched)
-                }
-                let earlyRows = progressive.progressive.lastEarlyRows
-                #expect(early ? earlyRows > 0 : earlyRows == 0, "\(subsampling) \(dw)×\(dh) \(rotation): \(earlyRows) rows converted while decoding")
+        let jpegs = [9, 10].map { ConvertMJPEGTests.encode(width: w, height: h, subsampling: subsampling, seed: UInt64($0)) }
+        for jpeg in jpegs { #expect(jpeg.count > 64 * 1024, "\(jpeg.count) bytes: too small to decode on two threads") }
+        try jpegs[0].withUnsafeBytes { first in
+            try jpegs[1].withUnsafeBytes { second in
+                let sources = [first, second].map { ConvertMJPEGTests.frame($0, width: w, height: h) }
+                try compareEarlyAndLate(sources, subsampling: subsampling)
             }
+        }
+    }
+
+    private func compareEarlyAndLate(_ sources: [VideoFrame], subsampling: TJSAMP) throws {
+        let progressive = FrameConverter(), afterwards = FrameConverter()
+        afterwards.allowsProgressive = false
+        // 1/4 and 1/2 scale exactly (DirectPass), mirrored, turned 180°, letterboxed; resampled
+        // (UprightPass), mirrored, 180°, pillarboxed. Converted after decoding: a picture larger
+        // than the source (decoded whole, by libjpeg-turbo, which reports no rows) and a quarter turn.
+        let cases: [(Int, Int, Rotation, Bool, early: Bool)] = [
+            (160, 90, .deg0, false, true), (160, 90, .deg0, true, true), (320, 180, .deg180, false, true),
+            (160, 106, .deg180, true, true), (174, 90, .deg0, false, true),
+            (150, 84, .deg0, false, true), (150, 84, .deg180, true, true), (700, 394, .deg0, false, false),
+            (300, 100, .deg0, true, true), (90, 160, .deg90, false, false),
+        ]
+        for (dw, dh, rotation, mirror, early) in cases {
+            let a = TestDestination(width: dw, height: dh), b = TestDestination(width: dw, height: dh)
+            for i in 0..<4 {  // the split point moves between pictures
+                let source = sources[i % 2]
+                try progressive.convert(source, into: a.base, stride: a.stride, width: dw, height: dh,
+                                        layout: .xrgb, rotation: rotation, mirror: mirror)
+                try afterwards.convert(source, into: b.base, stride: b.stride, width: dw, height: dh,
+                                       layout: .xrgb, rotation: rotation, mirror: mirror)
+                #expect(memcmp(a.base, b.base, a.stride * dh) == 0, "\(subsampling) \(dw)×\(dh) \(rotation) mirror \(mirror) picture \(i)")
+                #expect(a.paddingUntouched)
+            }
+            let earlyRows = progressive.progressive.lastEarlyRows
+            #expect(early ? earlyRows > 0 : earlyRows == 0, "\(subsampling) \(dw)×\(dh) \(rotation): \(earlyRows) rows converted while decoding")
         }
     }
 }

@@ -20,9 +20,9 @@ public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
 /// black letterbox bars all happen while each destination pixel is written exactly once.
 ///
 /// A planar picture already the content's size (a JPEG decoded at 1/2, 1/4 or 1/8 for the
-/// window) skips resampling (`DirectPass`), and such a JPEG's rows are converted as the decoder
-/// finishes them (`ProgressivePass`); 90° and 270° are an upright conversion and a transpose
-/// (`QuarterTurn`). Tap tables and scratch rows are built when the geometry changes and reused
+/// window) skips resampling (`DirectPass`); a JPEG's rows are converted as the decoder finishes
+/// them (`ProgressivePass`) unless it is turned a quarter; 90° and 270° are an upright conversion
+/// and a transpose (`QuarterTurn`). Tap tables and scratch rows are built when the geometry changes and reused
 /// after, so converting a frame allocates nothing. One converter per presenter; not thread-safe.
 public final class FrameConverter {
     /// How many times a plan (tap tables and scratch) has been built; for tests and diagnostics.
@@ -99,7 +99,7 @@ public final class FrameConverter {
         if frame.format == .mjpeg {
             let (w, h) = rotation.rotatedSize(width: content.width, height: content.height)
             let rows = allowsProgressive && allowsDirectPass ? progressive : nil
-            rows?.begin(content: content, rotation: rotation, mirror: mirror, layout: layout, target: target)
+            rows?.begin(content: content, rotation: rotation, mirror: mirror, layout: layout, target: target, plans: self)
             picture = try jpegDecoder().decode(frame, minWidth: w, minHeight: h, rows: rows)
             if let rows, rows.finish() { return }
         }
@@ -135,12 +135,17 @@ public final class FrameConverter {
             pass.run()
             return
         }
-        let (plan, isNew) = Self.reuse(&upright, for: key, make: UprightPlan.init)
-        if isNew { planBuildCount += 1 }
         UprightPass(
-            plan: plan, planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
+            plan: uprightPlan(for: key), planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
             target: target
         ).run()
+    }
+
+    /// The upright resampling plan for `key`: the last one, or a new one that replaces it.
+    func uprightPlan(for key: ConversionPlan.Key) -> UprightPlan {
+        let (plan, isNew) = Self.reuse(&upright, for: key, make: UprightPlan.init)
+        if isNew { planBuildCount += 1 }
+        return plan
     }
 
     /// `cache` when it was made for `key`, else a new plan, which replaces it.

@@ -10,14 +10,23 @@ struct UprightPass {
     let target: ImageTarget
 
     func run() {
+        fillAboveAndBelow()
+        run(blocks: 0..<plan.blockCount)
+    }
+
+    /// The bars above and below the content.
+    func fillAboveAndBelow() {
+        Bars(target: target, content: plan.key.content, black: layout.black).fillAboveAndBelow()
+    }
+
+    /// The output lines of blocks `blocks` (`UprightPlan.block` lines each), with the bars beside them.
+    func run(blocks: Range<Int>) {
         let content = plan.key.content, block = UprightPlan.block
         let bars = Bars(target: target, content: content, black: layout.black)
-        bars.fillAboveAndBelow()
         guard !content.isEmpty else { return }
         let packer = PixelPacker(coefficients, layout)
-        var first = 0
-        while first < plan.outerCount {
-            let lines = min(block, plan.outerCount - first)
+        for b in blocks {
+            let first = b * block, lines = min(block, plan.outerCount - first)
             for p in plan.planes.indices { filterBlock(plan.planes[p], first: first, lines: lines) }
             for ch in plan.channels {
                 UprightKernels.horizontalBlock(
@@ -29,7 +38,6 @@ struct UprightPass {
                 bars.fillSides(ofRow: content.y + q)
             }
             store(first: first, lines: lines, packer: packer)
-            first += lines
         }
     }
 

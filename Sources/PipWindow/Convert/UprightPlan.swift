@@ -55,6 +55,12 @@ final class UprightPlan {
     let channels: [Channel]
     /// Per channel, 8 outputs of the block's 8 lines transposed back to line order (64 samples).
     let transposed: UnsafeMutablePointer<UInt16>
+    /// How many blocks of `block` output lines a frame has.
+    var blockCount: Int { (outerCount + Self.block - 1) / Self.block }
+    /// For each block, how many of the picture's rows (from the top, in every plane) its vertical
+    /// passes read: a picture still being decoded can have the block converted once that many
+    /// rows are final (`ProgressivePass`).
+    let rowsNeeded: UnsafeMutablePointer<Int32>
     private var allocations: [UnsafeMutableRawPointer] = []
 
     /// Whether `UprightPlan` handles `rotation` (the others turn rows into columns).
@@ -85,6 +91,7 @@ final class UprightPlan {
         var planes: [Plane] = []
         var channels: [Channel] = []
         var reach: [Int: Int] = [:]
+        var verticalShifts: [Int: Int] = [:]
         for source in layout.channels {
             let inner = ScaleTable(
                 sourceLength: key.sourceWidth, outputLength: innerCount,
@@ -101,6 +108,7 @@ final class UprightPlan {
                     for lane in 0..<block { weights[(i * inner.taps + k) * block + lane] = w }
                 }
             }
+            verticalShifts[source.plane] = source.verticalShift
             if !planes.contains(where: { $0.index == source.plane }) {
                 let outer = ScaleTable(
                     sourceLength: key.sourceHeight, outputLength: outerCount, subsampling: source.verticalShift)
@@ -123,11 +131,28 @@ final class UprightPlan {
         self.planes = planes
         self.channels = channels
         transposed = scratch(3 * block * block)
+        rowsNeeded = copy(
+            Self.rowsNeeded(planes: planes, shifts: verticalShifts, lines: outerCount, pictureHeight: key.sourceHeight))
         self.allocations = allocations
     }
 
     deinit {
         for p in allocations { p.deallocate() }
+    }
+
+    /// `rowsNeeded`: per block, the furthest picture row any line's vertical taps reach, in any
+    /// plane (a subsampled plane's row `r` is final once picture rows up to `(r + 1) << shift` are).
+    private static func rowsNeeded(planes: [Plane], shifts: [Int: Int], lines: Int, pictureHeight: Int) -> [Int32] {
+        stride(from: 0, to: lines, by: block).map { first in
+            var needed = 0
+            for plane in planes {
+                let shift = shifts[plane.index] ?? 0
+                for line in first..<min(first + block, lines) {
+                    needed = max(needed, min((Int(plane.starts[line]) + plane.taps) << shift, pictureHeight))
+                }
+            }
+            return Int32(needed)
+        }
     }
 
     /// A `ScaleTable` weight (2⁻¹⁴ units) in 2⁻¹⁶ units, saturated to 16 bits.

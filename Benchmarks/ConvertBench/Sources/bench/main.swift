@@ -2,7 +2,7 @@
 //   make bench-kernels            (or: cd Benchmarks/ConvertBench && swift build -c release && ./.build/release/bench)
 //   ./.build/release/bench yuyv   only the cases whose name contains "yuyv"
 //   ./.build/release/bench --markdown   a table for BENCHMARKS.md
-//   ./.build/release/bench --mjpeg FILE   also JPEG decoding of FILE's frames for 480×270 and 960×540 windows
+//   ./.build/release/bench --mjpeg FILE   also JPEG decoding of FILE's frames for 480×270, 960×540 and 640×360 windows
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
 //
@@ -111,7 +111,8 @@ if markdown {
 for c in cases where filters.isEmpty || filters.contains(where: { c.name.contains($0) }) { bench(c) }
 
 // JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
-// generates) decoded for a 480×270 and a 960×540 window, each frame in turn, by the reduced decoder and by
+// generates) decoded for a 480×270, a 960×540 and a 640×360 window (1/4 and 1/2 scale as they
+// are, then 1/2 scale resampled), each frame in turn, by the reduced decoder and by
 // libjpeg-turbo, and the whole decode + convert step as pipcam runs it.
 if let path = mjpegPath {
     guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
@@ -135,7 +136,7 @@ if let path = mjpegPath {
             sequence: 0, bufferIndex: 0)
     }
     let header = try! JPEGDecoder().header(of: UnsafeRawBufferPointer(start: frames[0].plane0.base, count: frames[0].byteCount))
-    for (w, h) in [(480, 270), (960, 540)] {
+    for (w, h) in [(480, 270), (960, 540), (640, 360)] {
         let label = "mjpeg \(header.width)x\(header.height) -> \(w)x\(h)"
         func time(_ name: String, _ body: (VideoFrame) -> Void) {
             var times: [UInt64] = []
