@@ -73,14 +73,14 @@ struct Launcher {
         return nil
     }
 
+    /// The camera opens in the mode for the window that shows it first (the main window, or PiP at
+    /// its remembered size) instead of switching right after start.
     private func request(display: XDisplay, options: SessionOptions) -> SourceRequest {
-        let area = WindowManagerInfo.workArea(display: display)
-        // The PiP size remembered from the last run, when it will be used: the camera then starts
-        // in the mode for it instead of switching right after start.
-        let remembered = options.remembersGeometry ? GeometryMemory.filePath().flatMap(GeometryMemory.load(from:)) : nil
-        let width = options.size?.0 ?? remembered?.width ?? max(160, area.width / 4)
-        let height = options.size?.1 ?? remembered?.height ?? width * 9 / 16
-        return SourceRequest(displayWidth: width, displayHeight: height, paced: !command.untimed)
+        let parent = options.embedInto.flatMap { display.rootGeometry(of: $0) }.map { ($0.width, $0.height) }
+        let size = options.firstDisplaySize(
+            workArea: WindowManagerInfo.workArea(display: display), parentSize: parent,
+            rememberedPip: GeometryMemory.filePath().flatMap(GeometryMemory.load(from:)).map { ($0.width, $0.height) })
+        return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed)
     }
 
     private func listCameras() -> Int32 {

@@ -3,6 +3,8 @@
 /// brings the camera back when clicked.
 final class MainWindow {
     enum Content { case video, placeholder }
+    /// The share of the work area's width and height a top-level main window takes at most.
+    static let workAreaShare = 0.7
     /// What a click asked for.
     enum Intent { case startPip, returnFromPip, togglePip, close }
 
@@ -47,7 +49,8 @@ final class MainWindow {
             // XEmbed: protocol version 0, and we want to be mapped.
             display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 1])
         } else {
-            let fit = min(1, min(Double(workArea.width) * 0.7 / Double(sourceSize.0), Double(workArea.height) * 0.7 / Double(sourceSize.1)))
+            let share = Self.workAreaShare
+            let fit = min(1, min(Double(workArea.width) * share / Double(sourceSize.0), Double(workArea.height) * share / Double(sourceSize.1)))
             size = (max(240, Int(Double(sourceSize.0) * fit)), max(135, Int(Double(sourceSize.1) * fit)))
             let rect = Rect(
                 x: workArea.x + (workArea.width - size.width) / 2, y: workArea.y + (workArea.height - size.height) / 2,

@@ -130,6 +130,7 @@ public final class PipcamApp {
         installControl()
         expect(status.frames)
         if options.startInPip { pip.start() } else { main?.show() }
+        noteMainDisplaySize()
         for second in 1...5 {
             loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: Int64(second) * 1_000_000_000)) { [unowned self] in
                 main?.showAgainIfUnmapped()
@@ -145,7 +146,9 @@ public final class PipcamApp {
                 loop.stop(exitCode: 0)  // the embedder destroyed its window, and ours with it
                 return
             }
-            switch window.handle(event) {
+            let intent = window.handle(event)
+            if case .configure = event { noteMainDisplaySize() }
+            switch intent {
             case .startPip: pip.start()
             case .returnFromPip: pip.stop()
             case .togglePip: pip.isActive ? pip.stop() : pip.start()
@@ -286,11 +289,21 @@ public final class PipcamApp {
         if t == .pip { pip.present(drawing: draw) } else { main?.presenter.present(drawing: draw) }
     }
 
-    /// Tells the source the size PiP shows the picture at (unturned), so a camera can switch to a
-    /// mode that suits it (`FrameSource.displaySizeChanged`).
+    /// Tells the source the size PiP or the main window shows the picture at (`rect`'s, unturned),
+    /// so a camera can switch to a mode that suits it (`FrameSource.displaySizeChanged`).
     private func noteDisplaySize(_ rect: Rect) {
         let size = rotation.rotatedSize(width: rect.width, height: rect.height)
         pump.mailbox.noteDisplaySize(width: size.width, height: size.height)
+    }
+
+    /// While the main window shows the video, tells the source the size it shows the picture at.
+    private func noteMainDisplaySize() {
+        guard let main, main.wasShown, main.content == .video, !pip.isShowingVideo,
+            contentSize.width > 0, contentSize.height > 0
+        else { return }
+        let (w, h) = (Double(contentSize.width), Double(contentSize.height))
+        let fit = min(Double(main.size.width) / w, Double(main.size.height) / h)
+        noteDisplaySize(Rect(x: 0, y: 0, width: max(1, Int(w * fit)), height: max(1, Int(h * fit))))
     }
 
     private func noteShown(captured: MonotonicInstant) {
@@ -364,6 +377,7 @@ extension PipcamApp: PipControllerDelegate {
 
     public func pipControllerDidStop(_ controller: PipController) {
         main?.content = .video
+        noteMainDisplaySize()
         // Closing a PiP that was never anything but PiP (`--pip`) ends pipcam, like closing its only window.
         if let main, !main.wasShown { loop.stop(exitCode: 0) }
     }

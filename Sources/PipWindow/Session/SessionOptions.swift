@@ -34,3 +34,26 @@ public struct SessionOptions: Sendable {
 
     public init() {}
 }
+
+extension SessionOptions {
+    /// The size the picture will first be shown at, for the camera to open in a mode that suits
+    /// it (`SourceRequest`): the main window's when the session opens with it — the parent's size
+    /// embedded (`parentSize`), else the share of the work area `MainWindow` takes at most — and
+    /// otherwise the PiP's: `size`, else `rememberedPip` (used when `remembersGeometry`), else a
+    /// quarter of the work area's width at 16:9.
+    public func firstDisplaySize(
+        workArea: Rect, parentSize: (Int, Int)?, rememberedPip: (width: Int, height: Int)?
+    ) -> (width: Int, height: Int) {
+        if !startInPip && followWindow == nil {
+            if embedInto != nil, let (w, h) = parentSize { return (max(1, w), max(1, h)) }
+            if embedInto == nil {
+                return (max(1, Int(Double(workArea.width) * MainWindow.workAreaShare)),
+                        max(1, Int(Double(workArea.height) * MainWindow.workAreaShare)))
+            }
+        }
+        let remembered = remembersGeometry ? rememberedPip : nil
+        let width = size?.0 ?? remembered?.width ?? max(160, workArea.width / 4)
+        let height = size?.1 ?? remembered?.height ?? width * 9 / 16
+        return (width, height)
+    }
+}

@@ -1,0 +1,55 @@
+import CameraSource
+import Foundation
+@testable import PipWindow
+import Synchronization
+import Testing
+
+/// The test pattern, telling which display sizes it was told of (from the capture thread).
+final class DisplaySizeLog: FrameSource, @unchecked Sendable {
+    private let pattern: TestPatternSource
+    let sizes = Mutex<[[Int]]>([])
+
+    init(width: Int, height: Int) { pattern = TestPatternSource(width: width, height: height) }
+
+    var name: String { "test" }
+    var isLive: Bool { true }
+    var mirroredByDefault: Bool { false }
+    var frameWidth: Int { pattern.frameWidth }
+    var frameHeight: Int { pattern.frameHeight }
+    var frameFormat: PixelFormat? { pattern.frameFormat }
+    var frameRate: Double? { pattern.frameRate }
+    var pollDescriptor: Int32? { nil }
+    func start() throws { try pattern.start() }
+    func nextFrame(now: MonotonicInstant) throws -> SourceStep { try pattern.nextFrame(now: now) }
+    func recycle(bufferIndex: Int) { pattern.recycle(bufferIndex: bufferIndex) }
+    func stop() { pattern.stop() }
+    func displaySizeChanged(width: Int, height: Int) { sizes.withLock { $0.append([width, height]) } }
+}
+
+/// A session that opens with the main window tells its source the size the main window shows the
+/// picture at, so a camera opens (and stays) in a mode for it rather than for the PiP's size; the
+/// first request asks for that size already (`SessionOptions.firstDisplaySize`).
+@Suite struct MainWindowDisplaySizeTests {
+    @Test func theMainWindowsPictureSizeReachesTheSource() throws {
+        let x = try makeServer()  // 1280×720, no window manager: the work area is the screen
+        let display = try XDisplay(name: x.display)
+        let source = DisplaySizeLog(width: 1280, height: 720)
+        try source.start()
+        var options = SessionOptions()
+        options.frameLimit = 5
+        options.remembersGeometry = false
+        let app = PipcamApp(display: display, source: source, options: options)
+        #expect(app.run() == 0)
+        // The main window takes at most 70 % of the work area; it shows the picture fitted inside.
+        let main = try #require(app.main)
+        #expect((890...896).contains(main.size.width) && (500...504).contains(main.size.height), "main window \(main.size)")
+        let fit = min(Double(main.size.width) / 1280, Double(main.size.height) / 720)
+        let shown = [Int(1280 * fit), Int(720 * fit)]
+        let sizes = source.sizes.withLock { $0 }
+        #expect(sizes == [shown], "display sizes told: \(sizes), the main window shows \(shown)")
+        let first = options.firstDisplaySize(
+            workArea: Rect(x: 0, y: 0, width: 1280, height: 720), parentSize: nil, rememberedPip: nil)
+        #expect(first.width >= main.size.width && first.height >= main.size.height,
+                "the first request (\(first)) covers the main window (\(main.size))")
+    }
+}
