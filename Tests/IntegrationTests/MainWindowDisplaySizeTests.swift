@@ -52,4 +52,72 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
         #expect(first.width >= main.size.width && first.height >= main.size.height,
                 "the first request (\(first)) covers the main window (\(main.size))")
     }
+
+    @Test func aResizedMainWindowTellsItsNewSizeAndAMovedOneNothing() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let source = DisplaySizeLog(width: 1280, height: 720)
+        try source.start()
+        var options = SessionOptions()
+        options.remembersGeometry = false
+        let app = PipcamApp(display: display, source: source, options: options)
+        let start = MonotonicInstant.now()
+        func at(_ milliseconds: Int64, _ body: @escaping () -> Void) {
+            _ = app.loop.schedule(at: start.advanced(byNanoseconds: milliseconds * 1_000_000), body)
+        }
+        var moved: (width: Int, height: Int)?
+        at(400) {
+            guard let main = app.main else { return }
+            moved = main.size
+            display.moveResize(main.id, to: Rect(x: 40, y: 30, width: main.size.width, height: main.size.height))
+        }
+        at(800) { if let main = app.main { display.moveResize(main.id, to: Rect(x: 0, y: 0, width: 1000, height: 700)) } }
+        at(1400) { app.loop.stop(exitCode: 0) }
+        #expect(app.run() == 0)
+        #expect(moved != nil)
+        // 1000×700 shows the 16:9 picture at 1000×562.
+        let sizes = source.sizes.withLock { $0 }
+        #expect(sizes == [[894, 503], [1000, 562]], "display sizes told: \(sizes)")
+    }
+
+    @Test func pipTellsItsSizeAndTheMainWindowItsOwnAgainWhenPipStops() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let source = DisplaySizeLog(width: 1280, height: 720)
+        try source.start()
+        var options = SessionOptions()
+        options.size = (320, 180)
+        let app = PipcamApp(display: display, source: source, options: options)
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("pipcam-geometry-\(getpid())").path
+        app.geometryFile = { state }
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let start = MonotonicInstant.now()
+        func at(_ milliseconds: Int64, _ body: @escaping () -> Void) {
+            _ = app.loop.schedule(at: start.advanced(byNanoseconds: milliseconds * 1_000_000), body)
+        }
+        // PiP on; once it is up, off; once it is back in the main window, the end (3: not within 10 s).
+        var stopAsked = false
+        func step() {
+            if !stopAsked && app.pip.phase == .active {
+                app.pip.stop()
+                stopAsked = true
+            } else if stopAsked && app.pip.phase == .idle {
+                // Time for the capture thread to pass the last size on.
+                _ = app.loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 300_000_000)) {
+                    app.loop.stop(exitCode: 0)
+                }
+                return
+            }
+            if MonotonicInstant.now() > start.advanced(byNanoseconds: 10_000_000_000) { return app.loop.stop(exitCode: 3) }
+            _ = app.loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 50_000_000), step)
+        }
+        at(300) {
+            app.pip.start()
+            step()
+        }
+        #expect(app.run() == 0)
+        let sizes = source.sizes.withLock { $0 }
+        #expect(sizes.first == [894, 503] && sizes.last == [894, 503], "display sizes told: \(sizes)")
+        #expect(sizes.contains([320, 180]), "display sizes told: \(sizes)")
+    }
 }

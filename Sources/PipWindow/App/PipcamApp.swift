@@ -29,6 +29,8 @@ public final class PipcamApp {
     private var mirrorOverride: Bool?
     /// The picture's rotation (`--rotate`, then `r` in the PiP window).
     private var rotation: Rotation = .deg0
+    /// Where the PiP's place is remembered between runs; tests point it elsewhere.
+    var geometryFile: () -> String? = { GeometryMemory.filePath() }
 
     /// - Parameter source: a started source; the app runs it on a capture thread.
     public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
@@ -109,7 +111,7 @@ public final class PipcamApp {
         }
         pip.onFrameSettled = { [unowned self] rect in
             noteDisplaySize(rect)
-            guard let path = GeometryMemory.filePath() else { return }
+            guard let path = geometryFile() else { return }
             GeometryMemory(rect: rect, in: WindowManagerInfo.workArea(display: loop.display)).save(to: path)
         }
         main?.buttonEnabled = pip.isPossible
@@ -146,8 +148,10 @@ public final class PipcamApp {
                 loop.stop(exitCode: 0)  // the embedder destroyed its window, and ours with it
                 return
             }
+            let before = window.size
             let intent = window.handle(event)
-            if case .configure = event { noteMainDisplaySize() }
+            // Resized, not just moved: every move would wake the capture thread for nothing.
+            if window.size != before { noteMainDisplaySize() }
             switch intent {
             case .startPip: pip.start()
             case .returnFromPip: pip.stop()
@@ -250,7 +254,7 @@ public final class PipcamApp {
 
     /// The PiP frame remembered from the last run, fitted to this source's shape.
     private func rememberedFrame(aspect: Double) -> Rect? {
-        guard options.remembersGeometry, let path = GeometryMemory.filePath(), let memory = GeometryMemory.load(from: path)
+        guard options.remembersGeometry, let path = geometryFile(), let memory = GeometryMemory.load(from: path)
         else { return nil }
         var fitted = memory
         fitted.height = max(16, Int((Double(memory.width) / aspect).rounded()))
