@@ -30,71 +30,76 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
 /// picture at, so a camera opens (and stays) in a mode for it rather than for the PiP's size; the
 /// first request asks for that size already (`SessionOptions.firstDisplaySize`).
 @Suite struct MainWindowDisplaySizeTests {
-    @Test func theMainWindowsPictureSizeReachesTheSource() throws {
-        let x = try makeServer()  // 1280×720, no window manager: the work area is the screen
-        let display = try XDisplay(name: x.display)
+    /// pipcam in this process on its own Xvfb (1280×720, no window manager: the work area is the
+    /// screen) with a 1280×720 test pattern that logs the display sizes; the PiP's place is
+    /// remembered in a file of its own.
+    final class Session {
+        let x: XServer
+        let display: XDisplay
         let source = DisplaySizeLog(width: 1280, height: 720)
-        try source.start()
-        var options = SessionOptions()
-        options.frameLimit = 5
-        options.remembersGeometry = false
-        let app = PipcamApp(display: display, source: source, options: options)
-        #expect(app.run() == 0)
+        let app: PipcamApp
+        let options: SessionOptions
+        private let geometry = FileManager.default.temporaryDirectory.appendingPathComponent("pipcam-geometry-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        private let start = MonotonicInstant.now()
+
+        init(_ configure: (inout SessionOptions) -> Void = { _ in }) throws {
+            x = try makeServer()
+            display = try XDisplay(name: x.display)
+            try source.start()
+            var options = SessionOptions()
+            options.remembersGeometry = false
+            configure(&options)
+            self.options = options
+            app = PipcamApp(display: display, source: source, options: options)
+            app.geometryFile = { [geometry] in geometry }
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: geometry) }
+
+        /// Runs `body` on the display loop `milliseconds` after the session was made.
+        func at(_ milliseconds: Int64, _ body: @escaping () -> Void) {
+            _ = app.loop.schedule(at: start.advanced(byNanoseconds: milliseconds * 1_000_000), body)
+        }
+
+        var sizes: [[Int]] { source.sizes.withLock { $0 } }
+    }
+
+    @Test func theMainWindowsPictureSizeReachesTheSource() throws {
+        let session = try Session { $0.frameLimit = 5 }
+        #expect(session.app.run() == 0)
         // The main window takes at most 70 % of the work area; it shows the picture fitted inside.
-        let main = try #require(app.main)
+        let main = try #require(session.app.main)
         #expect((890...896).contains(main.size.width) && (500...504).contains(main.size.height), "main window \(main.size)")
         let fit = min(Double(main.size.width) / 1280, Double(main.size.height) / 720)
         let shown = [Int(1280 * fit), Int(720 * fit)]
-        let sizes = source.sizes.withLock { $0 }
-        #expect(sizes == [shown], "display sizes told: \(sizes), the main window shows \(shown)")
-        let first = options.firstDisplaySize(
+        #expect(session.sizes == [shown], "display sizes told: \(session.sizes), the main window shows \(shown)")
+        let first = session.options.firstDisplaySize(
             workArea: Rect(x: 0, y: 0, width: 1280, height: 720), parentSize: nil, rememberedPip: nil)
         #expect(first.width >= main.size.width && first.height >= main.size.height,
                 "the first request (\(first)) covers the main window (\(main.size))")
     }
 
     @Test func aResizedMainWindowTellsItsNewSizeAndAMovedOneNothing() throws {
-        let x = try makeServer()
-        let display = try XDisplay(name: x.display)
-        let source = DisplaySizeLog(width: 1280, height: 720)
-        try source.start()
-        var options = SessionOptions()
-        options.remembersGeometry = false
-        let app = PipcamApp(display: display, source: source, options: options)
-        let start = MonotonicInstant.now()
-        func at(_ milliseconds: Int64, _ body: @escaping () -> Void) {
-            _ = app.loop.schedule(at: start.advanced(byNanoseconds: milliseconds * 1_000_000), body)
-        }
-        var moved: (width: Int, height: Int)?
-        at(400) {
+        let session = try Session()
+        let (app, display) = (session.app, session.display)
+        var moved = false
+        session.at(400) {
             guard let main = app.main else { return }
-            moved = main.size
+            moved = true
             display.moveResize(main.id, to: Rect(x: 40, y: 30, width: main.size.width, height: main.size.height))
         }
-        at(800) { if let main = app.main { display.moveResize(main.id, to: Rect(x: 0, y: 0, width: 1000, height: 700)) } }
-        at(1400) { app.loop.stop(exitCode: 0) }
+        session.at(800) { if let main = app.main { display.moveResize(main.id, to: Rect(x: 0, y: 0, width: 1000, height: 700)) } }
+        session.at(1400) { app.loop.stop(exitCode: 0) }
         #expect(app.run() == 0)
-        #expect(moved != nil)
+        #expect(moved)
         // 1000×700 shows the 16:9 picture at 1000×562.
-        let sizes = source.sizes.withLock { $0 }
-        #expect(sizes == [[894, 503], [1000, 562]], "display sizes told: \(sizes)")
+        #expect(session.sizes == [[894, 503], [1000, 562]], "display sizes told: \(session.sizes)")
     }
 
     @Test func pipTellsItsSizeAndTheMainWindowItsOwnAgainWhenPipStops() throws {
-        let x = try makeServer()
-        let display = try XDisplay(name: x.display)
-        let source = DisplaySizeLog(width: 1280, height: 720)
-        try source.start()
-        var options = SessionOptions()
-        options.size = (320, 180)
-        let app = PipcamApp(display: display, source: source, options: options)
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("pipcam-geometry-\(getpid())").path
-        app.geometryFile = { state }
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let start = MonotonicInstant.now()
-        func at(_ milliseconds: Int64, _ body: @escaping () -> Void) {
-            _ = app.loop.schedule(at: start.advanced(byNanoseconds: milliseconds * 1_000_000), body)
-        }
+        let session = try Session { $0.size = (320, 180) }
+        let app = session.app
+        let deadline = MonotonicInstant.now().advanced(byNanoseconds: 10_000_000_000)
         // PiP on; once it is up, off; once it is back in the main window, the end (3: not within 10 s).
         var stopAsked = false
         func step() {
@@ -108,15 +113,15 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
                 }
                 return
             }
-            if MonotonicInstant.now() > start.advanced(byNanoseconds: 10_000_000_000) { return app.loop.stop(exitCode: 3) }
+            if MonotonicInstant.now() > deadline { return app.loop.stop(exitCode: 3) }
             _ = app.loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 50_000_000), step)
         }
-        at(300) {
+        session.at(300) {
             app.pip.start()
             step()
         }
         #expect(app.run() == 0)
-        let sizes = source.sizes.withLock { $0 }
+        let sizes = session.sizes
         #expect(sizes.first == [894, 503] && sizes.last == [894, 503], "display sizes told: \(sizes)")
         #expect(sizes.contains([320, 180]), "display sizes told: \(sizes)")
     }
