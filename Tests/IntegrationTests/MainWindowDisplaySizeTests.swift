@@ -100,12 +100,19 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
         let session = try Session { $0.size = (320, 180) }
         let app = session.app
         let deadline = MonotonicInstant.now().advanced(byNanoseconds: 10_000_000_000)
-        // PiP on; once it is up, off; once it is back in the main window, the end (3: not within 10 s).
+        // PiP on; once it has been up for 0.5 s, off; once it is back in the main window, the end
+        // (3: not within 10 s). The mailbox keeps only the newest size: stopping at once could
+        // replace PiP's before the capture thread took it.
         var stopAsked = false
+        var activeSince: MonotonicInstant?
         func step() {
             if !stopAsked && app.pip.phase == .active {
-                app.pip.stop()
-                stopAsked = true
+                let since = activeSince ?? MonotonicInstant.now()
+                activeSince = since
+                if MonotonicInstant.now() > since.advanced(byNanoseconds: 500_000_000) {
+                    app.pip.stop()
+                    stopAsked = true
+                }
             } else if stopAsked && app.pip.phase == .idle {
                 // Time for the capture thread to pass the last size on.
                 _ = app.loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 300_000_000)) {

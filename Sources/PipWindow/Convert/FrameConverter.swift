@@ -22,8 +22,9 @@ public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
 /// A planar picture already the content's size (a JPEG decoded at 1/2, 1/4 or 1/8 for the
 /// window) skips resampling (`DirectPass`); a JPEG's rows are converted as the decoder finishes
 /// them (`ProgressivePass`) unless it is turned a quarter; 90° and 270° are an upright conversion
-/// and a transpose (`QuarterTurn`). Tap tables and scratch rows are built when the geometry changes and reused
-/// after, so converting a frame allocates nothing. One converter per presenter; not thread-safe.
+/// and a transpose (`QuarterTurn`). Tap tables and scratch rows are built when the geometry
+/// changes and reused after, so converting a frame allocates nothing. One converter per presenter;
+/// not thread-safe.
 public final class FrameConverter {
     /// How many times a plan (tap tables and scratch) has been built; for tests and diagnostics.
     public private(set) var planBuildCount = 0

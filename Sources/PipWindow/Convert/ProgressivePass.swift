@@ -15,8 +15,10 @@ final class ProgressivePass: DecodedRows {
         let mirror: Bool
         let layout: PixelLayout
         let target: ImageTarget
-        /// Makes or finds the resampling plan (the converter's, shared with its other passes).
-        let plans: FrameConverter
+        /// Makes or finds the resampling plan (the converter's, shared with its other passes). The
+        /// converter owns this pass: a strong reference, left here by a decode that throws, would
+        /// keep both alive.
+        unowned let plans: FrameConverter
     }
 
     private enum State {

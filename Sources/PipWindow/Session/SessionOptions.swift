@@ -45,11 +45,11 @@ extension SessionOptions {
         workArea: Rect, parentSize: (Int, Int)?, rememberedPip: (width: Int, height: Int)?
     ) -> (width: Int, height: Int) {
         if !startInPip && followWindow == nil {
-            if embedInto != nil, let (w, h) = parentSize { return (max(1, w), max(1, h)) }
             if embedInto == nil {
                 return (max(1, Int(Double(workArea.width) * MainWindow.workAreaShare)),
                         max(1, Int(Double(workArea.height) * MainWindow.workAreaShare)))
             }
+            if let (w, h) = parentSize { return (max(1, w), max(1, h)) }
         }
         let remembered = remembersGeometry ? rememberedPip : nil
         let width = size?.0 ?? remembered?.width ?? max(160, workArea.width / 4)
