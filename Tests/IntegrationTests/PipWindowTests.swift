@@ -18,6 +18,19 @@ extension PipTests {
             let name = try #require(try x.property("_NET_WM_NAME", of: window), "_NET_WM_NAME missing")
             #expect(name.type == "UTF8_STRING")
             #expect(name.strings == [PipIdentity.title])
+            #expect(try x.property("WM_NAME", of: window)?.strings == [PipIdentity.title], "ICCCM WM_NAME (xdotool, xwininfo)")
+            // Looked up by its name, as scripts do, PiP is found alone (the animation window,
+            // unmapped now, has its own name); every window pipcam made has pipcam's WM_CLASS.
+            let named = try x.run(["xdotool", "search", "--name", PipIdentity.title]).stdoutText
+                .split(whereSeparator: \.isNewline).compactMap { XWindowID($0) }
+            #expect(named == [window], "windows named \(PipIdentity.title): \(named)")
+            let own = try x.run(["xdotool", "search", "--pid", "\(pipcam.pid)"]).stdoutText
+                .split(whereSeparator: \.isNewline).compactMap { XWindowID($0) }
+            #expect(own.count >= 4, "PiP, animation, main and control windows: \(own)")
+            for w in own {
+                let owned = try x.wmClass(of: w)
+                #expect(owned?.instance == PipIdentity.instance && owned?.class == PipIdentity.className, "WM_CLASS of \(w): \(String(describing: owned))")
+            }
 
             #expect(try x.property("_NET_WM_DESKTOP", of: window)?.integers == [0xFFFF_FFFF])
             #expect(try x.property("_NET_WM_USER_TIME", of: window)?.integers == [0])

@@ -39,6 +39,7 @@ public struct ControlClient {
         // Knowing when the owner goes away turns a crash mid-command into a clear answer, not a timeout.
         guard display.watch(owner, [.structureNotify]) else { return command == .quit ? done(nil) : notRunning() }
         let requestor = display.createWindow(rect: Rect(x: -10, y: -10, width: 1, height: 1), events: [], overrideRedirect: true)
+        display.setClass(requestor, instance: "pipcam", className: "Pipcam")
         defer { display.destroy(requestor); display.sync() }
         if let code = command.code {
             guard display.sendClientMessage(to: owner, type: display[._PIPCAM_COMMAND], data: [code, Int(requestor)]) else {

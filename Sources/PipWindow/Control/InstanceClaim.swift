@@ -30,7 +30,8 @@ public struct InstanceClaim: Sendable, Equatable {
         if let owner = display.selectionOwner(selection) { throw .alreadyRunning(owner: owner) }
         let window = display.createWindow(
             rect: Rect(x: -10, y: -10, width: 1, height: 1), events: [.propertyChange], overrideRedirect: true)
-        display.setProperty(window, ._NET_WM_NAME, text: "pipcam control" + (name.map { " (\($0))" } ?? ""))
+        display.setClass(window, instance: "pipcam", className: "Pipcam")
+        display.setTitle(window, "pipcam control" + (name.map { " (\($0))" } ?? ""))
         display.setProperty(window, ._NET_WM_PID, type: .CARDINAL_, values: [Int(getpid())])
         let time = display.serverTime(window)
         guard display.claimSelection(selection, for: window, time: time) else {

@@ -117,7 +117,8 @@ public final class PipController {
             aspect: Double(aspect.0) / Double(aspect.1), size: size)
         pipWindow = FloatingWindow(display: display, rect: rect, aspect: aspect, wm: wm)
         proxy = display.createWindow(rect: rect, events: [.exposure], overrideRedirect: true)
-        display.setIdentity(proxy, role: "PictureInPictureAnimation", title: "Picture in Picture")
+        // Not PiP's title: a script or rule that finds PiP by its name must find it alone.
+        display.setIdentity(proxy, role: "PictureInPictureAnimation", title: "pipcam animation")
         pipPresenter = try Presenter(display: display, window: pipWindow.id, allowShm: allowSharedMemory)
         proxyPresenter = try Presenter(display: display, window: proxy, allowShm: allowSharedMemory)
         machine = PipStateMachine(pipFrame: rect)
