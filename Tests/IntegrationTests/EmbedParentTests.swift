@@ -79,8 +79,10 @@ extension EmbedTests {
             }
             let before = try selected()
             #expect(!before.contains("ButtonPress") && before.contains("StructureNotify"), "xlogo's own selection: \(before)")
-            _ = try x.startPipcam(["--source", "test", "--wid", "\(host.window)"])
-            _ = try x.waitForWindow(className: "pipcam", role: PipcamRole.main)
+            // A decimal id (xdotool's and xwininfo's -int form) names the window as hex does.
+            _ = try x.startPipcam(["--source", "test", "--wid", "\(host.window.raw)"])
+            let view = try x.waitForWindow(className: "pipcam", role: PipcamRole.main)
+            #expect(try x.parent(of: view) == host.window)
             let after = try selected()
             #expect(!after.contains("ButtonPress") && !after.contains("ButtonRelease"), "\(after)")
         }

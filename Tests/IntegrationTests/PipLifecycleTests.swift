@@ -62,6 +62,32 @@ extension PipTests {
             #expect(result.stderrText.isEmpty, "stderr: \(result.stderrText)")
             try x.waitForNoWindow(className: PipIdentity.instance, role: PipIdentity.role, timeout: .seconds(2))
             #expect(try x.info(of: window) == nil, "the PiP window \(window) still exists")
+            // Its shared-memory images are gone with it (marked for removal once attached).
+            let segments = try run(["ipcs", "-m", "-p"]).stdoutText.split(whereSeparator: \.isNewline)
+                .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+                .filter { $0.count >= 3 && $0[2] == "\(pipcam.pid)" }
+            #expect(segments.isEmpty, "shared memory made by pipcam left behind: \(segments)")
+        }
+
+        /// The X server going away is a runtime failure: one line, exit 1, no crash trace.
+        @Test func losingTheXServerExitsOneWithOneLine() throws {
+            let x = try makeServer()
+            let (pipcam, _) = try x.startPip(["--source", "test"])
+            Thread.sleep(forTimeInterval: 0.3)
+            kill(x.serverPID, SIGKILL)
+            let result = try pipcam.wait(timeout: .seconds(5))
+            #expect(result.termination == .exited(1), "\(result)")
+            #expect(result.stderrText == "pipcam: lost the connection to the X server\n", "stderr: \(result.stderrText)")
+        }
+
+        /// No display to talk to is a usage error, for pipcam and for its control commands.
+        @Test(arguments: [[], ["status"], ["toggle"]])
+        func noDisplayExitsTwoWithOneLine(_ arguments: [String]) throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment["DISPLAY"] = nil
+            let result = try run([Pipcam.binaryPath()] + arguments, environment: environment)
+            #expect(result.exitCode == 2, "\(result)")
+            #expect(result.stderrText == "pipcam: no X display: $DISPLAY is not set\n", "\(result)")
         }
     }
 }
