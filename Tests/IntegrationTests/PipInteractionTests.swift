@@ -123,4 +123,31 @@ import Testing
         let area = try x.workArea()
         #expect(placed.x == area.x + 24 && placed.y == area.y + 24)
     }
+
+    /// Each `--name` instance remembers its own place: two cameras' PiPs do not come back on top
+    /// of each other, nor take the unnamed instance's.
+    @Test func namedInstancesRememberTheirOwnPlace() throws {
+        let x = try makeServer(.openbox)
+        let (first, pip) = try x.startPip(["--source", "test"])
+        let start = try x.settledGeometry(of: pip)
+        try x.drag(from: start.center, to: XPoint(300, 250))
+        let moved = try x.settledGeometry(of: pip, quiet: .milliseconds(600))
+        first.send(SIGTERM)
+        _ = try first.wait(timeout: .seconds(5))
+
+        var (named, namedPip) = try x.startPip(["--source", "test", "--name", "b"])
+        let fresh = try x.settledGeometry(of: namedPip)
+        #expect(fresh == start, "a new name starts at the default place, not at \(moved)")
+        try x.drag(from: fresh.center, to: XPoint(700, 200))
+        let namedMoved = try x.settledGeometry(of: namedPip, quiet: .milliseconds(600))
+        named.send(SIGTERM)
+        _ = try named.wait(timeout: .seconds(5))
+        (named, namedPip) = try x.startPip(["--source", "test", "--name", "b"])
+        #expect(try x.settledGeometry(of: namedPip) == namedMoved, "b comes back where b was left")
+        named.send(SIGTERM)
+        _ = try named.wait(timeout: .seconds(5))
+
+        let (_, again) = try x.startPip(["--source", "test"])
+        #expect(try x.settledGeometry(of: again) == moved, "the unnamed instance's place is its own")
+    }
 }

@@ -21,6 +21,16 @@ import Testing
         #expect(r.x >= 0 && r.y >= 0 && r.maxX <= 800 && r.maxY <= 600)
     }
 
+    /// One file per instance name, under XDG_STATE_HOME (an absolute one), else ~/.local/state.
+    @Test func theFileFollowsTheStateDirectoryAndTheInstanceName() {
+        let env = ["XDG_STATE_HOME": "/s", "HOME": "/h"]
+        #expect(GeometryMemory.filePath(name: nil) { env[$0] } == "/s/pipcam/geometry")
+        #expect(GeometryMemory.filePath(name: "b") { env[$0] } == "/s/pipcam/geometry-b")
+        let relative = ["XDG_STATE_HOME": "state", "HOME": "/h"]
+        #expect(GeometryMemory.filePath(name: nil) { relative[$0] } == "/h/.local/state/pipcam/geometry")
+        #expect(GeometryMemory.filePath(name: nil) { _ in nil } == nil)
+    }
+
     @Test func malformedLinesAreIgnored() {
         for bad in ["", "middle 1 2 3 4", "top-left 1 2 3", "top-left a 2 300 200", "top-left 1 2 3 4", "top-left 1 2 99999 200"] {
             #expect(GeometryMemory(line: bad) == nil, "\(bad)")

@@ -44,12 +44,18 @@ public struct GeometryMemory: Equatable, Sendable {
         (self.corner, offsetX, offsetY, width, height) = (corner, x, y, w, h)
     }
 
-    /// `$XDG_STATE_HOME/pipcam/geometry` (default `~/.local/state/pipcam/geometry`); `name` for `--name` instances.
+    /// `$XDG_STATE_HOME/pipcam/geometry` (default `~/.local/state/pipcam/geometry`), or `geometry-NAME`
+    /// for the instance started with `--name NAME`.
     public static func filePath(name: String? = nil) -> String? {
+        filePath(name: name) { getenv($0).map { String(cString: $0) } }
+    }
+
+    /// `filePath(name:)` with the environment read through `variable`.
+    static func filePath(name: String?, variable: (String) -> String?) -> String? {
         let base: String
-        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+        if let state = variable("XDG_STATE_HOME"), state.hasPrefix("/") {
             base = state
-        } else if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
+        } else if let home = variable("HOME"), !home.isEmpty {
             base = home + "/.local/state"
         } else {
             return nil

@@ -29,14 +29,16 @@ public final class PipcamApp {
     private var mirrorOverride: Bool?
     /// The picture's rotation (`--rotate`, then `r` in the PiP window).
     private var rotation: Rotation = .deg0
-    /// Where the PiP's place is remembered between runs; tests point it elsewhere.
-    var geometryFile: () -> String? = { GeometryMemory.filePath() }
+    /// Where the PiP's place is remembered between runs (one file per `--name`); tests point it elsewhere.
+    var geometryFile: () -> String?
 
     /// - Parameter source: a started source; the app runs it on a capture thread.
     public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
         loop = DisplayLoop(display: display)
         self.source = source
         self.options = options
+        let name = options.control?.name
+        geometryFile = { GeometryMemory.filePath(name: name) }
         pump = FramePump(source: source)
         stats = FrameStats(now: .now())
     }
