@@ -31,6 +31,13 @@ import Testing
         expectChoice(try pick(cam, 1920, 1080), .mjpeg, 1920, 1080, fps: 30)
         // Nothing covers: the largest smooth mode.
         expectChoice(try pick(cam, 3840, 2160), .mjpeg, 1920, 1080, fps: 30)
+        // A mode a tenth smaller or less covers too: a 1306x735 main window (70 % of a 1920x1050
+        // work area) gets 1280x720, not 1920x1080; a 704x528 window VGA; a tenth and a pixel more does not.
+        expectChoice(try pick(cam, 1306, 735), .mjpeg, 1280, 720, fps: 30)
+        expectChoice(try pick(cam, 1408, 792), .mjpeg, 1280, 720, fps: 30)
+        expectChoice(try pick(cam, 1409, 720), .mjpeg, 1920, 1080, fps: 30)
+        expectChoice(try pick(cam, 704, 528), .yuyv, 640, 480, fps: 30)
+        expectChoice(try pick(cam, 705, 450), .mjpeg, 1280, 720, fps: 30)
     }
 
     /// A camera changes modes for a resized window only when the window outgrew its frames by
@@ -68,7 +75,8 @@ import Testing
         #expect(pick(900, 675, aspect: nil) == V4L2Size(960, 720), "smallest covering")
         #expect(pick(900, 500, aspect: nil) == V4L2Size(960, 720))
         #expect(pick(900, 500, aspect: 16.0 / 9) == V4L2Size(1280, 720), "16:9 kept")
-        #expect(pick(1000, 750, aspect: 4.0 / 3) == V4L2Size(1920, 1080), "no 4:3 mode covers it")
+        #expect(pick(1000, 750, aspect: 4.0 / 3) == V4L2Size(960, 720), "4:3 covers it within a tenth")
+        #expect(pick(1100, 825, aspect: 4.0 / 3) == V4L2Size(1920, 1080), "no 4:3 mode covers it")
 
         // vivid's webcam: nothing smooth covers 1280x720 (it runs at 15 fps there); the largest
         // smooth mode of the picture's shape, not the largest of any shape.

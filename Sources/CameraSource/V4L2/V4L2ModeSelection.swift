@@ -29,7 +29,8 @@ public struct V4L2ModeChoice: Sendable, Equatable {
 
 /// Picks the cheapest capture mode that looks right in the window.
 ///
-/// The smallest size that covers the display size on both sides (else the largest size) among
+/// The smallest size that covers the display size on both sides, give or take a tenth (`covers`),
+/// else the largest size, among
 /// the modes that reach 25 fps; when none does, among the modes with the best rate. At equal
 /// sizes YUYV wins, then the other raw formats, then MJPEG; formats libv4l2 emulates in software
 /// count only when the camera offers nothing else pipcam can show.
@@ -59,7 +60,7 @@ public enum V4L2ModeSelector {
             pool = rated.filter { rate($0.interval) >= best }
         }
 
-        var covering = pool.filter { $0.mode.size.width >= displayWidth && $0.mode.size.height >= displayHeight }
+        var covering = pool.filter { Self.covers($0.mode.size, displayWidth, displayHeight) }
         if let aspect {
             let shaped = (covering.isEmpty ? pool : covering).filter { Self.hasShape($0.mode.size, aspect) }
             if !shaped.isEmpty {
@@ -85,8 +86,15 @@ public enum V4L2ModeSelector {
         guard let best = select(from: modes, displayWidth: displayWidth, displayHeight: displayHeight, aspect: aspect)?
             .mode.size, best != current
         else { return false }
-        let outgrown = displayWidth * 10 > current.width * 11 || displayHeight * 10 > current.height * 11
+        let outgrown = !covers(current, displayWidth, displayHeight)
         return outgrown ? best.area > current.area : best.area * 4 <= current.area
+    }
+
+    /// Whether frames of `size` cover a display size, give or take a tenth: a picture stretched by
+    /// a tenth or less looks the same, and a mode that small often costs half as much (a 1306×735
+    /// main window shows 1280×720 frames, not 1920×1080 ones). Resizes keep a mode by the same rule.
+    static func covers(_ size: V4L2Size, _ displayWidth: Int, _ displayHeight: Int) -> Bool {
+        size.width * 11 >= displayWidth * 10 && size.height * 11 >= displayHeight * 10
     }
 
     static func hasShape(_ size: V4L2Size, _ aspect: Double) -> Bool {
