@@ -125,6 +125,21 @@ extension PipTests {
         }
 
         /// Maps a window reserving `_NET_WM_STRUT` strips and waits until openbox shrinks the work area.
+        /// Root properties another client wrote wrong (a desktop number of -1 / 0xFFFFFFFF, a work
+        /// area too short for it or of zero size) are ignored: the whole screen is the work area.
+        @Test(arguments: [("4294967295", "0, 0, 1280, 720"), ("5", "0, 0, 1280, 720"), ("0", "0, 0, 0, 0")])
+        func badWorkAreaPropertiesFallBackToTheScreen(_ desktop: String, _ area: String) throws {
+            let x = try makeServer()
+            try x.runChecked(["xprop", "-root", "-f", "_NET_CURRENT_DESKTOP", "32c", "-set", "_NET_CURRENT_DESKTOP", desktop])
+            try x.runChecked(["xprop", "-root", "-f", "_NET_WORKAREA", "32c", "-set", "_NET_WORKAREA", area])
+            let (pipcam, window) = try x.startPip(["--source", "test", "--size", "320x180"])
+            let frame = try x.settledGeometry(of: window)
+            #expect(frame.maxX == x.width - 24 && frame.maxY == x.height - 24, "bottom-right of the screen: \(frame)")
+            pipcam.send(SIGTERM)
+            let result = try pipcam.wait(timeout: .seconds(5))
+            #expect(result.termination == .exited(0), "\(result)")
+        }
+
         private func reserveStruts(on x: XServer, left: Int, top: Int, bottom: Int) throws -> XRect {
             _ = try x.start(["xmessage", "-geometry", "+400+300", "panel"])
             let panel = try x.waitForWindow(className: "xmessage")

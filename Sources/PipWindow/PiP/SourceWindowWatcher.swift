@@ -82,7 +82,8 @@ final class SourceWindowWatcher {
         else { return }
         let extents = frameWindow == window ? display.integers(window, ._NET_FRAME_EXTENTS) : []
         var outer = inner
-        if extents.count == 4 {
+        // Written by the window manager, or by anyone: sizes a frame could have, else none.
+        if extents.count == 4, extents.allSatisfy({ (0...4096).contains($0) }) {
             outer = Rect(
                 x: inner.x - extents[0], y: inner.y - extents[2],
                 width: inner.width + extents[0] + extents[1], height: inner.height + extents[2] + extents[3])

@@ -22,7 +22,8 @@ public struct WindowManagerInfo: Sendable {
     public static func workArea(display: XDisplay) -> Rect {
         let area = display.integers(display.root, ._NET_WORKAREA)
         let desktop = display.integers(display.root, ._NET_CURRENT_DESKTOP).first ?? 0
-        if area.count >= 4 * (desktop + 1) {
+        // Another client's values: a negative desktop (0xFFFFFFFF comes back as -1) must not index.
+        if desktop >= 0, area.count >= 4 * (desktop + 1) {
             let a = Array(area[(4 * desktop)..<(4 * desktop + 4)])
             if a[2] > 0 && a[3] > 0 { return Rect(x: a[0], y: a[1], width: a[2], height: a[3]) }
         }
