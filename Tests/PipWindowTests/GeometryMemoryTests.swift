@@ -19,6 +19,23 @@ import Testing
         let huge = GeometryMemory(line: "top-left 5000 5000 2000 1500")!
         let r = huge.rect(in: Rect(x: 0, y: 0, width: 800, height: 600))
         #expect(r.x >= 0 && r.y >= 0 && r.maxX <= 800 && r.maxY <= 600)
+        // Shrunk as a whole: a 16:9 PiP stays 16:9 on a smaller work area.
+        let big = GeometryMemory(line: "bottom-right 24 24 1800 1012")!.rect(in: Rect(x: 0, y: 0, width: 1366, height: 740))
+        #expect(big.maxX <= 1366 && big.maxY <= 740 && big.x >= 0 && big.y >= 0, "\(big)")
+        #expect(abs(Double(big.width) / Double(big.height) / (1800.0 / 1012) - 1) < 0.01, "\(big)")
+    }
+
+    /// A picture of another shape (turned a quarter, another camera) keeps the PiP's area and
+    /// corner; the same shape keeps its width.
+    @Test func aNewShapeKeepsTheArea() {
+        let m = GeometryMemory(line: "bottom-right 24 24 480 270")!
+        #expect(m.fitted(toAspect: 16.0 / 9) == m)
+        #expect(m.fitted(toAspect: 9.0 / 16).line == "bottom-right 24 24 270 480")
+        let fourThree = m.fitted(toAspect: 4.0 / 3)
+        #expect(fourThree.width == 416 && fourThree.height == 312, "\(fourThree.line)")
+        // On a 1280x720 screen the turned PiP fits without being stretched to the screen's height.
+        #expect(m.fitted(toAspect: 9.0 / 16).rect(in: Rect(x: 0, y: 0, width: 1280, height: 720))
+            == Rect(x: 986, y: 216, width: 270, height: 480))
     }
 
     /// One file per instance name, under XDG_STATE_HOME (an absolute one), else ~/.local/state.

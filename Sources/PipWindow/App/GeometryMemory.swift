@@ -23,12 +23,24 @@ public struct GeometryMemory: Equatable, Sendable {
         height = rect.height
     }
 
-    /// The rectangle in `area`, shrunk and moved as needed to lie on it.
+    /// The rectangle in `area`, shrunk (keeping its shape) and moved as needed to lie on it.
     public func rect(in area: Rect) -> Rect {
-        let w = max(1, min(width, area.width)), h = max(1, min(height, area.height))
+        let scale = min(1, Double(area.width) / Double(width), Double(area.height) / Double(height))
+        let w = max(1, Int(Double(width) * scale)), h = max(1, Int(Double(height) * scale))
         let x = corner == .topLeft || corner == .bottomLeft ? area.x + offsetX : area.maxX - offsetX - w
         let y = corner == .topLeft || corner == .topRight ? area.y + offsetY : area.maxY - offsetY - h
         return WindowPlacementMath.clamped(Rect(x: x, y: y, width: w, height: h), into: area)
+    }
+
+    /// The same place, sized for a picture `aspect` (width / height) wide: the remembered width for
+    /// the remembered shape, else the remembered area (a turned picture keeps its size, not its width).
+    public func fitted(toAspect aspect: Double) -> GeometryMemory {
+        var fitted = self
+        if abs(Double(width) / Double(height) / aspect - 1) >= 0.02 {
+            fitted.width = max(16, Int((Double(width * height) * aspect).squareRoot().rounded()))
+        }
+        fitted.height = max(16, Int((Double(fitted.width) / aspect).rounded()))
+        return fitted
     }
 
     /// One line: `bottom-right 24 24 320 180`.

@@ -258,9 +258,7 @@ public final class PipcamApp {
     private func rememberedFrame(aspect: Double) -> Rect? {
         guard options.remembersGeometry, let path = geometryFile(), let memory = GeometryMemory.load(from: path)
         else { return nil }
-        var fitted = memory
-        fitted.height = max(16, Int((Double(memory.width) / aspect).rounded()))
-        return fitted.rect(in: WindowManagerInfo.workArea(display: loop.display))
+        return memory.fitted(toAspect: aspect).rect(in: WindowManagerInfo.workArea(display: loop.display))
     }
 
     /// A source whose picture changes shape (another camera mode, a camera plugged in) reshapes PiP.
