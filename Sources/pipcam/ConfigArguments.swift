@@ -43,4 +43,9 @@ enum ConfigArguments {
         }
         return .success(entries.flatMap(\.arguments))
     }
+
+    /// The value `option` has in `arguments` (the last one given), if any.
+    static func value(of option: String, in arguments: [String]) -> String? {
+        Array(zip(arguments, arguments.dropFirst())).last { $0.0 == option }?.1
+    }
 }

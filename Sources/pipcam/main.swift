@@ -14,6 +14,12 @@ if arguments.first.map({ !subcommands.contains($0) }) ?? true {
         writeErrorLine("pipcam: \(problem)")
         exit(2)
     }
+} else if arguments.first != "help", !arguments.contains(where: { $0 == "--name" || $0.hasPrefix("--name=") }),
+    case .success(let fromFile) = ConfigArguments.load(), let name = ConfigArguments.value(of: "--name", in: fromFile)
+{
+    // The instance the config names is the one its control commands mean (a bad config is
+    // pipcam's to report: with one, none is running).
+    arguments += ["--name", name]
 }
 
 // ArgumentParser would exit 64 on a usage error; PRODUCT.md promises one line and exit 2.

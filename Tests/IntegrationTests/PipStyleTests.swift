@@ -56,6 +56,20 @@ import Testing
         #expect(g.width == 320 && g.height == 180 && g.x == 24, "\(g)")
     }
 
+    /// `name = cam` in the config names the instance its control commands talk to, unless they
+    /// name another.
+    @Test func theConfigsNameIsTheOneControlCommandsMean() throws {
+        let x = try makeServer(.none)
+        try writeConfig(x, "name = cam\n")
+        _ = try x.startPip(["--source", "test"])
+        try waitUntil("cam answers", timeout: .seconds(5)) { try x.runPipcam(["status"]).succeeded }
+        let status = try x.runPipcam(["status"])
+        #expect(status.stdoutText.contains("\"state\":\"active\""), "\(status)")
+        #expect(try x.runPipcam(["status", "--name", "other"]).exitCode == 3, "--name on the command line wins")
+        #expect(try x.runPipcam(["stop"]).succeeded)
+        #expect(try x.runPipcam(["help"]).succeeded, "help is not given the name")
+    }
+
     @Test func aBadConfigLineIsOneErrorWithItsLineNumber() throws {
         let x = try makeServer(.none)
         try writeConfig(x, "size = 400x225\n\nshape = star\n")
