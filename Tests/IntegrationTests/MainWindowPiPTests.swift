@@ -92,6 +92,23 @@ import Testing
         }
     }
 
+    /// `p` in the main window toggles like the hotkey: pressed again while PiP grows, it turns back.
+    @Test func pPressedTwiceQuicklyTurnsPipBack() throws {
+        let x = try XServer(windowManager: .openbox)
+        _ = try x.startPipcam(["--source", "test"])
+        let (main, pip, _) = try windows(x)
+        _ = try x.waitForStableGeometry(of: main)
+        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(main.raw)"])
+        try x.runChecked(["xdotool", "key", "--delay", "60", "p", "p"])
+        try waitUntil("PiP went back", timeout: .seconds(3)) {
+            try x.pipcamStatus().object["state"] as? String == "idle" && !isViewable(x, pip)
+        }
+        #expect(try isViewable(x, main))
+        // Once settled, a single press starts it as before.
+        try x.runChecked(["xdotool", "key", "p"])
+        try waitUntil("PiP is up", timeout: .seconds(3)) { try isViewable(x, pip) }
+    }
+
     @Test func closingTheMainWindowExitsZero() throws {
         let x = try XServer(windowManager: .openbox)
         let p = try x.startPipcam(["--source", "test"])

@@ -157,7 +157,7 @@ public final class PipcamApp {
             switch intent {
             case .startPip: pip.start()
             case .returnFromPip: pip.stop()
-            case .togglePip: pip.isActive ? pip.stop() : pip.start()
+            case .togglePip: perform(.toggle)  // as the hotkey: a second press turns a PiP on its way up back
             case .close: loop.stop(exitCode: 0)
             case nil: break
             }
