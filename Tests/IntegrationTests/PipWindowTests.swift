@@ -140,6 +140,24 @@ extension PipTests {
             #expect(result.termination == .exited(0), "\(result)")
         }
 
+        /// PiP started again after the work area shrank (a monitor unplugged, a panel added) comes
+        /// up on today's work area, not at its old place off it.
+        @Test func pipStartedAfterTheWorkAreaShrankComesUpOnIt() throws {
+            let x = try makeServer()
+            let (_, window) = try x.startPip(["--source", "test", "--size", "320x180"])
+            let before = try x.settledGeometry(of: window)
+            #expect(before.maxY == x.height - 24, "\(before)")
+            try x.runChecked([Pipcam.binaryPath(), "stop"])
+            try waitUntil("PiP stopped", timeout: .seconds(3)) { try !x.isViewable(window) }
+            try x.runChecked(["xprop", "-root", "-f", "_NET_CURRENT_DESKTOP", "32c", "-set", "_NET_CURRENT_DESKTOP", "0"])
+            try x.runChecked(["xprop", "-root", "-f", "_NET_WORKAREA", "32c", "-set", "_NET_WORKAREA", "0, 0, 1280, 400"])
+            try x.runChecked([Pipcam.binaryPath(), "start"])
+            try waitUntil("PiP is up", timeout: .seconds(3)) { try x.isViewable(window) }
+            let after = try x.settledGeometry(of: window)
+            #expect(after.maxY <= 400 && after.y >= 0 && after.maxX <= 1280, "PiP at \(after), work area 1280x400")
+            #expect(after.width == before.width && after.height == before.height, "the same size: \(before) → \(after)")
+        }
+
         private func reserveStruts(on x: XServer, left: Int, top: Int, bottom: Int) throws -> XRect {
             _ = try x.start(["xmessage", "-geometry", "+400+300", "panel"])
             let panel = try x.waitForWindow(className: "xmessage")

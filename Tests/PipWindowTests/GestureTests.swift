@@ -85,6 +85,16 @@ import Testing
 @Suite struct WindowPlacementMathTests {
     let area = Rect(x: 0, y: 30, width: 1280, height: 690)
 
+    /// A frame off a smaller work area is moved onto it; one larger than it is also shrunk, its shape kept.
+    @Test func fittedMovesOntoTheAreaAndShrinksAsAWhole() {
+        #expect(WindowPlacementMath.fitted(Rect(x: 1600, y: 900, width: 320, height: 180), into: area)
+            == Rect(x: 960, y: 540, width: 320, height: 180))
+        #expect(WindowPlacementMath.fitted(Rect(x: 100, y: 100, width: 320, height: 180), into: area)
+            == Rect(x: 100, y: 100, width: 320, height: 180))
+        let big = WindowPlacementMath.fitted(Rect(x: 0, y: 0, width: 1920, height: 1080), into: area)
+        #expect(big == Rect(x: 0, y: 30, width: 1226, height: 690), "\(big)")
+    }
+
     @Test func movesEndingNearEdgesSnapFlush() {
         // Near the right edge only.
         #expect(WindowPlacementMath.snapped(Rect(x: 940, y: 300, width: 320, height: 180), to: area)

@@ -25,8 +25,7 @@ public struct GeometryMemory: Equatable, Sendable {
 
     /// The rectangle in `area`, shrunk (keeping its shape) and moved as needed to lie on it.
     public func rect(in area: Rect) -> Rect {
-        let scale = min(1, Double(area.width) / Double(width), Double(area.height) / Double(height))
-        let w = max(1, Int(Double(width) * scale)), h = max(1, Int(Double(height) * scale))
+        let (w, h) = WindowPlacementMath.sizeFitting(width: width, height: height, into: area)
         let x = corner == .topLeft || corner == .bottomLeft ? area.x + offsetX : area.maxX - offsetX - w
         let y = corner == .topLeft || corner == .topRight ? area.y + offsetY : area.maxY - offsetY - h
         return WindowPlacementMath.clamped(Rect(x: x, y: y, width: w, height: h), into: area)

@@ -381,6 +381,7 @@ public final class PipController {
 
     /// Feeds the machine; events raised while actions run (a synchronous restore completion) queue up.
     private func feed(_ event: PipEvent) {
+        refitPipFrameBeforeStart(for: event)
         queuedEvents.append(event)
         guard !handlingEvents else { return }
         handlingEvents = true
@@ -390,6 +391,18 @@ public final class PipController {
             for action in machine.handle(next, now: .now()) { perform(action) }
         }
         scheduleTick()
+    }
+
+    /// The screen or work area may have changed since PiP was last up (a monitor unplugged, a
+    /// panel added): before an event that may start it, PiP's frame is fitted onto today's work area.
+    private func refitPipFrameBeforeStart(for event: PipEvent) {
+        guard machine.phase == .idle, !pipShown else { return }
+        switch event {
+        case .startRequested, .sourceHidden, .tick: break
+        default: return
+        }
+        let fitted = WindowPlacementMath.fitted(machine.pipFrame, into: WindowManagerInfo.workArea(display: display))
+        if fitted != machine.pipFrame { queuedEvents.append(.pipFrameChanged(fitted)) }
     }
 
     private func scheduleTick() {

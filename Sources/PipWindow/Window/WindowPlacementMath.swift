@@ -30,6 +30,19 @@ public enum WindowPlacementMath {
         return clamped(Rect(x: x, y: y, width: width, height: height), into: area)
     }
 
+    /// `width`×`height` shrunk as a whole (its shape kept) to fit `area`; unchanged when it fits.
+    public static func sizeFitting(width: Int, height: Int, into area: Rect) -> (width: Int, height: Int) {
+        guard width > 0, height > 0 else { return (max(1, width), max(1, height)) }
+        let scale = min(1, Double(area.width) / Double(width), Double(area.height) / Double(height))
+        return (max(1, Int(Double(width) * scale)), max(1, Int(Double(height) * scale)))
+    }
+
+    /// `r` shrunk as a whole if it is larger than `area`, then moved onto it.
+    public static func fitted(_ r: Rect, into area: Rect) -> Rect {
+        let size = sizeFitting(width: r.width, height: r.height, into: area)
+        return clamped(Rect(x: r.x, y: r.y, width: size.width, height: size.height), into: area)
+    }
+
     /// `r` moved (not resized) so it lies inside `area` as far as its size allows.
     public static func clamped(_ r: Rect, into area: Rect) -> Rect {
         var out = r
