@@ -63,5 +63,27 @@ extension PipTests {
             #expect(acrossBars >= 5 && alongBars <= 3, "\(degrees)°: \(across) colours across, \(down) down")
             #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "stderr: \(pipcam.stderrText)")
         }
+
+        /// `r` in PiP turns the picture and the window with it, even with no window manager to read
+        /// the new aspect hints: same area, the corner it sits in kept; `r` again turns it back.
+        @Test func rTurnsTheWindowWithThePicture() throws {
+            let x = try makeServer()
+            let (_, window) = try x.startPip(["--source", "test", "--size", "320x180"])
+            let before = try x.settledGeometry(of: window)
+            try x.movePointer(to: before.center)
+            try x.runChecked(["xdotool", "key", "r"])
+            let turned = try poll(timeout: .seconds(3), what: "the window to turn") {
+                let g = try x.geometry(of: window)
+                return g.height > g.width ? g : nil
+            }
+            #expect(turned.width == 180 && turned.height == 320, "\(turned)")
+            #expect(turned.maxX == before.maxX && turned.maxY == before.maxY, "bottom-right corner kept: \(before) → \(turned)")
+            try x.runChecked(["xdotool", "key", "r"])
+            let back = try poll(timeout: .seconds(3), what: "the window to turn back") {
+                let g = try x.geometry(of: window)
+                return g.width > g.height ? g : nil
+            }
+            #expect(back == before, "\(before) → \(turned) → \(back)")
+        }
     }
 }

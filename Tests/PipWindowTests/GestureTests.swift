@@ -85,6 +85,15 @@ import Testing
 @Suite struct WindowPlacementMathTests {
     let area = Rect(x: 0, y: 30, width: 1280, height: 690)
 
+    /// A new shape keeps the area and the nearest corner: turned in the bottom-right corner, the
+    /// bottom-right stays; in the top-left, the top-left.
+    @Test func reshapedKeepsAreaAndNearestCorner() {
+        #expect(WindowPlacementMath.reshaped(Rect(x: 936, y: 516, width: 320, height: 180), toAspect: 9.0 / 16, in: area)
+            == Rect(x: 1076, y: 376, width: 180, height: 320))
+        #expect(WindowPlacementMath.reshaped(Rect(x: 24, y: 54, width: 320, height: 180), toAspect: 4.0 / 3, in: area)
+            == Rect(x: 24, y: 54, width: 277, height: 208))
+    }
+
     /// A frame off a smaller work area is moved onto it; one larger than it is also shrunk, its shape kept.
     @Test func fittedMovesOntoTheAreaAndShrinksAsAWhole() {
         #expect(WindowPlacementMath.fitted(Rect(x: 1600, y: 900, width: 320, height: 180), into: area)

@@ -247,7 +247,9 @@ public final class PipController {
             if old != nil { feed(.contentSourceRemoved) }
         }
         guard let content = contentSource else { return }
-        pipWindow.setAspect(Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight))
+        let ratio = Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight)
+        pipWindow.setAspect(ratio)
+        reshape(toAspect: Double(ratio.0) / Double(ratio.1))
         guard watcher == nil, content.sourceWindow != 0 else { return }
         let w = SourceWindowWatcher(
             display: display, window: content.sourceWindow, frameWindow: content.animationWindow,
@@ -346,6 +348,24 @@ public final class PipController {
         controlsTimer = loop.schedule(at: until) { [unowned self] in
             controlsTimer = nil
             onNeedsFrame?()  // redraw without them
+        }
+    }
+
+    /// A picture of another shape (turned with `r`, another camera) reshapes PiP, keeping its area
+    /// and the corner it is nearest: aspect hints alone leave it between wide bars with no window
+    /// manager or one that ignores them. (During the grow or shrink animation the hints do.)
+    private func reshape(toAspect aspect: Double) {
+        guard machine.phase == .idle || machine.phase == .active else { return }
+        let current = pipShown ? pipWindow.rect : machine.pipFrame
+        guard current.width > 0, current.height > 0,
+            abs(Double(current.width) / Double(current.height) / aspect - 1) >= 0.02
+        else { return }
+        let r = WindowPlacementMath.reshaped(current, toAspect: aspect, in: WindowManagerInfo.workArea(display: display))
+        if pipShown {
+            pipWindow.setRect(r)
+            scheduleSettle()
+        } else {
+            feed(.pipFrameChanged(r))
         }
     }
 

@@ -37,6 +37,16 @@ public enum WindowPlacementMath {
         return (max(1, Int(Double(width) * scale)), max(1, Int(Double(height) * scale)))
     }
 
+    /// `r` in the shape `aspect` (width / height) with about the same area, the corner of it nearest
+    /// a corner of `area` staying where it is, fitted onto `area`.
+    public static func reshaped(_ r: Rect, toAspect aspect: Double, in area: Rect) -> Rect {
+        let width = max(1, Int((Double(r.width * r.height) * aspect).squareRoot().rounded()))
+        let height = max(1, Int((Double(width) / aspect).rounded()))
+        let x = r.x - area.x <= area.maxX - r.maxX ? r.x : r.maxX - width
+        let y = r.y - area.y <= area.maxY - r.maxY ? r.y : r.maxY - height
+        return fitted(Rect(x: x, y: y, width: width, height: height), into: area)
+    }
+
     /// `r` shrunk as a whole if it is larger than `area`, then moved onto it.
     public static func fitted(_ r: Rect, into area: Rect) -> Rect {
         let size = sizeFitting(width: r.width, height: r.height, into: area)
