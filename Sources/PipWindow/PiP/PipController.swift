@@ -63,6 +63,7 @@ public final class PipController {
     private var pressedControl: PipControls.Control?
     private var controlsTimer: Int?
     private var settleTimer: Int?
+    private var mapRetryTimer: Int?
     private var windowManagerMoveSeen = false
     /// Where the PiP window was just shown, for a second while the window manager places it (see `checkPlacement`).
     private var requestedPlacement: (rect: Rect, until: MonotonicInstant)?
@@ -142,8 +143,10 @@ public final class PipController {
         installOverlays()
         // A window manager replaced while PiP runs must be told again what this window is.
         _ = display.watch(display.root, [.propertyChange])
-        loop.observeOtherEvents { [unowned self] event in
-            guard case .property(let w, let atom, _) = event, w == display.root, atom == display[._NET_SUPPORTING_WM_CHECK]
+        // Weak: observers stay with the loop, which may outlive the controller.
+        loop.observeOtherEvents { [weak self] event in
+            guard let self, !isTornDown, case .property(let w, let atom, _) = event, w == display.root,
+                atom == display[._NET_SUPPORTING_WM_CHECK]
             else { return }
             wm = WindowManagerInfo(display: display)
             pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
@@ -223,10 +226,14 @@ public final class PipController {
     /// Whether all puts have completed (for a clean shutdown).
     public var isIdle: Bool { pipPresenter.isIdle && proxyPresenter.isIdle }
 
-    /// Destroys the windows. The controller must not be used afterwards.
+    /// Destroys the windows and ends PiP at once, without delegate calls (the application is
+    /// going away). The controller must not be used afterwards; it may be released.
     public func tearDown() {
         isTornDown = true
-        if let t = tickTimer { loop.cancelTimer(t) }
+        for timer in [tickTimer, controlsTimer, settleTimer, mapRetryTimer] {
+            if let timer { loop.cancelTimer(timer) }
+        }
+        (tickTimer, controlsTimer, settleTimer, mapRetryTimer) = (nil, nil, nil, nil)
         for token in ownTokens + watcherTokens { loop.unregister(token) }
         pipPresenter.close()
         proxyPresenter.close()
@@ -485,7 +492,9 @@ public final class PipController {
     /// PiP unmanaged and unmapped for good: ask again until it is mapped. Once it was mapped, an
     /// unmap is the user's or the window manager's doing (iconified, another workspace): leave it.
     private func ensureMapped(attempt: Int) {
-        loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
+        if let t = mapRetryTimer { loop.cancelTimer(t) }
+        mapRetryTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
+            mapRetryTimer = nil
             guard pipShown, !pipMappedSinceShown, display.isMapped(pipWindow.id) == false, attempt <= 10 else { return }
             pipWindow.show()
             ensureMapped(attempt: attempt + 1)
