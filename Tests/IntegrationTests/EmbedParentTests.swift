@@ -29,6 +29,11 @@ extension EmbedTests {
             try waitUntil("the view follows the parent's new size", timeout: .seconds(2)) {
                 try x.geometry(of: view) == x.geometry(of: host.window)
             }
+            // Two quick resizes, the second back to where it was: the view ends at the parent's size.
+            try x.runChecked(["xdotool", "windowsize", "\(host.window.raw)", "600", "400", "windowsize", "\(host.window.raw)", "520", "330"])
+            try waitUntil("the parent is 520x330 again", timeout: .seconds(2)) { try x.geometry(of: host.window).width == 520 }
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(try x.geometry(of: view) == x.geometry(of: host.window), "the view after a resize and back")
             let viewFrame = try x.waitForStableGeometry(of: view)
             let hostBefore = try x.geometry(of: host.window)
 

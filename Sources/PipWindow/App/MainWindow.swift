@@ -90,9 +90,14 @@ final class MainWindow {
 
     /// Keeps an embedded view the size of the window it is embedded in.
     func fitParent(width: Int, height: Int) {
-        guard width != size.width || height != size.height else { return }
+        // Against the size last asked for: the parent may go back to the view's size before the
+        // view has heard of the first request, which would then stand.
+        let last = requestedSize ?? size
+        guard width != last.width || height != last.height else { return }
+        requestedSize = (width, height)
         display.moveResize(id, to: Rect(x: 0, y: 0, width: width, height: height))
     }
+    private var requestedSize: (width: Int, height: Int)?
 
     /// The PiP button's rectangle in window coordinates.
     var buttonRect: Rect { Rect(x: size.width - 12 - 36, y: size.height - 12 - 36, width: 36, height: 36) }
