@@ -81,12 +81,12 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         return (width, height)
     }
 
-    /// A plain decimal number (digits, at most one '.') in (0, 1000].
+    /// A plain decimal number (digits, at most one '.') from 0.01 to 1000.
     static func parseFPS(_ text: Substring, _ bad: (String) -> SourceError) throws(SourceError) -> Double {
         let plain = !text.isEmpty && text.count <= 16 && text.filter { $0 == "." }.count <= 1
             && text.allSatisfy { $0 == "." || ($0.isASCII && $0.isNumber) } && text != "."
-        guard plain, let fps = Double(text), fps > 0, fps <= 1000 else {
-            throw bad("bad frame rate '\(text)': expected a number in (0, 1000]")
+        guard plain, let fps = Double(text), fps >= 0.01, fps <= 1000 else {
+            throw bad("bad frame rate '\(text)': expected a number from 0.01 to 1000")
         }
         return fps
     }

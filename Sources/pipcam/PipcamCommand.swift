@@ -78,7 +78,7 @@ struct PipcamCommand: ParsableCommand {
         if let corner, Corner(rawValue: corner) == nil {
             throw ValidationError("--corner: unknown corner '\(corner)' (expected top-left, top-right, bottom-left or bottom-right)")
         }
-        if Rotation(degrees: rotate) == nil {
+        if ![0, 90, 180, 270].contains(rotate) {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
         }
         if let hotkey {

@@ -191,6 +191,18 @@ import Testing
         #expect(cut.width == 32 && cut.height == 24)
     }
 
+    /// A header claiming 65535×65535 (a later frame of a stream, whose first was checked) is
+    /// refused as corrupt before its output is made: no 200 MB picture, no 5 GB of records.
+    @Test func aHugeClaimedSizeIsCorrupt() throws {
+        var jpeg = Self.picture(width: 64, height: 48, subsampling: TJSAMP_444)
+        let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        for i in 5..<9 { jpeg[sof + i] = 0xFF }  // height, then width: 65535 each
+        let decoder = JPEGDecoder()
+        let before = decoder.allocations
+        #expect(throws: JPEGError.self) { try jpeg.withUnsafeBytes { try decoder.decode(Self.frame($0), minWidth: 480, minHeight: 270) } }
+        #expect(decoder.allocations == before, "made buffers for it: \(before) → \(decoder.allocations)")
+    }
+
     @Test func zigZagOrderIsTheStandardOne() {
         #expect(Array(ZigZag.natural.prefix(10)) == [0, 1, 8, 16, 9, 2, 3, 10, 17, 24])
         #expect(Array(ZigZag.natural.suffix(4)) == [61, 54, 47, 55, 62, 63].suffix(4))

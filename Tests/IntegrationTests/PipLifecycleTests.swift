@@ -69,6 +69,24 @@ extension PipTests {
             #expect(segments.isEmpty, "shared memory made by pipcam left behind: \(segments)")
         }
 
+        /// A pipe whose writer stalls (its frames sent, never closed) does not keep pipcam from
+        /// ending on a signal: the capture thread, stuck in `read`, is left behind.
+        @Test func aStalledPipeDoesNotHoldUpTheExit() throws {
+            let x = try makeServer()
+            let clip = try TestMedia.y4m(subsampling: 420, width: 160, height: 120, frames: 10, rate: 30)
+            let fifo = x.directory + "/stalled.y4m"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            _ = try x.start(["sh", "-c", "exec > \"$1\"; cat \"$2\"; exec sleep 600", "sh", fifo, clip])
+            let (pipcam, _) = try x.startPip(["--source", "y4m:\(fifo)"])
+            Thread.sleep(forTimeInterval: 0.8)  // its ten frames read, the next read waits
+            let clock = ContinuousClock()
+            let sent = clock.now
+            pipcam.send(SIGTERM)
+            let result = try pipcam.wait(timeout: .seconds(6))
+            #expect(result.termination == .exited(0), "\(result)")
+            #expect(clock.now - sent < .seconds(4), "took \(clock.now - sent)")
+        }
+
         /// The X server going away is a runtime failure: one line, exit 1, no crash trace.
         @Test func losingTheXServerExitsOneWithOneLine() throws {
             let x = try makeServer()

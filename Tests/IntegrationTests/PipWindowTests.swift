@@ -126,8 +126,12 @@ extension PipTests {
 
         /// Maps a window reserving `_NET_WM_STRUT` strips and waits until openbox shrinks the work area.
         /// Root properties another client wrote wrong (a desktop number of -1 / 0xFFFFFFFF, a work
-        /// area too short for it or of zero size) are ignored: the whole screen is the work area.
-        @Test(arguments: [("4294967295", "0, 0, 1280, 720"), ("5", "0, 0, 1280, 720"), ("0", "0, 0, 0, 0")])
+        /// area too short for it, of zero size or off the screen) are ignored: the whole screen is
+        /// the work area.
+        @Test(arguments: [
+            ("4294967295", "0, 0, 1280, 720"), ("5", "0, 0, 1280, 720"), ("0", "0, 0, 0, 0"),
+            ("0", "2147483000, 0, 2000, 1000"), ("0", "1000, 500, 1280, 720"),
+        ])
         func badWorkAreaPropertiesFallBackToTheScreen(_ desktop: String, _ area: String) throws {
             let x = try makeServer()
             try x.runChecked(["xprop", "-root", "-f", "_NET_CURRENT_DESKTOP", "32c", "-set", "_NET_CURRENT_DESKTOP", desktop])

@@ -49,7 +49,8 @@ import Testing
     }
 
     @Test func malformedLinesAreIgnored() {
-        for bad in ["", "middle 1 2 3 4", "top-left 1 2 3", "top-left a 2 300 200", "top-left 1 2 3 4", "top-left 1 2 99999 200"] {
+        for bad in ["", "middle 1 2 3 4", "top-left 1 2 3", "top-left a 2 300 200", "top-left 1 2 3 4", "top-left 1 2 99999 200",
+                    "bottom-right -9223372036854775808 0 320 180"] {
             #expect(GeometryMemory(line: bad) == nil, "\(bad)")
         }
     }

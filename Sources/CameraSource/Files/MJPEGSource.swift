@@ -28,7 +28,7 @@ public final class MJPEGSource: FileFrameSource {
     }
 
     override func openStream(_ reader: ByteReader) throws -> Int {
-        guard fps > 0 && fps <= 1000 else { throw badInput("bad frame rate \(fps): expected a number in (0, 1000]") }
+        guard fps >= 0.01 && fps <= 1000 else { throw badInput("bad frame rate \(fps): expected a number from 0.01 to 1000") }
         frameRate = fps
         guard try reader.ensureAvailable(1) else { throw badInput("empty file") }
         _ = try reader.ensureAvailable(3)

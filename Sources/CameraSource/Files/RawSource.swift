@@ -30,7 +30,7 @@ public final class RawSource: FileFrameSource {
         guard let bytes = format.frameByteCount(width: width, height: height) else {
             throw badInput("raw frames cannot be \(format)")
         }
-        guard fps > 0 && fps <= 1000 else { throw badInput("bad frame rate \(fps): expected a number in (0, 1000]") }
+        guard fps >= 0.01 && fps <= 1000 else { throw badInput("bad frame rate \(fps): expected a number from 0.01 to 1000") }
         frameBytes = bytes
         frameWidth = width
         frameHeight = height

@@ -15,6 +15,8 @@ public final class JPEGDecoder {
     private var buffer: UnsafeMutableRawPointer?
     private var bufferSize = 0
     private let reduced: ReducedJPEGDecoder?
+    /// Buffers made so far (the reduced decoder's and libjpeg-turbo's output); for tests.
+    var allocations: Int { (reduced?.allocations ?? 0) + (bufferSize > 0 ? 1 : 0) }
 
     private static let threadSetting = Atomic<Int>(2)
 
@@ -83,6 +85,8 @@ public final class JPEGDecoder {
         guard tjDecompressHeader3(handle, jpeg, UInt(data.count), &w, &h, &sub, &cs) == 0, w > 0, h > 0 else {
             throw JPEGError.corrupt(lastError())
         }
+        // The first picture of a stream was checked; a later one's header may say anything.
+        if let problem = FrameLimits.problem(width: Int(w), height: Int(h)) { throw JPEGError.corrupt(problem) }
         let d = Self.scaleDenominator(width: Int(w), height: Int(h), minWidth: minWidth, minHeight: minHeight)
         let sw = (Int(w) + d - 1) / d, sh = (Int(h) + d - 1) / d
         let format: PixelFormat

@@ -70,7 +70,9 @@ final class ReducedJPEGDecoder {
         split?.settle()  // before the headers, entropy data and slots it reads change
         if splitLast, let split { split.prepare() }
         splitLast = false
-        guard header.parse(data) else { return nil }
+        // A size past the limits (a damaged or hostile header) is refused by `JPEGDecoder` before
+        // anything that large is made.
+        guard header.parse(data), FrameLimits.problem(width: header.width, height: header.height) == nil else { return nil }
         let denominator = JPEGDecoder.scaleDenominator(
             width: header.width, height: header.height, minWidth: minWidth, minHeight: minHeight)
         guard denominator >= 2 else { return nil }

@@ -14,6 +14,10 @@ public final class FramePump: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
     private var governor: PressureGovernor
+    /// Posted by the capture thread as it ends.
+    private let ended = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+    /// How long `stop` waits for the capture thread before leaving it behind.
+    public static let stopWaitSeconds = 2
 
     /// - Parameters:
     ///   - source: a started source; the pump owns it from now on.
@@ -23,6 +27,12 @@ public final class FramePump: @unchecked Sendable {
         self.source = source
         self.mailbox = mailbox
         self.governor = governor
+        sem_init(ended, 0, 0)
+    }
+
+    deinit {
+        sem_destroy(ended)
+        ended.deallocate()
     }
 
     /// Starts the capture thread.
@@ -38,20 +48,27 @@ public final class FramePump: @unchecked Sendable {
         thread = tid
     }
 
-    /// Asks the capture thread to stop the source and end, and waits for it.
+    /// Asks the capture thread to stop the source and end, and waits for it — at most
+    /// `stopWaitSeconds`: a source blocked in a read that never returns (a pipe whose writer
+    /// stalls) is left behind rather than keeping the program from exiting.
     public func stop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
         mailbox.toCapture.signal()
-        if let t = thread {
-            pthread_join(t, nil)
-            thread = nil
-        }
+        guard let t = thread else { return }
+        thread = nil
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        deadline.tv_sec += Self.stopWaitSeconds
+        var rc: Int32
+        repeat { rc = sem_timedwait(ended, &deadline) } while rc != 0 && errno == EINTR
+        if rc == 0 { pthread_join(t, nil) } else { pthread_detach(t) }
     }
 
     private func loop() {
         defer {
             recycleReturnedBuffers()
             source.stop()
+            sem_post(ended)
         }
         var ended = false
         while true {

@@ -50,7 +50,7 @@ public struct GeometryMemory: Equatable, Sendable {
         let f = line.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
         guard f.count == 5, let corner = Corner(rawValue: String(f[0])),
             let x = Int(f[1]), let y = Int(f[2]), let w = Int(f[3]), let h = Int(f[4]),
-            w >= 16, h >= 16, w <= 16384, h <= 16384, abs(x) <= 16384, abs(y) <= 16384
+            w >= 16, h >= 16, w <= 16384, h <= 16384, x.magnitude <= 16384, y.magnitude <= 16384
         else { return nil }
         (self.corner, offsetX, offsetY, width, height) = (corner, x, y, w, h)
     }

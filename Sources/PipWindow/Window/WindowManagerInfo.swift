@@ -22,11 +22,15 @@ public struct WindowManagerInfo: Sendable {
     public static func workArea(display: XDisplay) -> Rect {
         let area = display.integers(display.root, ._NET_WORKAREA)
         let desktop = display.integers(display.root, ._NET_CURRENT_DESKTOP).first ?? 0
-        // Another client's values: a negative desktop (0xFFFFFFFF comes back as -1) must not index.
+        let screen = display.rootGeometry(of: display.root) ?? Rect(x: 0, y: 0, width: 1280, height: 720)
+        // Another client's values: a negative desktop (0xFFFFFFFF comes back as -1) must not index,
+        // and an area off the screen would place windows where X coordinates do not reach.
         if desktop >= 0, area.count >= 4 * (desktop + 1) {
             let a = Array(area[(4 * desktop)..<(4 * desktop + 4)])
-            if a[2] > 0 && a[3] > 0 { return Rect(x: a[0], y: a[1], width: a[2], height: a[3]) }
+            if a[0] >= 0, a[1] >= 0, a[2] > 0, a[3] > 0, a[0] + a[2] <= screen.maxX, a[1] + a[3] <= screen.maxY {
+                return Rect(x: a[0], y: a[1], width: a[2], height: a[3])
+            }
         }
-        return display.rootGeometry(of: display.root) ?? Rect(x: 0, y: 0, width: 1280, height: 720)
+        return screen
     }
 }

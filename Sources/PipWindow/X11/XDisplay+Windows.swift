@@ -23,7 +23,8 @@ extension XDisplay {
             mask |= UInt(CWColormap)
         }
         return XCreateWindow(
-            raw, parent ?? root, Int32(rect.x), Int32(rect.y), UInt32(max(1, rect.width)), UInt32(max(1, rect.height)),
+            raw, parent ?? root, Int32(clamping: rect.x), Int32(clamping: rect.y), UInt32(clamping: max(1, rect.width)),
+            UInt32(clamping: max(1, rect.height)),
             0, depth, UInt32(InputOutput), visual, mask, &attributes)
     }
 
@@ -42,7 +43,8 @@ extension XDisplay {
     public func raise(_ w: WindowID) { XRaiseWindow(raw, w) }
     public func destroy(_ w: WindowID) { XDestroyWindow(raw, w) }
     public func moveResize(_ w: WindowID, to r: Rect) {
-        XMoveResizeWindow(raw, w, Int32(r.x), Int32(r.y), UInt32(max(1, r.width)), UInt32(max(1, r.height)))
+        XMoveResizeWindow(
+            raw, w, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)), UInt32(clamping: max(1, r.height)))
     }
     public func selectInput(_ w: WindowID, _ events: EventMask) { XSelectInput(raw, w, events.rawValue) }
 
@@ -97,10 +99,10 @@ extension XDisplay {
         let hints = XAllocSizeHints()!
         defer { XFree(hints) }
         hints.pointee.flags = PPosition | PSize | USPosition | USSize | PMinSize | PBaseSize | PWinGravity
-        hints.pointee.x = Int32(position.x)
-        hints.pointee.y = Int32(position.y)
-        hints.pointee.width = Int32(position.width)
-        hints.pointee.height = Int32(position.height)
+        hints.pointee.x = Int32(clamping: position.x)
+        hints.pointee.y = Int32(clamping: position.y)
+        hints.pointee.width = Int32(clamping: position.width)
+        hints.pointee.height = Int32(clamping: position.height)
         hints.pointee.min_width = Int32(minimum.0)
         hints.pointee.min_height = Int32(minimum.1)
         hints.pointee.base_width = 0
