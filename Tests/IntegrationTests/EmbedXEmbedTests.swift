@@ -103,6 +103,20 @@ extension EmbedTests {
             #expect(try embedder.waitForLine("exited ") == "exited 0", "\(embedder.lines)")
         }
 
+        /// Under `--pip` the view asks not to be mapped (`_XEMBED_INFO` flags 0), so an embedder that
+        /// maps its clients by the flags (GtkSocket) shows no blank view; it asks once PiP stops.
+        @Test func underPipTheViewAsksToBeMappedOnlyWhenPipStops() throws {
+            let x = try makeServer(.openbox)
+            let embedder = try XEmbedEmbedder(x, pipcam: ["--source", "test", "--pip"])
+            let child = try #require(XWindowID(try embedder.waitForLine("child ").dropFirst("child ".count)))
+            _ = try x.waitForWindow(className: "pipcam", role: PipIdentity.role)
+            #expect(try x.property("_XEMBED_INFO", of: child)?.integers == [0, 0], "version 0, not mapped")
+            #expect(!embedder.lines.contains { $0.hasPrefix("mapped ") }, "\(embedder.lines)")
+            try x.runChecked([Pipcam.binaryPath(), "stop"])
+            #expect(try embedder.waitForLine("xembed-info ") == "xembed-info \(child) 0 1", "XEMBED_MAPPED once PiP stops")
+            try embedder.waitForLine("mapped ")
+        }
+
         @Test func embedsInAWindowOfAnotherVisual() throws {
             // GtkSocket windows have a visual of their own: a child inheriting the parent's
             // colormap in the default visual would fail with BadMatch and never appear.

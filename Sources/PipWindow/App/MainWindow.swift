@@ -46,8 +46,9 @@ final class MainWindow {
             if let error { throw DisplayError.cannotEmbed("window 0x\(String(parent, radix: 16)): \(error)") }
             id = created
             display.setIdentity(id, role: "main", title: "pipcam")
-            // XEmbed: protocol version 0, and we want to be mapped.
-            display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 1])
+            // XEmbed: protocol version 0; not to be mapped yet (an embedder maps its client by
+            // these flags: under `--pip` the view appears only when PiP stops). `show` sets them.
+            display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 0])
         } else {
             let share = Self.workAreaShare
             let fit = min(1, min(Double(workArea.width) * share / Double(sourceSize.0), Double(workArea.height) * share / Double(sourceSize.1)))
@@ -78,6 +79,7 @@ final class MainWindow {
         wasShown = true
         mappedSinceShown = false
         presenter.warmUp()
+        if parent != nil { display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 1]) }  // XEMBED_MAPPED
         display.map(id)
     }
 
