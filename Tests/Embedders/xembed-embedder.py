@@ -24,6 +24,8 @@ Commands come through the string property _EMBEDDER_COMMAND on the embedder's wi
     focus-in / focus-out         XEMBED_FOCUS_IN (detail CURRENT) / XEMBED_FOCUS_OUT
     key KEYSYM                   forwards a KeyPress and KeyRelease of KEYSYM (p, Escape) to the child
     destroy                      destroys the embedder's window (the child goes with it)
+    release                      ends the embedding as the spec says: unmaps the child and
+                                 reparents it to the root window
 """
 import ctypes
 import ctypes.util
@@ -54,6 +56,10 @@ for name in ["XSelectInput", "XMapWindow", "XDestroyWindow", "XConnectionNumber"
 x.XSelectInput.argtypes = [ctypes.c_void_p, Window, ctypes.c_long]
 x.XMapWindow.argtypes = [ctypes.c_void_p, Window]
 x.XDestroyWindow.argtypes = [ctypes.c_void_p, Window]
+x.XUnmapWindow.restype = ctypes.c_int
+x.XUnmapWindow.argtypes = [ctypes.c_void_p, Window]
+x.XReparentWindow.restype = ctypes.c_int
+x.XReparentWindow.argtypes = [ctypes.c_void_p, Window, Window, ctypes.c_int, ctypes.c_int]
 x.XConnectionNumber.argtypes = [ctypes.c_void_p]
 x.XPending.argtypes = [ctypes.c_void_p]
 x.XFlush.argtypes = [ctypes.c_void_p]
@@ -312,6 +318,10 @@ def main():
                 forward_key(child, command[4:])
             elif command == "destroy":
                 x.XDestroyWindow(dpy, embedder)
+                x.XFlush(dpy)
+            elif command == "release":
+                x.XUnmapWindow(dpy, child)
+                x.XReparentWindow(dpy, child, root, 0, 0)
                 x.XFlush(dpy)
             say("done " + command)
 

@@ -117,6 +117,17 @@ extension EmbedTests {
             try embedder.waitForLine("mapped ")
         }
 
+        /// The embedder ends the embedding the spec's way (unmaps its client and hands it to the
+        /// root window): pipcam ends with 0 rather than streaming on with no view.
+        @Test func releasedToTheRootWindowPipcamEnds() throws {
+            let x = try makeServer(.openbox)
+            let embedder = try XEmbedEmbedder(x, pipcam: ["--source", "test"])
+            try embedder.waitForLine("sent embedded-notify ")
+            _ = try x.waitForWindow(className: "pipcam", role: PipcamRole.main)
+            try embedder.send("release")
+            #expect(try embedder.waitForLine("exited ") == "exited 0", "\(embedder.lines)")
+        }
+
         @Test func embedsInAWindowOfAnotherVisual() throws {
             // GtkSocket windows have a visual of their own: a child inheriting the parent's
             // colormap in the default visual would fail with BadMatch and never appear.

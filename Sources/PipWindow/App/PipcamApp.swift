@@ -150,6 +150,12 @@ public final class PipcamApp {
                 loop.stop(exitCode: 0)  // the embedder destroyed its window, and ours with it
                 return
             }
+            // An embedder ends XEmbed by handing its client to the root window (the spec's
+            // "Embedding life cycle"): the session ends as when it destroys its window.
+            if options.embedInto != nil, case .reparented(_, let parent) = event, parent == loop.display.root {
+                loop.stop(exitCode: 0)
+                return
+            }
             let before = window.size
             let intent = window.handle(event)
             // Resized, not just moved: every move would wake the capture thread for nothing.

@@ -153,6 +153,7 @@ public final class XDisplay {
         case MapNotify: return .mapped(e.xmap.window)
         case UnmapNotify: return .unmapped(e.xunmap.window)
         case DestroyNotify: return .destroyed(e.xdestroywindow.window)
+        case ReparentNotify: return .reparented(window: e.xreparent.window, parent: e.xreparent.parent)
         case VisibilityNotify:
             let v = e.xvisibility
             return .visibility(

@@ -38,6 +38,8 @@ public enum WindowEvent: Sendable {
     case mapped(WindowID)
     case unmapped(WindowID)
     case destroyed(WindowID)
+    /// The window was given a new parent.
+    case reparented(window: WindowID, parent: WindowID)
     case visibility(window: WindowID, fullyObscured: Bool, unobscured: Bool)
     case shmCompletion(segment: UInt)
     /// A key press with its (unshifted) keysym, e.g. 0xff1b for Escape.
@@ -118,7 +120,7 @@ extension WindowEvent {
     public var window: WindowID? {
         switch self {
         case .configure(let w, _, _), .expose(let w, _), .clientMessage(let w, _, _), .property(let w, _, _),
-            .visibility(let w, _, _), .keyPress(let w, _, _):
+            .visibility(let w, _, _), .keyPress(let w, _, _), .reparented(let w, _):
             return w
         case .buttonPress(let p), .buttonRelease(let p), .motion(let p):
             return p.window
