@@ -247,11 +247,14 @@ public final class PipController {
         // The same source window with new content (the active-speaker case) keeps PiP up as it is.
         let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
             && old?.animationWindow == contentSource?.animationWindow
+        // Another window while PiP is up: it stays up, and that window becomes the restore target.
+        let switchesInPlace = !sameWindow && old != nil && machine.phase == .active
+            && contentSource.map { $0.sourceWindow != 0 && display.isMapped($0.sourceWindow) != nil } == true
         if !sameWindow {
             for token in watcherTokens { loop.unregister(token) }
             watcher = nil
             watcherTokens = []
-            if old != nil { feed(.contentSourceRemoved) }
+            if old != nil && !switchesInPlace { feed(.contentSourceRemoved) }
         }
         guard let content = contentSource else { return }
         let ratio = Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight)
