@@ -41,6 +41,28 @@ import Glibc
         #expect(expectFrame(try cam.nextFrame(now: t0)) != nil, "streams in the new mode")
     }
 
+    /// Unplugged while the mode switch waits for its frames: the reopen finds no node, for the new
+    /// mode and the old one; that is a disconnect to wait out, not an error that ends pipcam.
+    @Test func unpluggedDuringASwitchIsADisconnect() throws {
+        let (cam, shop) = try streaming()
+        let held = try #require(expectFrame(try cam.nextFrame(now: t0)))
+        cam.displaySizeChanged(width: 800, height: 600)
+        cam.recycle(bufferIndex: held.bufferIndex)
+        shop.openErrno = ENOENT
+        let step = try cam.nextFrame(now: t0)
+        #expect(step.waitDeadline != nil, "\(step)")
+        #expect(cam.cameraState == .interrupted(.disconnected))
+        // Plugged back in: it streams again.
+        shop.openErrno = nil
+        var now = t0
+        var frame: VideoFrame?
+        for _ in 0..<20 where frame == nil {
+            now = now + 500_000_000
+            if case .frame(let f) = try cam.nextFrame(now: now) { frame = f }
+        }
+        #expect(frame != nil && cam.cameraState == .streaming)
+    }
+
     @Test func smallChangesAndSettledSizesKeepTheStream() throws {
         let (cam, shop) = try streaming()
         cam.displaySizeChanged(width: 700, height: 525)  // within a tenth of 640x480

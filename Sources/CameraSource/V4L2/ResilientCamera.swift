@@ -196,11 +196,21 @@ public final class ResilientCamera: FrameSource {
             } catch let error as SourceError where error.cameraInterruption == nil {
                 try reopen(for: previous, now: now)
             }
-        } catch let error as SourceError where error.cameraInterruption != nil {
+        } catch let error as SourceError {
             // Taken by another application or unplugged meanwhile: recover as from any interruption.
+            try interruptForFailedOpen(error, now: now)
             return .wait(deadline: retryAt)
         }
         return .wait(deadline: nil)
+    }
+
+    /// After an open that failed: an interruption was noted by `open`; a missing node means the
+    /// camera is unplugged (also one another application held), a disconnect to wait out; any
+    /// other error is rethrown.
+    private func interruptForFailedOpen(_ error: SourceError, now: MonotonicInstant) throws {
+        guard error.cameraInterruption == nil else { return }
+        guard case .badInput = error else { throw error }
+        interrupt(.disconnected, now: now)
     }
 
     /// While interrupted: wait for the display to give back every frame, close the device, and try
@@ -212,12 +222,7 @@ public final class ResilientCamera: FrameSource {
             try reopen(for: request, now: now)
             return .wait(deadline: nil)
         } catch let error as SourceError {
-            // A missing node means the camera is unplugged (also one another application held):
-            // wait for it like any disconnect.
-            if error.cameraInterruption == nil {
-                guard case .badInput = error else { throw error }
-                interrupt(.disconnected, now: now)
-            }
+            try interruptForFailedOpen(error, now: now)
             return .wait(deadline: retryAt)
         }
     }
