@@ -8,19 +8,28 @@ import Testing
 final class DisplaySizeLog: FrameSource, @unchecked Sendable {
     private let pattern: TestPatternSource
     let sizes = Mutex<[[Int]]>([])
+    /// Says 0×0 until it was asked for a frame, as a camera another application holds at start does.
+    let sizeUnknownAtStart: Bool
+    private let asked = Atomic<Bool>(false)
 
-    init(width: Int, height: Int) { pattern = TestPatternSource(width: width, height: height) }
+    init(width: Int, height: Int, sizeUnknownAtStart: Bool = false) {
+        pattern = TestPatternSource(width: width, height: height)
+        self.sizeUnknownAtStart = sizeUnknownAtStart
+    }
 
     var name: String { "test" }
     var isLive: Bool { true }
     var mirroredByDefault: Bool { false }
-    var frameWidth: Int { pattern.frameWidth }
-    var frameHeight: Int { pattern.frameHeight }
+    var frameWidth: Int { sizeUnknownAtStart && !asked.load(ordering: .relaxed) ? 0 : pattern.frameWidth }
+    var frameHeight: Int { sizeUnknownAtStart && !asked.load(ordering: .relaxed) ? 0 : pattern.frameHeight }
     var frameFormat: PixelFormat? { pattern.frameFormat }
     var frameRate: Double? { pattern.frameRate }
     var pollDescriptor: Int32? { nil }
     func start() throws { try pattern.start() }
-    func nextFrame(now: MonotonicInstant) throws -> SourceStep { try pattern.nextFrame(now: now) }
+    func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        asked.store(true, ordering: .relaxed)
+        return try pattern.nextFrame(now: now)
+    }
     func recycle(bufferIndex: Int) { pattern.recycle(bufferIndex: bufferIndex) }
     func stop() { pattern.stop() }
     func displaySizeChanged(width: Int, height: Int) { sizes.withLock { $0.append([width, height]) } }
@@ -36,13 +45,14 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
     final class Session {
         let x: XServer
         let display: XDisplay
-        let source = DisplaySizeLog(width: 1280, height: 720)
+        let source: DisplaySizeLog
         let app: PipcamApp
         let options: SessionOptions
         private let geometry = FileManager.default.temporaryDirectory.appendingPathComponent("pipcam-geometry-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         private let start = MonotonicInstant.now()
 
-        init(_ configure: (inout SessionOptions) -> Void = { _ in }) throws {
+        init(sizeUnknownAtStart: Bool = false, _ configure: (inout SessionOptions) -> Void = { _ in }) throws {
+            source = DisplaySizeLog(width: 1280, height: 720, sizeUnknownAtStart: sizeUnknownAtStart)
             x = try makeServer()
             display = try XDisplay(name: x.display)
             try source.start()
@@ -62,6 +72,15 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
         }
 
         var sizes: [[Int]] { source.sizes.withLock { $0 } }
+    }
+
+    /// A camera whose size is not known at start (held by another application) still gets a main
+    /// window of 70 % of the work area, sized for 16:9, not the 240×135 minimum of a 1×1 picture.
+    @Test func aSourceOfUnknownSizeGetsAFullMainWindow() throws {
+        let session = try Session(sizeUnknownAtStart: true) { $0.frameLimit = 5 }
+        #expect(session.app.run() == 0)
+        let main = try #require(session.app.main)
+        #expect((890...896).contains(main.size.width) && (500...504).contains(main.size.height), "main window \(main.size)")
     }
 
     @Test func theMainWindowsPictureSizeReachesTheSource() throws {

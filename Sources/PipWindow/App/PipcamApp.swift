@@ -66,7 +66,10 @@ public final class PipcamApp {
     private func setUp() throws {
         let display = loop.display
         rotation = options.rotation
-        let rotated = options.rotation.rotatedSize(width: max(1, source.frameWidth), height: max(1, source.frameHeight))
+        // A camera another application holds at start has no size yet: lay out for a large 16:9
+        // picture (PiP reshapes when the first frame says otherwise), not for a 1×1 one.
+        let known = source.frameWidth > 0 && source.frameHeight > 0
+        let rotated = options.rotation.rotatedSize(width: known ? source.frameWidth : 1920, height: known ? source.frameHeight : 1080)
         let content: PipContentSource
         if let followed = options.followWindow {
             sourceWindow = followed
