@@ -41,9 +41,13 @@ public struct SourceStatus: Sendable, Equatable {
     /// The frames the source sends now, when it knows (`FrameSource.expectedFrames`): they change
     /// when a camera is plugged in or switches modes, before the first new frame arrives.
     public var frames: ExpectedFrames?
-    public init(camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil) {
+    /// The source's name now (`FrameSource.name`) when it is no longer the one it started with
+    /// (a camera plugged in after start); nil while it is.
+    public var name: String?
+    public init(camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil, name: String? = nil) {
         self.camera = camera
         self.prefersMirror = prefersMirror
         self.frames = frames
+        self.name = name
     }
 }

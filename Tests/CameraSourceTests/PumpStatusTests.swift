@@ -39,9 +39,10 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         var needsBack = false
         var asked = 0
         var format: PixelFormat?
+        var name = "status"
     }
     let shared = Mutex(Shared())
-    let name = "status"
+    var name: String { shared.withLock { $0.name } }
     let isLive = true
     let mirroredByDefault: Bool
     let frameWidth = 2, frameHeight = 2
@@ -56,6 +57,7 @@ final class StatusSource: FrameSource, @unchecked Sendable {
     func set(format: PixelFormat?) { shared.withLock { $0.format = format } }
     func set(_ state: CameraState) { shared.withLock { $0.state = state } }
     func setNeedsBack(_ value: Bool) { shared.withLock { $0.needsBack = value } }
+    func set(name: String) { shared.withLock { $0.name = name } }
 
     func start() throws {}
     func nextFrame(now: MonotonicInstant) throws -> SourceStep {
@@ -145,6 +147,19 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         #expect(mailbox.status.camera == .streaming)
         source.set(format: nil)  // closed for a mode switch
         #expect(eventually { mailbox.status.frames == nil })
+    }
+
+    /// A source whose name changes (the test pattern handing over to a camera plugged in) is named
+    /// in the status from then on; until then the status names nothing (the start name holds).
+    @Test func pumpPublishesANewSourceName() {
+        let source = StatusSource(mirrored: false)
+        let (pump, mailbox) = Self.running(source)
+        defer { pump.stop() }
+        #expect(!signalled(mailbox.toDisplay, within: 50))
+        #expect(mailbox.status.name == nil)
+        source.set(name: "/dev/video0")
+        #expect(signalled(mailbox.toDisplay, within: 1000))
+        #expect(eventually { mailbox.status.name == "/dev/video0" })
     }
 
     @Test func pumpAsksForEveryFrameBackWhileTheSourceNeedsThem() {

@@ -14,6 +14,8 @@ public final class FramePump: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
     private var governor: PressureGovernor
+    /// The source's name when the pump was made; the status carries a name only once it differs.
+    private let startName: String
     /// Posted by the capture thread as it ends.
     private let ended = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
     /// How long `stop` waits for the capture thread before leaving it behind.
@@ -27,6 +29,7 @@ public final class FramePump: @unchecked Sendable {
         self.source = source
         self.mailbox = mailbox
         self.governor = governor
+        startName = source.name
         sem_init(ended, 0, 0)
     }
 
@@ -113,7 +116,9 @@ public final class FramePump: @unchecked Sendable {
     }
 
     private func publishStatus() {
-        mailbox.publish(SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames))
+        mailbox.publish(SourceStatus(
+            camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames,
+            name: source.name == startName ? nil : source.name))
         if source.needsBuffersBack { mailbox.requestRelease() }
     }
 
