@@ -134,31 +134,21 @@ final class StatusSource: FrameSource, @unchecked Sendable {
     }
 
     /// A camera plugged in or switching modes sends other frames: the display hears of it before
-    /// the first of them.
-    @Test func pumpPublishesTheFramesTheSourceSendsNow() {
+    /// the first of them. A source whose name changes (the test pattern handing over to a camera
+    /// plugged in) is named in the status from then on; until then the status names nothing.
+    @Test func pumpPublishesTheFramesAndNameTheSourceHasNow() {
         let source = StatusSource(mirrored: false)
         let (pump, mailbox) = Self.running(source)
         defer { pump.stop() }
         #expect(!signalled(mailbox.toDisplay, within: 50))
-        #expect(mailbox.status.frames == nil)
+        #expect(mailbox.status.frames == nil && mailbox.status.name == nil)
         source.set(format: .mjpeg)
         #expect(signalled(mailbox.toDisplay, within: 1000))
         #expect(eventually { mailbox.status.frames == ExpectedFrames(format: .mjpeg, width: 2, height: 2) })
         #expect(mailbox.status.camera == .streaming)
         source.set(format: nil)  // closed for a mode switch
         #expect(eventually { mailbox.status.frames == nil })
-    }
-
-    /// A source whose name changes (the test pattern handing over to a camera plugged in) is named
-    /// in the status from then on; until then the status names nothing (the start name holds).
-    @Test func pumpPublishesANewSourceName() {
-        let source = StatusSource(mirrored: false)
-        let (pump, mailbox) = Self.running(source)
-        defer { pump.stop() }
-        #expect(!signalled(mailbox.toDisplay, within: 50))
-        #expect(mailbox.status.name == nil)
         source.set(name: "/dev/video0")
-        #expect(signalled(mailbox.toDisplay, within: 1000))
         #expect(eventually { mailbox.status.name == "/dev/video0" })
     }
 
