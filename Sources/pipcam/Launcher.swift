@@ -40,7 +40,6 @@ struct Launcher {
         let source = makeSource(spec, request: request(display: display, options: options))
         // Read now, before the capture thread owns the source.
         options.sourceName = spec?.description ?? source.name
-        options.reportsLiveSourceName = spec == nil
         do {
             try source.start()
         } catch {

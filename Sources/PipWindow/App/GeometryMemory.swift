@@ -35,8 +35,8 @@ public struct GeometryMemory: Equatable, Sendable {
     /// the remembered shape, else the remembered area (a turned picture keeps its size, not its width).
     public func fitted(toAspect aspect: Double) -> GeometryMemory {
         var fitted = self
-        if abs(Double(width) / Double(height) / aspect - 1) >= 0.02 {
-            fitted.width = max(16, Int((Double(width * height) * aspect).squareRoot().rounded()))
+        if !WindowPlacementMath.hasShape(width: width, height: height, aspect: aspect) {
+            fitted.width = max(16, WindowPlacementMath.sizeKeepingArea(width: width, height: height, aspect: aspect).width)
         }
         fitted.height = max(16, Int((Double(fitted.width) / aspect).rounded()))
         return fitted

@@ -28,6 +28,8 @@ final class MainWindow {
     /// The window this view is embedded in (`--wid`), and the XEmbed embedder once it introduced itself.
     let parent: WindowID?
     private var embedder: WindowID?
+    /// The size `fitParent` last asked for.
+    private var requestedSize: (width: Int, height: Int)?
     private var hasFocus = false
 
     /// - Parameter parent: create the view inside this window, filling it (`--wid`); nil for a
@@ -99,7 +101,6 @@ final class MainWindow {
         requestedSize = (width, height)
         display.moveResize(id, to: Rect(x: 0, y: 0, width: width, height: height))
     }
-    private var requestedSize: (width: Int, height: Int)?
 
     /// The PiP button's rectangle in window coordinates.
     var buttonRect: Rect { Rect(x: size.width - 12 - 36, y: size.height - 12 - 36, width: 36, height: 36) }

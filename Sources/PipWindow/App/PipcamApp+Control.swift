@@ -41,7 +41,7 @@ extension PipcamApp {
         let frame = (window != 0 ? display.rootGeometry(of: window) : nil) ?? fallback
         let visible = main?.isMapped ?? (sourceWindow != 0 && display.isMapped(sourceWindow) == true)
         return InstanceStatus(
-            state: stateName, source: options.reportsLiveSourceName ? status.name ?? options.sourceName : options.sourceName, camera: cameraStateName, shown: stats.shown,
+            state: stateName, source: status.name ?? options.sourceName, camera: cameraStateName, shown: stats.shown,
             dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible)
     }
 

@@ -368,7 +368,7 @@ public final class PipController {
         guard machine.phase == .idle || machine.phase == .active else { return }
         let current = pipShown ? pipWindow.rect : machine.pipFrame
         guard current.width > 0, current.height > 0,
-            abs(Double(current.width) / Double(current.height) / aspect - 1) >= 0.02
+            !WindowPlacementMath.hasShape(width: current.width, height: current.height, aspect: aspect)
         else { return }
         let r = WindowPlacementMath.reshaped(current, toAspect: aspect, in: WindowManagerInfo.workArea(display: display))
         if pipShown {

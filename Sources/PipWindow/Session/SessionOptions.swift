@@ -24,11 +24,9 @@ public struct SessionOptions: Sendable {
     public var style = PipWindowStyle()
     /// Try MIT-SHM (false: plain XPutImage; also `PIPCAM_NO_XSHM=1`).
     public var allowSharedMemory = true
-    /// The source as the user would name it, for `pipcam status` (e.g. `/dev/video0`, `test`).
+    /// The source as the user would name it, for `pipcam status` (e.g. `/dev/video0`, `test`);
+    /// a source that becomes another (a camera plugged in) is named as it is then.
     public var sourceName = ""
-    /// `pipcam status` names the source in use now (no `--source`: the test pattern until a camera
-    /// is plugged in, then the camera) rather than `sourceName`.
-    public var reportsLiveSourceName = false
     /// The global hotkey that toggles PiP (`--hotkey`).
     public var hotkey: HotkeySpec?
     /// This instance's ownership of the control selection, taken before the source started;

@@ -40,11 +40,21 @@ public enum WindowPlacementMath {
     /// `r` in the shape `aspect` (width / height) with about the same area, the corner of it nearest
     /// a corner of `area` staying where it is, fitted onto `area`.
     public static func reshaped(_ r: Rect, toAspect aspect: Double, in area: Rect) -> Rect {
-        let width = max(1, Int((Double(r.width * r.height) * aspect).squareRoot().rounded()))
-        let height = max(1, Int((Double(width) / aspect).rounded()))
+        let (width, height) = sizeKeepingArea(width: r.width, height: r.height, aspect: aspect)
         let x = r.x - area.x <= area.maxX - r.maxX ? r.x : r.maxX - width
         let y = r.y - area.y <= area.maxY - r.maxY ? r.y : r.maxY - height
         return fitted(Rect(x: x, y: y, width: width, height: height), into: area)
+    }
+
+    /// The size of the shape `aspect` (width / height) with about the area of `width`×`height`.
+    public static func sizeKeepingArea(width: Int, height: Int, aspect: Double) -> (width: Int, height: Int) {
+        let w = max(1, Int((Double(width * height) * aspect).squareRoot().rounded()))
+        return (w, max(1, Int((Double(w) / aspect).rounded())))
+    }
+
+    /// Whether `width`×`height` has the shape `aspect` (width / height), within 2 %.
+    public static func hasShape(width: Int, height: Int, aspect: Double) -> Bool {
+        height > 0 && abs(Double(width) / Double(height) / aspect - 1) < 0.02
     }
 
     /// `r` shrunk as a whole if it is larger than `area`, then moved onto it.
