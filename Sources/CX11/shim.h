@@ -16,6 +16,9 @@ static inline int CX11_DestroyImage(XImage *image) { return XDestroyImage(image)
 /* XShm completion events have a per-display type: base + ShmCompletion. */
 static inline int CX11_ShmCompletionOffset(void) { return ShmCompletion; }
 
+/* ImageByteOrder is a macro over Display's private fields. */
+static inline int CX11_ImageByteOrder(Display *display) { return ImageByteOrder(display); }
+
 static inline void *CX11_ShmAtNull(int shmid) { return shmat(shmid, NULL, 0); }
 static inline int CX11_ShmRemove(int shmid) { return shmctl(shmid, IPC_RMID, NULL); }
 static inline int CX11_ShmGet(size_t size) { return shmget(IPC_PRIVATE, size, IPC_CREAT | 0600); }

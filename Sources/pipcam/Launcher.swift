@@ -11,6 +11,7 @@ struct Launcher {
 
     func run() -> Int32 {
         if command.listCameras { return listCameras() }
+        SignalPipe.exitAtOnceOnSignal()
         let spec: SourceSpec?
         do {
             spec = try command.source.map { try SourceSpec.parse($0) }

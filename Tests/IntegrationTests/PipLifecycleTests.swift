@@ -87,6 +87,21 @@ extension PipTests {
             #expect(clock.now - sent < .seconds(4), "took \(clock.now - sent)")
         }
 
+        /// A signal while the source is still starting (a pipe nobody writes yet: opening it waits)
+        /// ends pipcam with 0 as well, not by the signal.
+        @Test(arguments: [SIGTERM, SIGINT])
+        func aSignalWhileTheSourceStartsExitsZero(_ signal: Int32) throws {
+            let x = try makeServer()
+            let fifo = x.directory + "/unwritten.y4m"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let pipcam = try x.startPipcam(["--pip", "--source", "y4m:\(fifo)"])
+            Thread.sleep(forTimeInterval: 0.5)
+            pipcam.send(signal)
+            let result = try pipcam.wait(timeout: .seconds(5))
+            #expect(result.termination == .exited(0), "\(result)")
+            #expect(result.stderrText.isEmpty, "stderr: \(result.stderrText)")
+        }
+
         /// The X server going away is a runtime failure: one line, exit 1, no crash trace.
         @Test func losingTheXServerExitsOneWithOneLine() throws {
             let x = try makeServer()

@@ -85,6 +85,20 @@ import Testing
         #expect(bytes == [3, 2, 1, 0xFF])  // B, G, R, X in memory
     }
 
+    /// The server reads pixel values in its image byte order; a frame converted for a big-endian
+    /// server holds X, R, G, B in memory, whatever the order of this machine.
+    @Test func pixelsFollowTheServersImageByteOrder() throws {
+        func memory(_ msbFirst: Bool) throws -> [UInt8] {
+            let visual = VisualMasks(red: 0xFF0000, green: 0xFF00, blue: 0xFF, bitsPerPixel: 32, imageMSBFirst: msbFirst)
+            let layout = try #require(PixelLayout(visual))
+            let frame = TestFrame(.rgb24, width: 1, height: 1) { _, _, x in [1, 2, 3][x] }
+            var word = try convert(frame, width: 1, height: 1, layout: layout)[0]
+            return withUnsafeBytes(of: &word) { Array($0) }
+        }
+        #expect(try memory(true) == [0xFF, 1, 2, 3])
+        #expect(try memory(false) == [3, 2, 1, 0xFF])
+    }
+
     @Test func secondConvertWithSameGeometryReusesPlan() throws {
         let converter = FrameConverter()
         let a = TestFrame(random: .yuyv, width: 16, height: 8, seed: 1)

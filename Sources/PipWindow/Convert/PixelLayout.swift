@@ -22,6 +22,17 @@ public struct PixelLayout: Sendable, Equatable, CustomStringConvertible {
         blueShift = b
     }
 
+    /// The layout of images on a visual. The masks are of pixel values, which the server reads in
+    /// its image byte order; pixels are written as this machine's words, so on a server of the
+    /// other byte order each channel sits in the mirrored byte of the word.
+    public init?(_ visual: VisualMasks) {
+        let swapped = visual.imageMSBFirst != (1.bigEndian == 1)
+        func word(_ mask: UInt) -> UInt { swapped ? UInt(UInt32(truncatingIfNeeded: mask).byteSwapped) : mask }
+        self.init(
+            redMask: word(visual.red), greenMask: word(visual.green), blueMask: word(visual.blue),
+            bitsPerPixel: visual.bitsPerPixel)
+    }
+
     /// X's common 24-bit-in-32 layout: 0x00RRGGBB (bytes B, G, R, X in memory on little-endian).
     public static let xrgb = PixelLayout(redMask: 0xFF0000, greenMask: 0xFF00, blueMask: 0xFF, bitsPerPixel: 32)!
 
@@ -54,5 +65,19 @@ public struct PixelLayout: Sendable, Equatable, CustomStringConvertible {
             return shift
         }
         return nil
+    }
+}
+
+/// A visual's red, green and blue masks, its bits per pixel and the server's image byte order.
+public struct VisualMasks: Sendable, Equatable {
+    public var red: UInt, green: UInt, blue: UInt
+    public var bitsPerPixel: Int
+    /// X's `ImageByteOrder` is `MSBFirst`.
+    public var imageMSBFirst: Bool
+
+    public init(red: UInt, green: UInt, blue: UInt, bitsPerPixel: Int, imageMSBFirst: Bool) {
+        (self.red, self.green, self.blue) = (red, green, blue)
+        self.bitsPerPixel = bitsPerPixel
+        self.imageMSBFirst = imageMSBFirst
     }
 }

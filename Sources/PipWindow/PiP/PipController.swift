@@ -25,8 +25,7 @@ import CameraSource
 public final class PipController {
     /// Whether PiP can work on `display`: 24-bit colour, which the presenter needs.
     public static func isSupported(display: XDisplay) -> Bool {
-        let masks = display.visualMasks
-        return PixelLayout(redMask: masks.red, greenMask: masks.green, blueMask: masks.blue, bitsPerPixel: masks.bitsPerPixel) != nil
+        PixelLayout(display.visualMasks) != nil
     }
 
     public weak var delegate: PipControllerDelegate?

@@ -22,6 +22,9 @@ public final class Presenter {
     private let converter = FrameConverter()
     private var images: [ImageBuffer] = []
     private var captureTimes: [MonotonicInstant?] = []
+    /// Puts whose images were freed (the window grew) before the server reported them complete:
+    /// the server still shows them, so their completions still count.
+    private var retiredPuts: [(segment: UInt, capturedAt: MonotonicInstant?)] = []
     private var lastPresented: Int?
     private var next = 0
     public private(set) var width = 0
@@ -34,9 +37,7 @@ public final class Presenter {
 
     public init(display: XDisplay, window: WindowID, allowShm: Bool) throws {
         let masks = display.visualMasks
-        guard let layout = PixelLayout(
-            redMask: masks.red, greenMask: masks.green, blueMask: masks.blue, bitsPerPixel: masks.bitsPerPixel)
-        else {
+        guard let layout = PixelLayout(masks) else {
             throw DisplayError.unsupportedVisual(
                 "depth \(display.depth), \(masks.bitsPerPixel) bits per pixel (pipcam needs 24-bit colour)")
         }
@@ -161,7 +162,10 @@ public final class Presenter {
     /// Marks the image whose shared segment the server finished with. Returns whether the segment
     /// was this presenter's, and the capture time of a counted frame.
     public func completed(segment: UInt) -> (mine: Bool, capturedAt: MonotonicInstant?) {
-        guard let index = images.firstIndex(where: { $0.segmentID == segment && $0.inFlight }) else { return (false, nil) }
+        guard let index = images.firstIndex(where: { $0.segmentID == segment && $0.inFlight }) else {
+            guard let retired = retiredPuts.firstIndex(where: { $0.segment == segment }) else { return (false, nil) }
+            return (true, retiredPuts.remove(at: retired).capturedAt)
+        }
         images[index].inFlight = false
         return (true, captureTimes[index])
     }
@@ -190,7 +194,12 @@ public final class Presenter {
     }
 
     private func releaseImages() {
-        for image in images { display.destroy(image) }
+        // A put that failed (its window gone) never completes: only the latest resize's are kept.
+        retiredPuts.removeAll(keepingCapacity: true)
+        for (image, captured) in zip(images, captureTimes) {
+            if image.inFlight && image.usesSharedMemory { retiredPuts.append((image.segmentID, captured)) }
+            display.destroy(image)
+        }
         images.removeAll()
         captureTimes.removeAll()
     }

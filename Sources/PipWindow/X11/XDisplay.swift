@@ -75,15 +75,17 @@ public final class XDisplay {
 
     public subscript(atom: AtomName) -> UInt { atomValues[Self.atomIndex[atom]!] }
 
-    /// The red, green and blue masks and bits per pixel of the default visual.
-    public var visualMasks: (red: UInt, green: UInt, blue: UInt, bitsPerPixel: Int) {
+    /// The default visual's pixel format, as images on it are laid out.
+    public var visualMasks: VisualMasks {
         var count: Int32 = 0
         var bpp = 32
         if let formats = XListPixmapFormats(raw, &count) {
             for i in 0..<Int(count) where formats[i].depth == depth { bpp = Int(formats[i].bits_per_pixel) }
             XFree(formats)
         }
-        return (visual.pointee.red_mask, visual.pointee.green_mask, visual.pointee.blue_mask, bpp)
+        return VisualMasks(
+            red: visual.pointee.red_mask, green: visual.pointee.green_mask, blue: visual.pointee.blue_mask,
+            bitsPerPixel: bpp, imageMSBFirst: CX11_ImageByteOrder(raw) == MSBFirst)
     }
 
     // MARK: errors

@@ -1,0 +1,34 @@
+import CameraSource
+@testable import PipWindow
+import Testing
+
+/// A window that grows while the server still has its last put: the presenter makes new images,
+/// and the put of the old one still counts as a shown frame when its completion comes.
+@Suite struct PresenterResizeTests {
+    @Test func aPutInFlightWhenTheWindowGrowsStillCountsAsShown() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 640, height: 360), events: [.exposure])
+        display.map(window)
+        display.sync()
+        let presenter = try Presenter(display: display, window: window, allowShm: true)
+        presenter.resize(width: 320, height: 180)
+        let (source, frame) = try PresenterWarmUpTests.firstFrame()
+        defer { source.stop() }
+        guard case .pending = try presenter.present(frame) else { throw HarnessError("the put was not a shared-memory put") }
+        presenter.resize(width: 640, height: 360)
+        #expect(presenter.canPresent, "the grown window has new images")
+        display.flush()
+
+        var shown: [MonotonicInstant?] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while shown.isEmpty && ContinuousClock.now < deadline {
+            if case .shmCompletion(let segment)? = display.nextEvent(withinMilliseconds: 100) {
+                let result = presenter.completed(segment: segment)
+                if result.mine { shown.append(result.capturedAt) }
+            }
+        }
+        #expect(shown == [frame.timestamp], "the frame put before the resize was not counted as shown")
+        #expect(presenter.isIdle)
+    }
+}
