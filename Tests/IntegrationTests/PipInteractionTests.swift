@@ -71,6 +71,28 @@ import Testing
         try waitUntil("the counter shows top-right", timeout: .seconds(3)) { try counterIsAt(right) && !counterIsAt(left) }
     }
 
+    /// A click just after a quick drag is not a double-click with the drag's press: PiP stays up.
+    @Test func aClickRightAfterADragDoesNotEndPip() throws {
+        let x = try makeServer(.none)
+        let (process, pip) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
+        let main = try x.waitForWindow(className: "pipcam", role: "main", viewable: false)
+        let r = try x.settledGeometry(of: pip)
+        // Far from every edge, so the move does not snap: the second press is where the first one
+        // was in the window, well within 400 ms of it.
+        let end = XPoint(r.center.x + 400, r.center.y + 300)
+        var command = ["xdotool", "mousemove", "\(r.center.x)", "\(r.center.y)", "mousedown", "1"]
+        for step in 1...3 {
+            command += ["sleep", "0.02", "mousemove", "\(r.center.x + 400 * step / 3)", "\(r.center.y + 300 * step / 3)"]
+        }
+        command += ["mouseup", "1", "sleep", "0.05", "mousedown", "1", "mouseup", "1"]
+        try x.runChecked(command)
+        let moved = try x.settledGeometry(of: pip)
+        #expect(moved.center == end, "the drag moved PiP to \(moved)")
+        Thread.sleep(forTimeInterval: 0.8)
+        #expect(try viewable(x, pip) && !viewable(x, main), "the click after the drag sent PiP back")
+        #expect(process.isRunning)
+    }
+
     @Test(arguments: [WindowManager.openbox, .none])
     func moveEndingNearACornerSnapsFlush(wm: WindowManager) throws {
         let x = try makeServer(wm)

@@ -303,6 +303,8 @@ public final class PipController {
         case .motion, .pointerEntered:
             showControls()
             pipWindow.handlePointer(event)
+            // A press that became a drag is not the first half of a double-click.
+            if pipWindow.isDragging { lastClick = nil }
         case .pointerLeft:
             controls.hide()
             onNeedsFrame?()

@@ -39,9 +39,13 @@ struct PipControls {
         }
     }
 
-    /// The control under (`x`, `y`), if the controls are showing.
+    /// Whether the controls are shown on a window `width` wide: not when they would cover most of it.
+    func fit(width: Int) -> Bool { width >= 3 * (iconSize + 2 * padding) }
+
+    /// The control under (`x`, `y`), if the controls are showing. A control not drawn does not
+    /// act: a press there drags the window as anywhere else.
     func control(atX x: Int, y: Int, width: Int, height: Int, now: MonotonicInstant) -> Control? {
-        guard isVisible(at: now) else { return nil }
+        guard isVisible(at: now), fit(width: width) else { return nil }
         return Control.allCases.first { frame(of: $0, width: width, height: height).contains(x: x, y: y) }
     }
 
@@ -50,7 +54,7 @@ struct PipControls {
         with compositor: Compositor, into pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int,
         now: MonotonicInstant
     ) {
-        guard isVisible(at: now), width >= 3 * (iconSize + 2 * padding) else { return }
+        guard isVisible(at: now), fit(width: width) else { return }
         for control in Control.allCases {
             let f = frame(of: control, width: width, height: height)
             compositor.dim(x: f.x, y: f.y, w: f.width, h: f.height, amount: 0.55, into: pixels, stride: stride, width: width, height: height)

@@ -115,6 +115,9 @@ public final class FloatingWindow {
 
     // MARK: pointer
 
+    /// Whether the button held since the last press has moved or resized the window.
+    public var isDragging: Bool { gesture?.dragging ?? false }
+
     /// Handles a pointer event; returns true when it was part of a drag or resize.
     @discardableResult
     public func handlePointer(_ event: WindowEvent) -> Bool {
