@@ -92,6 +92,31 @@ import Testing
         }
     }
 
+    /// PiP started while the main window is withdrawn (unmapped by its client: no automatic start
+    /// under openbox): mapped again, the main window shows the placeholder, and a click on it ends PiP.
+    @Test func pipStartedWhileTheMainWindowIsWithdrawnLeavesThePlaceholder() throws {
+        let x = try XServer(windowManager: .openbox)
+        _ = try x.startPipcam(["--source", "test"])
+        let (main, pip, _) = try windows(x)
+        _ = try x.waitForStableGeometry(of: main)
+        try x.runChecked(["xdotool", "windowunmap", "\(main.raw)"])
+        try waitUntil("the main window is hidden", timeout: .seconds(2)) { try !isViewable(x, main) }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try !isViewable(x, pip), "a withdrawn window does not start PiP by itself")
+        #expect(try x.runPipcam(["start"]).exitCode == 0)
+        try waitUntil("PiP is up", timeout: .seconds(2)) { try isViewable(x, pip) }
+        try x.runChecked(["xdotool", "windowmap", "\(main.raw)"])
+        try waitUntil("the main window is back", timeout: .seconds(2)) { try isViewable(x, main) }
+        let m = try x.waitForStableGeometry(of: main)
+        try waitUntil("the placeholder is drawn", timeout: .seconds(2)) {
+            let shot = try x.screenshot(of: main)
+            let grey = shot.meanColor(in: XRect(x: 0, y: 0, width: shot.width, height: 40))
+            return abs(grey.red - 38) < 3 && abs(grey.green - 38) < 3 && abs(grey.blue - 38) < 3
+        }
+        try x.click(at: m.center)
+        try waitUntil("PiP is gone", timeout: .seconds(2)) { try !isViewable(x, pip) }
+    }
+
     /// `p` in the main window toggles like the hotkey: pressed again while PiP grows, it turns back.
     @Test func pPressedTwiceQuicklyTurnsPipBack() throws {
         let x = try XServer(windowManager: .openbox)

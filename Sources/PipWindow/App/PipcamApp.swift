@@ -376,7 +376,9 @@ public final class PipcamApp {
 
 extension PipcamApp: PipControllerDelegate {
     public func pipControllerDidStart(_ controller: PipController) {
-        if let main, main.isMapped { main.content = .placeholder }
+        // Also when hidden (minimized, on another desktop): shown again while PiP is up, it says
+        // where the video went. Not for a window never shown (`--pip`): it would only take memory.
+        if let main, main.wasShown { main.content = .placeholder }
         noteDisplaySize(controller.pipFrame)
     }
 
