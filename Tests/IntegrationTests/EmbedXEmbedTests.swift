@@ -158,11 +158,18 @@ extension EmbedTests {
             }
             let pipFrame = try x.waitForStableGeometry(of: pip)
             #expect(animation(grown, goesFrom: viewFrame, to: pipFrame), "grew from \(viewFrame): \(grown)")
+            // The view itself stays mapped in its minimized embedder: off screen all the same.
+            #expect(try mainVisible(x) == false, "status: the view is visible while its embedder is minimized")
 
             try x.show(embedder.window)
             try waitUntil("PiP is gone", timeout: .seconds(2)) { try !x.isViewable(pip) }
             try waitUntil("the view is back", timeout: .seconds(2)) { try x.isViewable(view) }
             #expect(try x.parent(of: view) == embedder.window)
+            #expect(try mainVisible(x) == true)
+        }
+
+        func mainVisible(_ x: XServer) throws -> Bool? {
+            (try x.pipcamStatus().object["main"] as? [String: Any])?["visible"] as? Bool
         }
     }
 }

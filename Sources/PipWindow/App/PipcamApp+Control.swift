@@ -39,7 +39,8 @@ extension PipcamApp {
         let window = main?.id ?? sourceWindow
         let fallback = main.map { Rect(x: 0, y: 0, width: $0.size.width, height: $0.size.height) } ?? Rect(x: 0, y: 0, width: 0, height: 0)
         let frame = (window != 0 ? display.rootGeometry(of: window) : nil) ?? fallback
-        let visible = main?.isMapped ?? (sourceWindow != 0 && display.isMapped(sourceWindow) == true)
+        // Viewable, not just mapped: an embedded view stays mapped in a minimized embedder.
+        let visible = window != 0 && display.isViewable(window) == true
         return InstanceStatus(
             state: stateName, source: status.name ?? options.sourceName, camera: cameraStateName, shown: stats.shown,
             dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible)
