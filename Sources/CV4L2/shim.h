@@ -68,6 +68,7 @@ static const unsigned int CV4L2_PIX_FMT_GREY = V4L2_PIX_FMT_GREY;
 static const unsigned int CV4L2_CAP_VIDEO_CAPTURE = V4L2_CAP_VIDEO_CAPTURE;
 static const unsigned int CV4L2_CAP_STREAMING = V4L2_CAP_STREAMING;
 static const unsigned int CV4L2_CAP_DEVICE_CAPS = V4L2_CAP_DEVICE_CAPS;
+static const unsigned int CV4L2_CAP_IO_MC = V4L2_CAP_IO_MC;
 static const unsigned int CV4L2_CAP_TIMEPERFRAME = V4L2_CAP_TIMEPERFRAME;
 static const unsigned int CV4L2_FMT_FLAG_COMPRESSED = V4L2_FMT_FLAG_COMPRESSED;
 static const unsigned int CV4L2_FMT_FLAG_EMULATED = V4L2_FMT_FLAG_EMULATED;

@@ -56,6 +56,17 @@ import Glibc
         #expect(CameraDescription.listing([]) == "no cameras found\n")
     }
 
+    /// An image-processor node (`V4L2_CAP_IO_MC`, e.g. Intel IPU6's raw nodes at /dev/video0…)
+    /// streams nothing without a media pipeline: the default camera is the webcam after it.
+    @Test func firstCaptureCameraSkipsMediaControlledNodes() {
+        let discovery = CameraDiscovery(nodePaths: { ["/dev/video0", "/dev/video2"] }, openDevice: { path throws(V4L2Error) in
+            let d = FakeCameras.uvcWebcam()
+            d.capabilities.isMediaControlled = path == "/dev/video0"
+            return d
+        })
+        #expect(discovery.firstCaptureCameraPath() == "/dev/video2")
+    }
+
     @Test func listingMarksEmulatedFormatsAndOddRates() {
         let camera = CameraDescription(path: "/dev/video4", card: "", driver: "bttv", formats: [
             .init(fourcc: .yu12, description: "Planar YUV 4:2:0", isEmulated: true, sizes: [

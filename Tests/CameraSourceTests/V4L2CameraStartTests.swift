@@ -173,6 +173,46 @@ func makeCamera(_ device: FakeV4L2Device, _ w: Int = 480, _ h: Int = 270) -> V4L
         #expect(dev.mapped.isEmpty && dev.isClosed)
     }
 
+    /// The bus has no room for raw 640×480 (ENOSPC, or uvcvideo's EIO): the same size in MJPEG
+    /// streams instead, on the camera opened again.
+    @Test(arguments: [ENOSPC, EIO])
+    func aModeTheBusRefusesFallsBackToACheaperOne(code: Int32) throws {
+        let dev = FakeCameras.uvcWebcam()
+        dev.fail("STREAMON", code)
+        let cam = makeCamera(dev)
+        try cam.start()
+        #expect(dev.log.filter { $0.hasPrefix("S_FMT") || $0.hasPrefix("open") || $0 == "CLOSE" } == [
+            "open /dev/video0", "S_FMT YUYV 640x480", "CLOSE", "open /dev/video0", "S_FMT MJPG 640x480",
+        ])
+        #expect(dev.log.last == "STREAMON")
+        #expect(cam.frameFormat == .mjpeg && cam.frameWidth == 640 && cam.frameHeight == 480)
+        #expect(cam.modes.count == 6, "every mode stays known (for later mode switches)")
+        cam.stop()
+        #expect(dev.mapped.isEmpty)
+    }
+
+    /// Refused again and again: smaller modes next, at most `bandwidthAttempts` of them, then one
+    /// line that names the cause; nothing left mapped or open.
+    @Test func aBusWithNoRoomForAnyModeSaysSo() {
+        let dev = FakeCameras.uvcWebcam()
+        dev.fail("STREAMON", ENOSPC, times: 100)
+        let error = sourceError { try makeCamera(dev, 1280, 720).start() }
+        #expect(error == .runtime(
+            thing: "/dev/video0",
+            reason: "not enough USB bandwidth to stream (VIDIOC_STREAMON: no space left on device, 4 modes tried)"))
+        #expect(dev.log.filter { $0.hasPrefix("S_FMT") } == [
+            "S_FMT MJPG 1280x720", "S_FMT YUYV 640x480", "S_FMT MJPG 640x480", "S_FMT YUYV 320x240",
+        ])
+        #expect(dev.mapped.isEmpty && dev.isClosed)
+    }
+
+    @Test func aNodeThatCannotStreamSaysSo() {
+        let dev = FakeCameras.uvcWebcam()
+        dev.capabilities.canStream = false
+        #expect(sourceError { try makeCamera(dev).start() } == .badInput(
+            thing: "/dev/video0", reason: "does not support streaming I/O (read() only)"))
+    }
+
     @Test func tooFewBuffersFails() {
         let dev = FakeCameras.uvcWebcam()
         dev.grantedBufferCount = 1

@@ -168,4 +168,23 @@ import Glibc
         cam.stop()
         #expect(!dev.log.contains("STREAMOFF"))
     }
+
+    /// A driver that flagged a fatal queue error refuses QBUF with EIO too (vb2): the buffer waits,
+    /// and the restart that the DQBUF errors bring queues it again.
+    @Test func aBufferRefusedWithEIOIsQueuedAgainByTheRestart() throws {
+        let (cam, dev, _) = try streaming()
+        let count = V4L2Camera.requestedBufferCount
+        dev.dequeueScript = [.frame(sequence: 0)]
+        let f = try #require(frame(try cam.nextFrame(now: now)))
+        dev.fail("QBUF", EIO)
+        cam.recycle(bufferIndex: f.bufferIndex)
+        dev.dequeueScript = [.fail(.io), .fail(.io), .fail(.io), .frame(sequence: 0)]
+        guard case .wait = try cam.nextFrame(now: now) else {
+            Issue.record("the third EIO from DQBUF restarts the stream and waits")
+            return
+        }
+        #expect(cam.streamRestarts == 1)
+        #expect(dev.queue.count == count, "every buffer is queued again")
+        #expect(frame(try cam.nextFrame(now: now)) != nil)
+    }
 }

@@ -157,6 +157,7 @@ final class FakeV4L2Device: V4L2Device {
     func close() {
         log.append("CLOSE")
         isClosed = true
+        queue.removeAll()  // closing the last descriptor frees the driver's queue
     }
 }
 

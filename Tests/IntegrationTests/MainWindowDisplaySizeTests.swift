@@ -25,10 +25,10 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
     var frameFormat: PixelFormat? { pattern.frameFormat }
     var frameRate: Double? { pattern.frameRate }
     var pollDescriptor: Int32? { nil }
-    func start() throws { try pattern.start() }
+    func start() throws { pattern.start() }
     func nextFrame(now: MonotonicInstant) throws -> SourceStep {
         asked.store(true, ordering: .relaxed)
-        return try pattern.nextFrame(now: now)
+        return pattern.nextFrame(now: now)
     }
     func recycle(bufferIndex: Int) { pattern.recycle(bufferIndex: bufferIndex) }
     func stop() { pattern.stop() }

@@ -80,12 +80,12 @@ public struct CameraDiscovery {
         }
     }
 
-    /// The first node that can capture and stream video, without enumerating its modes.
+    /// The first node that can capture and stream video by itself, without enumerating its modes.
     public func firstCaptureCameraPath() -> String? {
         for path in nodePaths() {
             guard let dev = try? openDevice(path) else { continue }
             defer { dev.close() }
-            if let caps = try? dev.queryCapabilities(), caps.canCapture && caps.canStream { return path }
+            if let caps = try? dev.queryCapabilities(), caps.canCapture && caps.canStream && !caps.isMediaControlled { return path }
         }
         return nil
     }

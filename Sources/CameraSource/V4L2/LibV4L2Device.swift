@@ -61,7 +61,8 @@ public final class LibV4L2Device: V4L2Device {
         let caps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
         return V4L2Capabilities(
             driver: Self.string(&cap.driver), card: Self.string(&cap.card), busInfo: Self.string(&cap.bus_info),
-            canCapture: caps & CV4L2_CAP_VIDEO_CAPTURE != 0, canStream: caps & CV4L2_CAP_STREAMING != 0)
+            canCapture: caps & CV4L2_CAP_VIDEO_CAPTURE != 0, canStream: caps & CV4L2_CAP_STREAMING != 0,
+            isMediaControlled: caps & CV4L2_CAP_IO_MC != 0)
     }
 
     public func enumerateFormats() throws(V4L2Error) -> [V4L2FormatDescription] {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Capture: DQBUF, screening of bad buffers, QBUF on recycle, and stream restarts after EIO.
 extension V4L2Camera {
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
@@ -53,12 +57,7 @@ extension V4L2Camera {
         }
         bufferStates[bufferIndex] = .idle
         guard let dev = device, isStreaming, pendingFailure == nil else { return }
-        do {
-            try dev.queueBuffer(index: bufferIndex)
-            bufferStates[bufferIndex] = .queued
-        } catch {
-            pendingFailure = failure(error)
-        }
+        try? requeue(dev, bufferIndex)  // a failure is kept for the next `nextFrame` to throw
     }
 
     /// Counts frames the driver skipped: sequence numbers go up by one per captured frame.
@@ -70,11 +69,14 @@ extension V4L2Camera {
         lastSequence = sequence
     }
 
+    /// QBUF. EIO means the driver flagged a fatal queue error (vb2): DQBUF fails with EIO as well,
+    /// and the restart that brings queues this buffer, left idle, again.
     private func requeue(_ dev: any V4L2Device, _ index: Int) throws(SourceError) {
         do {
             try dev.queueBuffer(index: index)
             bufferStates[index] = .queued
         } catch {
+            if error.errno == EIO { return }
             throw remember(failure(error))
         }
     }

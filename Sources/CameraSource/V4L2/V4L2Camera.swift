@@ -84,18 +84,41 @@ public final class V4L2Camera: FrameSource {
 
     public func start() throws {
         guard device == nil else { return }
-        resetState()
-        let dev: any V4L2Device
-        do { dev = try openDevice(name) } catch { throw openFailure(error) }
-        device = dev
-        do {
-            try configure(dev)
-            try startStreaming(dev)
-        } catch {
+        // A USB camera whose mode needs more isochronous bandwidth than the bus has left (another
+        // camera or a headset on the same controller) fails STREAMON with ENOSPC, or with EIO when
+        // no alternate setting is fast enough (uvcvideo). A cheaper mode may fit: each refused mode
+        // rules out every mode that needs no less, and the camera is opened again for the next.
+        var refused: [V4L2Mode] = []
+        while true {
+            resetState()
+            let dev: any V4L2Device
+            do { dev = try openDevice(name) } catch { throw openFailure(error) }
+            device = dev
+            let refusal: V4L2Error
+            do {
+                try configure(dev, excluding: refused)
+                guard let error = try startStreaming(dev) else { return }
+                refusal = error
+            } catch {
+                stop()
+                throw error
+            }
+            if let mode = choice?.mode { refused.append(mode) }
             stop()
-            throw error
+            let left = modes.filter { mode in !refused.contains { mode.needsNoLessBandwidth(than: $0) } }
+            guard refused.count < Self.bandwidthAttempts, V4L2ModeSelector.select(
+                from: left, displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect) != nil
+            else {
+                let tried = refused.count > 1 ? ", \(refused.count) modes tried" : ""
+                throw SourceError.runtime(
+                    thing: name,
+                    reason: "not enough USB bandwidth to stream (\(refusal.call): \(SourceError.describe(errno: refusal.errno))\(tried))")
+            }
         }
     }
+
+    /// Modes tried at most when the bus refuses them for want of bandwidth (see `start`).
+    public static let bandwidthAttempts = 4
 
     public func stop() {
         guard let dev = device else { return }
@@ -117,17 +140,19 @@ public final class V4L2Camera: FrameSource {
         restartsWithoutFrame = 0
     }
 
-    /// QUERYCAP → enumerate → select → S_FMT → S_PARM → G_FMT.
-    private func configure(_ dev: any V4L2Device) throws(SourceError) {
+    /// QUERYCAP → enumerate → select (from the modes not ruled out by `refused`) → S_FMT → S_PARM → G_FMT.
+    private func configure(_ dev: any V4L2Device, excluding refused: [V4L2Mode]) throws(SourceError) {
         let caps = try attempt { () throws(V4L2Error) in try dev.queryCapabilities() }
         capabilities = caps
-        guard caps.canCapture && caps.canStream else { throw .badInput(thing: name, reason: "not a video capture device") }
+        guard caps.canCapture else { throw .badInput(thing: name, reason: "not a video capture device") }
+        guard caps.canStream else { throw .badInput(thing: name, reason: "does not support streaming I/O (read() only)") }
         let modes = try attempt { () throws(V4L2Error) in
             try dev.captureModes(displayWidth: request.displayWidth, displayHeight: request.displayHeight)
         }
         self.modes = modes
+        let allowed = modes.filter { mode in !refused.contains { mode.needsNoLessBandwidth(than: $0) } }
         guard let choice = V4L2ModeSelector.select(
-            from: modes, displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect)
+            from: allowed, displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect)
         else { throw .badInput(thing: name, reason: "offers no pixel format pipcam can show") }
         self.choice = choice
         let wanted = V4L2PixFormat(fourcc: choice.mode.fourcc, width: choice.mode.size.width, height: choice.mode.size.height)
@@ -150,8 +175,9 @@ public final class V4L2Camera: FrameSource {
         self.layout = layout
     }
 
-    /// REQBUFS → QUERYBUF + mmap each → QBUF all → STREAMON.
-    private func startStreaming(_ dev: any V4L2Device) throws(SourceError) {
+    /// REQBUFS → QUERYBUF + mmap each → QBUF all → STREAMON. Returns STREAMON's error when the bus
+    /// refused the mode (ENOSPC, EIO) instead of throwing it.
+    private func startStreaming(_ dev: any V4L2Device) throws(SourceError) -> V4L2Error? {
         let count = try attempt { () throws(V4L2Error) in try dev.requestBuffers(count: Self.requestedBufferCount) }
         guard count >= 2 else {
             throw .runtime(thing: name, reason: "driver gave \(count) capture buffer\(count == 1 ? "" : "s"), 2 are needed")
@@ -169,8 +195,14 @@ public final class V4L2Camera: FrameSource {
             try attempt { () throws(V4L2Error) in try dev.queueBuffer(index: index) }
             bufferStates[index] = .queued
         }
-        try attempt { () throws(V4L2Error) in try dev.streamOn() }
+        do {
+            try dev.streamOn()
+        } catch {
+            if error.errno == ENOSPC || error.errno == EIO { return error }
+            throw failure(error)
+        }
         isStreaming = true
+        return nil
     }
 
     // MARK: - Errors

@@ -12,6 +12,12 @@ public struct V4L2Mode: Sendable, Equatable, CustomStringConvertible {
         self.intervals = intervals
         self.isEmulated = isEmulated
     }
+    /// Whether this mode needs at least the USB bandwidth `other` needs: it is as large, and
+    /// compressed only if `other` is (compressed frames are a fraction of raw ones).
+    public func needsNoLessBandwidth(than other: V4L2Mode) -> Bool {
+        size.area >= other.size.area && (other.fourcc.pixelFormat == .mjpeg || fourcc.pixelFormat != .mjpeg)
+    }
+
     public var description: String {
         "\(fourcc) \(size) @ " + intervals.map { "\($0.framesPerSecond)" }.joined(separator: ", ")
     }

@@ -74,12 +74,18 @@ public struct V4L2Capabilities: Sendable, Equatable {
     /// The node's own capabilities (`device_caps` when the driver sets it, else `capabilities`).
     public var canCapture: Bool
     public var canStream: Bool
-    public init(driver: String, card: String, busInfo: String, canCapture: Bool, canStream: Bool) {
+    /// `V4L2_CAP_IO_MC`: the node streams only once a media-controller pipeline is set up (the
+    /// raw nodes of Intel IPU and other image-processor cameras), which pipcam does not do.
+    public var isMediaControlled: Bool
+    public init(
+        driver: String, card: String, busInfo: String, canCapture: Bool, canStream: Bool, isMediaControlled: Bool = false
+    ) {
         self.driver = driver
         self.card = card
         self.busInfo = busInfo
         self.canCapture = canCapture
         self.canStream = canStream
+        self.isMediaControlled = isMediaControlled
     }
 }
 
