@@ -14,7 +14,8 @@ struct PipcamCommand: ParsableCommand {
             """,
         subcommands: [ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, QuitCommand.self])
 
-    @Flag(help: "Start in Picture in Picture.")
+    // Flags a config file may set have a --no- form, so that the command line can still win.
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Start in Picture in Picture.")
     var pip = false
 
     @Option(help: ArgumentHelp(
@@ -31,16 +32,17 @@ struct PipcamCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Flip the picture horizontally (default: on for cameras, off for files).")
     var mirror: Bool?
 
-    @Option(help: ArgumentHelp("Rotate the picture clockwise by 0, 90, 180 or 270 degrees.", valueName: "degrees"))
+    // Unconditional: `--rotate -90` is a (refused) value, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Rotate the picture clockwise by 0, 90, 180 or 270 degrees.", valueName: "degrees"))
     var rotate: Int = 0
 
-    @Flag(help: "Show frames as fast as they come instead of at the stream's rate.")
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Show frames as fast as they come instead of at the stream's rate.")
     var untimed = false
 
-    @Option(help: ArgumentHelp("Exit after this many frames were shown.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Exit after this many frames were shown.", valueName: "N"))
     var frames: Int?
 
-    @Flag(help: "Print a stats line on standard error every second and at exit.")
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Print a stats line on standard error every second and at exit.")
     var stats = false
 
     @Option(help: ArgumentHelp("A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+p.", valueName: "spec"))
@@ -53,10 +55,10 @@ struct PipcamCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The PiP window's outline: rect, rounded or circle.", valueName: "shape"))
     var shape: String?
 
-    @Option(help: ArgumentHelp("The PiP window's opacity, 0.1 to 1.0 (needs a compositing window manager).", valueName: "alpha"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The PiP window's opacity, 0.1 to 1.0 (needs a compositing window manager).", valueName: "alpha"))
     var opacity: Double?
 
-    @Flag(help: "Let clicks pass through the PiP window (the hotkey and 'pipcam toggle' still work).")
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Let clicks pass through the PiP window (the hotkey and 'pipcam toggle' still work).")
     var clickThrough = false
 
     @Flag(help: "List capture devices with their formats, sizes and frame rates.")
@@ -111,9 +113,9 @@ struct PipcamCommand: ParsableCommand {
 
     /// The options a config file may set (long names), and how each takes its value.
     static let configurable: [String: ConfigFile.Kind] = [
-        "pip": .flag, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
-        "untimed": .flag, "stats": .flag, "hotkey": .value, "name": .value, "shape": .value, "opacity": .value,
-        "click-through": .flag,
+        "pip": .invertible, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
+        "untimed": .invertible, "stats": .invertible, "hotkey": .value, "name": .value, "shape": .value,
+        "opacity": .value, "click-through": .invertible,
     ]
 
     /// A window id in decimal or 0x hex, as `st -w` and `mpv --wid` take it.

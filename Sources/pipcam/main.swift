@@ -7,14 +7,24 @@ import Glibc
 // The config file's settings go before the command line's, which therefore win.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let subcommands: Set<String> = ["toggle", "start", "stop", "status", "quit", "help"]
-if arguments.first.map({ !subcommands.contains($0) }) ?? true {
+/// The subcommand the arguments name: the first argument, or the one after `--name NAME` (the only
+/// option control commands take, which may come before them).
+func subcommand(in arguments: [String]) -> String? {
+    var rest = arguments[...]
+    while let first = rest.first, first == "--name" || first.hasPrefix("--name=") {
+        rest = rest.dropFirst(first == "--name" ? 2 : 1)
+    }
+    return rest.first.flatMap { subcommands.contains($0) ? $0 : nil }
+}
+let asksForHelp = arguments.contains { $0 == "--help" || $0 == "-h" }
+if subcommand(in: arguments) == nil && !asksForHelp {
     switch ConfigArguments.load() {
     case .success(let fromFile): arguments = fromFile + arguments
     case .failure(let problem):
         writeErrorLine("pipcam: \(problem)")
         exit(2)
     }
-} else if arguments.first != "help", !arguments.contains(where: { $0 == "--name" || $0.hasPrefix("--name=") }),
+} else if subcommand(in: arguments) != "help", !asksForHelp, !arguments.contains(where: { $0 == "--name" || $0.hasPrefix("--name=") }),
     case .success(let fromFile) = ConfigArguments.load(), let name = ConfigArguments.value(of: "--name", in: fromFile)
 {
     // The instance the config names is the one its control commands mean (a bad config is

@@ -4,7 +4,7 @@ import Testing
 /// Input pipcam must refuse with exit 2 and one `pipcam: …` line naming the culprit.
 enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case noDisplay, unknownSource, missingFile, badY4MHeader, truncatedY4M, mjpegNotJPEG,
-        unknownRawFormat, badSize, badRotate, badCorner, rotateOutOfRange, newlineInPath, tinyRate
+        unknownRawFormat, badSize, badRotate, badCorner, rotateOutOfRange, negativeRotate, negativeFrames, newlineInPath, tinyRate
 
     var testDescription: String { rawValue }
 
@@ -39,6 +39,8 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .badRotate: return ["--pip", "--source", "test", "--rotate", "45"]
         case .badCorner: return ["--pip", "--source", "test", "--corner", "middle"]
         case .rotateOutOfRange: return ["--pip", "--source", "test", "--rotate", "450"]
+        case .negativeRotate: return ["--pip", "--source", "test", "--rotate", "-90"]
+        case .negativeFrames: return ["--pip", "--source", "test", "--frames", "-1"]
         case .newlineInPath: return ["--pip", "--source", "y4m:\(directory)/first\nsecond.y4m"]
         case .tinyRate: return ["--pip", "--source", "mjpeg:\(directory)/clip.mjpeg@0.0000000001"]
         }
@@ -58,6 +60,8 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .badRotate: "45"
         case .badCorner: "middle"
         case .rotateOutOfRange: "450"
+        case .negativeRotate: "--rotate: -90"
+        case .negativeFrames: "--frames: -1"
         case .newlineInPath: "first?second.y4m"
         case .tinyRate: "0.0000000001"
         }

@@ -70,6 +70,26 @@ import Testing
         #expect(try x.runPipcam(["help"]).succeeded, "help is not given the name")
     }
 
+    /// Control commands read only `name` from the config, with `--name` before them as well, and
+    /// help comes up whatever the config says.
+    @Test func controlCommandsAndHelpIgnoreTheRestOfTheConfig() throws {
+        let x = try makeServer(.none)
+        try writeConfig(x, "shape = star\n")
+        let named = try x.runPipcam(["--name", "b", "status"])
+        #expect(named.exitCode == 3 && named.stderrText.contains("no pipcam"), "\(named)")
+        let help = try x.runPipcam(["--help"])
+        #expect(help.exitCode == 0 && help.stdoutText.contains("--source"), "\(help)")
+    }
+
+    /// Flags the config turns on can be turned off on the command line.
+    @Test func theCommandLineTurnsOffAConfigFlag() throws {
+        let x = try makeServer(.none)
+        try writeConfig(x, "stats = true\npip = true\n")
+        let result = try x.runPipcam(["--no-stats", "--no-pip", "--source", "test", "--frames", "3"])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(!result.stderrText.contains("state="), "stats lines: \(result.stderrText)")
+    }
+
     @Test func aBadConfigLineIsOneErrorWithItsLineNumber() throws {
         let x = try makeServer(.none)
         try writeConfig(x, "size = 400x225\n\nshape = star\n")
