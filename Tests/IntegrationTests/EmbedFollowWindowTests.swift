@@ -54,6 +54,27 @@ extension EmbedTests {
             #expect(result.termination == .exited(0), "\(result)")
             #expect(lines(of: result.stderrText) == ["pipcam: window \(app.window) is gone"], "\(result.stderrText)")
         }
+
+        /// Followed while already minimized: PiP starts by itself, and stopping it brings the window
+        /// back (shrinking into where it will be), as for a window minimized later.
+        @Test func aWindowMinimizedBeforePipcamStartsComesBackWhenPipStops() throws {
+            let x = try makeServer(.openbox)
+            let app = try x.startForeignWindow(name: "video-call")
+            let before = try x.waitForStableGeometry(of: app.window)
+            try x.hide(app.window)
+            try waitUntil("the window is minimized", timeout: .seconds(2)) {
+                try x.rawIntegers("WM_STATE", of: app.window)?.first == 3
+            }
+            _ = try x.startPipcam(["--source", "test", "--follow-window", "\(app.window)"])
+            let (pip, _) = try x.pipWindows()
+            try waitUntil("PiP is up", timeout: .seconds(3)) { try x.isViewable(pip) }
+            Thread.sleep(forTimeInterval: 0.6)  // past the restore grace
+            #expect(try x.runPipcam(["stop"]).succeeded)
+            try waitUntil("the window is back", timeout: .seconds(2)) { try x.isViewable(app.window) }
+            try waitUntil("PiP is gone", timeout: .seconds(2)) { try !x.isViewable(pip) }
+            #expect(try x.rawIntegers("WM_STATE", of: app.window)?.first == 1, "NormalState again")
+            #expect(try x.waitForStableGeometry(of: app.window) == before)
+        }
     }
 
     /// Window ids that name nothing usable: exit 2, one `pipcam: …` line naming the culprit, no window.

@@ -31,7 +31,9 @@ final class SourceWindowWatcher {
             return false
         }
         isHidden = computeHidden() ?? true
-        if !isHidden { refreshFrame() }
+        // Also when hidden: a window minimized (or on another desktop) before PiP starts is still
+        // where it comes back, and stopping PiP restores it only with a frame to shrink into.
+        refreshFrame()
         return !isGone
     }
 
@@ -76,8 +78,9 @@ final class SourceWindowWatcher {
     /// The frame window's rectangle in root coordinates; for the source window itself, grown by its
     /// window-manager frame.
     private func refreshFrame() {
-        // A window never shown (the main window under `--pip`) has no on-screen frame to grow from.
-        guard display.isViewable(frameWindow) == true,
+        // A window never shown (the main window under `--pip`) has no on-screen frame to grow from;
+        // one a window manager manages (WM_STATE Normal or Iconic) has, even while unmapped.
+        guard display.isViewable(frameWindow) == true || [1, 3].contains(display.integers(window, .WM_STATE).first),
             let inner = display.rootGeometry(of: frameWindow), inner.width > 1 || inner.height > 1
         else { return }
         let extents = frameWindow == window ? display.integers(window, ._NET_FRAME_EXTENTS) : []
