@@ -43,6 +43,19 @@ import Testing
         #expect(try x.waitForStableGeometry(of: main) == before)
     }
 
+    /// Held past the key-repeat delay (the server's default is 660 ms), the hotkey still toggles
+    /// once: the repeated presses are not new ones.
+    @Test func aHeldHotkeyTogglesOnce() throws {
+        let x = try XServer(windowManager: .openbox)
+        _ = try x.startPipcam(["--source", "test", "--hotkey", "super+shift+p"])
+        _ = try x.waitForWindow(className: "pipcam", role: "main")
+        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
+        try x.runChecked(["xdotool", "keydown", "super+shift+p", "sleep", "1.5", "keyup", "super+shift+p"])
+        Thread.sleep(forTimeInterval: 0.8)
+        #expect(try x.pipcamStatus().object["state"] as? String == "active")
+        #expect(try x.isViewable(pip))
+    }
+
     // Not ctrl+alt+F9 here: in X's default keymap that combination switches virtual terminals, and
     // the server consumes it (Xvfb too) before any client sees a key.
     @Test func theHotkeyWorksWithNumLockAndCapsLockOn() throws {

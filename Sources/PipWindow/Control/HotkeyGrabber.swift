@@ -75,9 +75,11 @@ public final class HotkeyGrabber {
                 held = false
                 return
             }
-            // With detectable auto-repeat a held key sends presses without releases; a stale `held`
-            // (a release that never came) expires after half a second without presses.
-            let repeated = held && time &- lastTime < 500
+            // With detectable auto-repeat a held key sends presses without releases: the first after
+            // the repeat delay (660 ms by X's default; users set up to about a second), then one every
+            // few tens of milliseconds. A stale `held` (a release that never came) expires after 2 s
+            // without presses.
+            let repeated = held && time &- lastTime < 2000
             held = true
             lastTime = time
             if !repeated && locks.clean(state, keeping: spec.modifiers) == spec.modifiers { onPress() }
