@@ -56,6 +56,16 @@ import Testing
         #expect(try x.isViewable(pip))
     }
 
+    /// A key whose keysym needs Shift (`plus` is Shift+equal on a US keyboard) works as typed.
+    @Test func aHotkeyOnAShiftedKeysymWorks() throws {
+        let x = try XServer(windowManager: .openbox)
+        _ = try x.startPipcam(["--source", "test", "--hotkey", "super+plus"])
+        _ = try x.waitForWindow(className: "pipcam", role: "main")
+        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
+        try press(x, "super+plus")
+        try waitUntil("the hotkey starts PiP", timeout: .seconds(5)) { try x.isViewable(pip) }
+    }
+
     // Not ctrl+alt+F9 here: in X's default keymap that combination switches virtual terminals, and
     // the server consumes it (Xvfb too) before any client sees a key.
     @Test func theHotkeyWorksWithNumLockAndCapsLockOn() throws {

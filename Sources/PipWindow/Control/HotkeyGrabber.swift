@@ -17,6 +17,8 @@ public final class HotkeyGrabber {
 
     private let display: XDisplay
     private var grabbed: (keycode: UInt32, masks: [KeyModifiers])?
+    /// The spec's modifiers and those its key needs to give its keysym (Shift for `plus`).
+    private var modifiers: KeyModifiers = []
     private var locks = LockMasks(numLock: [], scrollLock: [])
     private var lastReport: String?
     private var held = false
@@ -37,7 +39,13 @@ public final class HotkeyGrabber {
             report("no key on this keyboard produces '\(spec.keyName)'; running without a hotkey")
             return
         }
-        let masks = locks.grabMasks(for: spec.modifiers)
+        guard let level = display.levelModifiers(for: spec.keysym, on: keycode) else {
+            release()
+            report("'\(spec.keyName)' is not on a key's first four levels on this keyboard; running without a hotkey")
+            return
+        }
+        modifiers = spec.modifiers.union(level)
+        let masks = locks.grabMasks(for: modifiers)
         let kept = grabbed.map { $0.keycode == keycode ? $0.masks : [] } ?? []
         if kept == masks { return }
         let new = masks.filter { !kept.contains($0) }
@@ -82,7 +90,7 @@ public final class HotkeyGrabber {
             let repeated = held && time &- lastTime < 2000
             held = true
             lastTime = time
-            if !repeated && locks.clean(state, keeping: spec.modifiers) == spec.modifiers { onPress() }
+            if !repeated && locks.clean(state, keeping: modifiers) == modifiers { onPress() }
         default:
             break
         }

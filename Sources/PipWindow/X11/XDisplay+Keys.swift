@@ -14,6 +14,21 @@ extension XDisplay {
         return code == 0 ? nil : UInt32(code)
     }
 
+    /// The modifiers that make `keycode` produce `keysym` (first group): none at its first level,
+    /// Shift at the second, AltGr's bit (ISO_Level3_Shift) at the third, both at the fourth; nil
+    /// when it is at none of them or AltGr has no modifier bit.
+    public func levelModifiers(for keysym: UInt, on keycode: UInt32) -> KeyModifiers? {
+        guard let level = (0..<4).first(where: { XkbKeycodeToKeysym(raw, KeyCode(truncatingIfNeeded: keycode), 0, Int32($0)) == keysym })
+        else { return nil }
+        var modifiers: KeyModifiers = level % 2 == 1 ? .shift : []
+        if level >= 2 {
+            let altGr = modifierMask(forKeysym: UInt(XK_ISO_Level3_Shift))
+            guard !altGr.isEmpty else { return nil }
+            modifiers.formUnion(altGr)
+        }
+        return modifiers
+    }
+
     /// The modifier bit the key producing `keysym` sets (e.g. Mod2 for Num_Lock); empty if none.
     public func modifierMask(forKeysym keysym: UInt) -> KeyModifiers {
         guard let code = keycode(for: keysym), let map = XGetModifierMapping(raw) else { return [] }
