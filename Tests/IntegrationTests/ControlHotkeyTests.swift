@@ -10,6 +10,14 @@ import Testing
         try x.runChecked(["xdotool", "key", combination])
     }
 
+    /// pipcam with the test source and `hotkey` under openbox, its main window up; and its PiP window.
+    func startWithHotkey(_ hotkey: String) throws -> (XServer, XWindowID) {
+        let x = try XServer(windowManager: .openbox)
+        _ = try x.startPipcam(["--source", "test", "--hotkey", hotkey])
+        _ = try x.waitForWindow(className: "pipcam", role: "main")
+        return (x, try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false))
+    }
+
     func lockState(_ x: XServer) throws -> String {
         try x.runChecked(["xset", "q"]).stdoutText.split(whereSeparator: \.isNewline).first { $0.contains("Num Lock") }
             .map(String.init) ?? ""
@@ -46,10 +54,7 @@ import Testing
     /// Held past the key-repeat delay (the server's default is 660 ms), the hotkey still toggles
     /// once: the repeated presses are not new ones.
     @Test func aHeldHotkeyTogglesOnce() throws {
-        let x = try XServer(windowManager: .openbox)
-        _ = try x.startPipcam(["--source", "test", "--hotkey", "super+shift+p"])
-        _ = try x.waitForWindow(className: "pipcam", role: "main")
-        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
+        let (x, pip) = try startWithHotkey("super+shift+p")
         try x.runChecked(["xdotool", "keydown", "super+shift+p", "sleep", "1.5", "keyup", "super+shift+p"])
         Thread.sleep(forTimeInterval: 0.8)
         #expect(try x.pipcamStatus().object["state"] as? String == "active")
@@ -58,10 +63,7 @@ import Testing
 
     /// A key whose keysym needs Shift (`plus` is Shift+equal on a US keyboard) works as typed.
     @Test func aHotkeyOnAShiftedKeysymWorks() throws {
-        let x = try XServer(windowManager: .openbox)
-        _ = try x.startPipcam(["--source", "test", "--hotkey", "super+plus"])
-        _ = try x.waitForWindow(className: "pipcam", role: "main")
-        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
+        let (x, pip) = try startWithHotkey("super+plus")
         try press(x, "super+plus")
         try waitUntil("the hotkey starts PiP", timeout: .seconds(5)) { try x.isViewable(pip) }
     }
@@ -69,10 +71,7 @@ import Testing
     // Not ctrl+alt+F9 here: in X's default keymap that combination switches virtual terminals, and
     // the server consumes it (Xvfb too) before any client sees a key.
     @Test func theHotkeyWorksWithNumLockAndCapsLockOn() throws {
-        let x = try XServer(windowManager: .openbox)
-        _ = try x.startPipcam(["--source", "test", "--hotkey", "ctrl+alt+k"])
-        _ = try x.waitForWindow(className: "pipcam", role: "main")
-        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
+        let (x, pip) = try startWithHotkey("ctrl+alt+k")
 
         try press(x, "Num_Lock")
         let numOn = try lockState(x)
