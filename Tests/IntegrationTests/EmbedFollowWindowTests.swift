@@ -55,6 +55,24 @@ extension EmbedTests {
             #expect(lines(of: result.stderrText) == ["pipcam: window \(app.window) is gone"], "\(result.stderrText)")
         }
 
+        /// The window destroyed while the source still starts (a pipe nobody writes yet): once the
+        /// frames come, pipcam says the window is gone and exits 0 rather than run on with no window.
+        @Test func aWindowGoneWhileTheSourceStartsEndsPipcam() throws {
+            let x = try makeServer(.none)
+            let app = try x.startForeignWindow(name: "video-call")
+            let fifo = x.directory + "/late.y4m"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let pipcam = try x.startPipcam(["--source", "y4m:\(fifo)", "--follow-window", "\(app.window)"])
+            Thread.sleep(forTimeInterval: 0.5)
+            app.process.terminate(grace: .seconds(2))
+            try waitUntil("the window is gone", timeout: .seconds(3)) { try x.info(of: app.window) == nil }
+            let clip = try TestMedia.y4m(subsampling: 420, width: 160, height: 120, frames: 10, rate: 30)
+            _ = try x.start(["sh", "-c", "exec > \"$1\"; cat \"$2\"; exec sleep 600", "sh", fifo, clip])
+            let result = try pipcam.wait(timeout: .seconds(5))
+            #expect(result.termination == .exited(0), "\(result)")
+            #expect(lines(of: result.stderrText) == ["pipcam: window \(app.window) is gone"], "\(result.stderrText)")
+        }
+
         /// Followed while already minimized: PiP starts by itself, and stopping it brings the window
         /// back (shrinking into where it will be), as for a window minimized later.
         @Test func aWindowMinimizedBeforePipcamStartsComesBackWhenPipStops() throws {

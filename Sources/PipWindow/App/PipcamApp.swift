@@ -59,6 +59,12 @@ public final class PipcamApp {
         return code
     }
 
+    /// The followed window was destroyed: nothing is left to show the camera for.
+    private func followedWindowIsGone() {
+        writeErrorLine("pipcam: window 0x\(String(sourceWindow, radix: 16)) is gone")
+        loop.stop(exitCode: 0)
+    }
+
     private var allowShm: Bool {
         options.allowSharedMemory && getenv("PIPCAM_NO_XSHM").map { String(cString: $0) } != "1"
     }
@@ -75,9 +81,7 @@ public final class PipcamApp {
             sourceWindow = followed
             content = PipContentSource(sourceWindow: followed, preferredContentSize: (rotated.width, rotated.height))
             loop.register(followed) { [unowned self] event in
-                guard case .destroyed = event else { return }
-                writeErrorLine("pipcam: window 0x\(String(followed, radix: 16)) is gone")
-                loop.stop(exitCode: 0)
+                if case .destroyed = event { followedWindowIsGone() }
             }
         } else {
             let window = try MainWindow(
@@ -94,6 +98,8 @@ public final class PipcamApp {
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm)
         pip.style = options.style
+        // Gone before the watching began (while the camera started): no DestroyNotify will come.
+        if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
         contentSize = (rotated.width, rotated.height)
         notices = NoticeAssets()
         installBanner()
