@@ -170,6 +170,56 @@ import Testing
         #expect(try odd.withUnsafeBytes { try JPEGDecoder().decode(Self.frame($0), minWidth: 24, minHeight: 16) }.format == .bgra)
     }
 
+    /// A byte where a marker should be (some webcams write one after a segment) is skipped, as
+    /// libjpeg does: both paths show the picture the clean stream gives.
+    @Test func aStrayByteBeforeAMarkerIsSkipped() throws {
+        let clean = Self.picture(width: 160, height: 96, subsampling: TJSAMP_420)
+        var stray = clean
+        stray.insert(0x00, at: 4 + (Int(clean[4]) << 8 | Int(clean[5])))  // after the first segment
+        #expect(stray.withUnsafeBytes { JPEGHeader().parse($0) })
+        #expect(try stray.withUnsafeBytes { try JPEGDecoder(reducedDecoding: false).header(of: $0) } == (160, 96))
+        for minWidth in [160, 40] {
+            func lumaSum(_ jpeg: [UInt8]) throws -> Int {
+                let decoder = JPEGDecoder()  // owns the picture's planes
+                return try jpeg.withUnsafeBytes { bytes in
+                    let f = try decoder.decode(Self.frame(bytes), minWidth: minWidth, minHeight: minWidth * 3 / 5)
+                    let y = Self.planes(of: f)[0]
+                    return (0..<y.height).reduce(0) { sum, row in sum + (0..<y.width).reduce(0) { $0 + y.at($1, row) } }
+                }
+            }
+            #expect(try lumaSum(stray) == lumaSum(clean), "at \(minWidth) px wide")
+        }
+    }
+
+    /// An RGB JPEG (`cjpeg -rgb`: Adobe transform 0, components 'R', 'G', 'B') is not Y′CbCr: red
+    /// shows red at full size and reduced alike.
+    @Test func anRGBJPEGShowsItsColours() throws {
+        let (w, h) = (64, 48)
+        var ppm = [UInt8]("P6 \(w) \(h) 255\n".utf8)
+        for _ in 0..<(w * h) { ppm += [230, 20, 20] }
+        let input = Fixture.file(ppm, name: "red.ppm")
+        let cjpeg = Process()
+        cjpeg.executableURL = URL(fileURLWithPath: "/usr/bin/cjpeg")
+        cjpeg.arguments = ["-rgb", "-quality", "95", input]
+        let out = Pipe()
+        cjpeg.standardOutput = out
+        try cjpeg.run()
+        let jpeg = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
+        cjpeg.waitUntilExit()
+        #expect(cjpeg.terminationStatus == 0 && jpeg.count > 100)
+        #expect(!jpeg.withUnsafeBytes { JPEGHeader().parse($0) }, "the reduced decoder leaves RGB to libjpeg-turbo")
+        for minWidth in [w, w / 4] {
+            let decoder = JPEGDecoder()  // owns the picture's planes
+            let pixel = try jpeg.withUnsafeBytes { bytes -> [Int] in
+                let f = try decoder.decode(Self.frame(bytes), minWidth: minWidth, minHeight: minWidth * 3 / 4)
+                #expect(f.format == .bgra)
+                let o = (f.height / 2) * f.plane0.stride + (f.width / 2) * 4
+                return (0..<3).map { Int(f.plane0.base.load(fromByteOffset: o + $0, as: UInt8.self)) }
+            }
+            #expect(abs(pixel[2] - 230) <= 6 && abs(pixel[1] - 20) <= 6 && abs(pixel[0] - 20) <= 6, "B, G, R = \(pixel) at \(minWidth) px wide")
+        }
+    }
+
     @Test func corruptDataNeverReadsPastTheBuffer() throws {
         var jpeg = Self.picture(width: 128, height: 96, subsampling: TJSAMP_422)
         let start = Fixture.entropyStart(jpeg)

@@ -45,12 +45,20 @@ public final class JPEGDecoder {
     /// The size, chroma subsampling and validity of a JPEG, from its header alone.
     public func header(of data: UnsafeRawBufferPointer) throws -> (width: Int, height: Int) {
         if let size = reduced?.size(of: data) { return size }
+        guard let base = data.baseAddress else { throw JPEGError.corrupt("no data") }
+        let header = try readHeader(base.assumingMemoryBound(to: UInt8.self), count: data.count)
+        return (header.width, header.height)
+    }
+
+    /// libjpeg-turbo's reading of a JPEG's header: size, subsampling and colour space. A warning
+    /// (stray bytes before a marker) still gives a usable header; only a fatal error throws.
+    private func readHeader(_ jpeg: UnsafePointer<UInt8>, count: Int) throws -> (width: Int, height: Int, subsampling: Int32, colorspace: Int32) {
         var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
-        guard let base = data.baseAddress,
-            tjDecompressHeader3(handle, base.assumingMemoryBound(to: UInt8.self), UInt(data.count), &w, &h, &sub, &cs) == 0,
-            w > 0, h > 0
-        else { throw JPEGError.corrupt(lastError()) }
-        return (Int(w), Int(h))
+        let status = tjDecompressHeader3(handle, jpeg, UInt(count), &w, &h, &sub, &cs)
+        guard status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), w > 0, h > 0 else {
+            throw JPEGError.corrupt(lastError())
+        }
+        return (Int(w), Int(h), sub, cs)
     }
 
     /// The scale (1, 1/2, 1/4 or 1/8) that still covers `minWidth`×`minHeight`.
@@ -80,17 +88,16 @@ public final class JPEGDecoder {
     public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) throws -> VideoFrame {
         if let reduced, let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight, rows: rows) { return frame }
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
-        var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
         let jpeg = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard tjDecompressHeader3(handle, jpeg, UInt(data.count), &w, &h, &sub, &cs) == 0, w > 0, h > 0 else {
-            throw JPEGError.corrupt(lastError())
-        }
+        let header = try readHeader(jpeg, count: data.count)
+        let (w, h, sub) = (Int32(header.width), Int32(header.height), header.subsampling)
         // The first picture of a stream was checked; a later one's header may say anything.
         if let problem = FrameLimits.problem(width: Int(w), height: Int(h)) { throw JPEGError.corrupt(problem) }
         let d = Self.scaleDenominator(width: Int(w), height: Int(h), minWidth: minWidth, minHeight: minHeight)
         let sw = (Int(w) + d - 1) / d, sh = (Int(h) + d - 1) / d
         let format: PixelFormat
-        switch Int(sub) {
+        // An RGB JPEG's planes are R, G and B, not Y′CbCr: libjpeg-turbo makes the pixels.
+        switch header.colorspace == Int32(TJCS_RGB.rawValue) ? -1 : Int(sub) {
         case Int(TJSAMP_420.rawValue): format = .i420
         case Int(TJSAMP_422.rawValue): format = .i422
         case Int(TJSAMP_444.rawValue): format = .i444

@@ -37,8 +37,12 @@ final class JPEGHeader {
         restartInterval = 0
         quantDefined = 0
         huffmanDefined = 0
+        var sawJFIF = false
+        adobeTransform = nil
         while pos + 4 <= n {
-            guard data[pos] == 0xFF else { return false }
+            // Bytes where a marker should be (a segment one byte short; some webcams write them):
+            // skipped up to the next marker, as libjpeg does.
+            guard data[pos] == 0xFF else { pos += 1; continue }
             let marker = data[pos + 1]
             if marker == 0xFF { pos += 1; continue }  // fill byte
             if marker == 0x01 || (0xD0...0xD8).contains(marker) { pos += 2; continue }
@@ -59,8 +63,12 @@ final class JPEGHeader {
             case 0xDD:
                 guard segment.count >= 2 else { return false }
                 restartInterval = Int(segment[0]) << 8 | Int(segment[1])
+            case 0xE0:
+                if segment.count >= 5 && segment.starts(with: [0x4A, 0x46, 0x49, 0x46, 0]) { sawJFIF = true }  // "JFIF\0"
+            case 0xEE:
+                if segment.count >= 12 && segment.starts(with: [0x41, 0x64, 0x6F, 0x62, 0x65]) { adobeTransform = segment[11] }  // "Adobe"
             case 0xDA:
-                guard sawFrame, scan(segment) else { return false }
+                guard sawFrame, !isRGB(sawJFIF: sawJFIF), scan(segment) else { return false }
                 scanOffset = end
                 return true
             case 0xD9:
@@ -71,6 +79,17 @@ final class JPEGHeader {
             pos = end
         }
         return false
+    }
+
+    /// The Adobe APP14 segment's colour transform (0: none, the components are R, G, B).
+    private var adobeTransform: UInt8?
+
+    /// Whether three components are R, G, B rather than Y′CbCr, decided as libjpeg does: JFIF says
+    /// Y′CbCr, else Adobe's transform, else component ids 'R', 'G', 'B'. libjpeg-turbo decodes those.
+    private func isRGB(sawJFIF: Bool) -> Bool {
+        guard components.count == 3, !sawJFIF else { return false }
+        if let adobeTransform { return adobeTransform == 0 }
+        return components.map(\.id) == [0x52, 0x47, 0x42]
     }
 
     private func frame(_ s: UnsafeRawBufferPointer) -> Bool {
