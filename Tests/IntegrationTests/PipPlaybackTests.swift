@@ -69,6 +69,19 @@ extension PipTests {
             #expect(final.shown >= 25, "paced at 30 fps, nearly every frame is shown: \(final)")
         }
 
+        /// In the main window under a window manager (which maps it a while after pipcam asks), every
+        /// frame of a file is shown: none is used up before the window is there.
+        @Test(arguments: [false, true])
+        func aFileInTheMainWindowShowsEveryFrame(untimed: Bool) throws {
+            let clip = try TestMedia.y4m(subsampling: 420, width: 320, height: 180, frames: 30, rate: 30)
+            let x = try makeServer(.openbox)
+            let pipcam = try x.startPipcam(["--stats", "--source", "y4m:\(clip)"] + (untimed ? ["--untimed"] : []))
+            let result = try waitForEnd(of: pipcam, timeout: .seconds(8), what: "a 30-frame file in the main window")
+            #expect(result.termination == .exited(0), "\(result)")
+            let final = try #require(lines(of: result.stderrText).last.flatMap { StatsLine($0) }, "stderr:\n\(result.stderrText)")
+            #expect(final.shown == 30 && final.dropped == 0, "\(final)")
+        }
+
         @Test func framesLimitExitsZeroAfterThatManyFrames() throws {
             let x = try makeServer()
             let pipcam = try x.startPipcam(["--pip", "--source", "test", "--frames", "45", "--stats"])

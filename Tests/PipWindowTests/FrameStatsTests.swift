@@ -29,6 +29,25 @@ import Testing
         #expect(stats.fps == 30)
     }
 
+    /// A slow path (plain puts over a remote link) is reported as slow as it is.
+    @Test func latenciesBeyondAHundredMillisecondsAreMeasured() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        for _ in 0..<10 { stats.noteShown(latencyNanoseconds: 250_000_000) }
+        stats.noteShown(latencyNanoseconds: 2_500_000)
+        #expect(abs(stats.latencyPercentile(0.5) - 250.5) < 0.01)
+        #expect(abs(stats.latencyPercentile(0.05) - 2.505) < 0.01)
+        stats.noteShown(latencyNanoseconds: 60_000_000_000)
+        #expect(stats.latencyPercentile(1) >= 10_000, "beyond 10 s: the last bucket")
+    }
+
+    /// The rate at exit is the rate frames were shown at, not diluted by the start-up before the first.
+    @Test func theFinalRateLeavesOutStartUp() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        for i in 0..<31 { stats.noteShown(latencyNanoseconds: 1_000_000, at: MonotonicInstant(nanoseconds: 1_000_000_000 + UInt64(i) * 1_000_000_000 / 30)) }
+        stats.finishRate()
+        #expect(abs(stats.fps - 30) < 0.01, "\(stats.fps)")
+    }
+
     @Test func lineHasTheContractFields() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
         stats.noteShown(latencyNanoseconds: 610_000)

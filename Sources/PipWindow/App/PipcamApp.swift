@@ -10,6 +10,9 @@ public final class PipcamApp {
     private let source: FrameSource
     let options: SessionOptions
     private let pump: FramePump
+    /// A camera's frames go on while no window shows video; a file's wait (read before the
+    /// capture thread owns the source).
+    private let sourceIsLive: Bool
     private let signals = SignalPipe()
     /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
     var main: MainWindow?
@@ -39,6 +42,7 @@ public final class PipcamApp {
         self.options = options
         let name = options.control?.name
         geometryFile = { GeometryMemory.filePath(name: name) }
+        sourceIsLive = source.isLive
         pump = FramePump(source: source)
         stats = FrameStats(now: .now())
     }
@@ -206,6 +210,9 @@ public final class PipcamApp {
     private func presentWaitingFrame() {
         let t = target
         if let t, !canPresent(t) { return }
+        // No window shows video now (the main window not mapped yet, PiP about to start or the
+        // main window about to come back): a file's frame waits for one, so every frame is shown.
+        if t == nil && !sourceIsLive { return }
         guard let frame = pump.mailbox.take() else { return }
         stats.noteTaken(sequence: frame.sequence)
         followContentSize(of: frame)
@@ -327,7 +334,7 @@ public final class PipcamApp {
 
     private func noteShown(captured: MonotonicInstant) {
         let now = MonotonicInstant.now()
-        stats.noteShown(latencyNanoseconds: now > captured ? now.nanoseconds - captured.nanoseconds : 0)
+        stats.noteShown(latencyNanoseconds: now > captured ? now.nanoseconds - captured.nanoseconds : 0, at: now)
         if let limit = options.frameLimit, stats.shown >= limit { loop.stop(exitCode: 0) }
     }
 
@@ -372,7 +379,7 @@ public final class PipcamApp {
         }
         loop.display.sync()
         if options.printStats {
-            stats.finishRate(now: .now())
+            stats.finishRate()
             // The contract's line ends at cpu_ms_per_frame; benchmarks ask for the start-up time too.
             let withFirstFrame = getenv("PIPCAM_STATS_FIRST_FRAME").map { String(cString: $0) } == "1"
             writeErrorLine(stats.line(state: stateName, camera: status.camera.description, final: withFirstFrame))

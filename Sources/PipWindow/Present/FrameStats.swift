@@ -13,8 +13,12 @@ public struct FrameStats {
     /// Milliseconds from process start to the X server completing the first shown frame.
     public private(set) var firstFrameMilliseconds: Double?
     private var lastSequence: UInt64?
-    // Latency histogram in 10 µs buckets up to 100 ms (last bucket: beyond); no allocation per frame.
-    private var buckets = [UInt32](repeating: 0, count: 10_001)
+    // Latency histogram, no allocation per frame: 10 µs buckets up to 100 ms, then 1 ms buckets up
+    // to 10 s (a slow path — plain puts over ssh — must not read as 100 ms), the last one beyond.
+    private var buckets = [UInt32](repeating: 0, count: 10_000)
+    private var slowBuckets = [UInt32](repeating: 0, count: 9_901)
+    /// When the first and the latest counted frame reached the screen.
+    private var firstShownAt: MonotonicInstant?, lastShownAt: MonotonicInstant?
     private var samples = 0
     private var rateWindowStart: MonotonicInstant
     private var shownAtWindowStart = 0
@@ -38,11 +42,20 @@ public struct FrameStats {
         dropped += 1
     }
 
-    /// A frame reached the screen `latency` nanoseconds after it was captured.
-    public mutating func noteShown(latencyNanoseconds: UInt64) {
-        if shown == 0 { firstFrameMilliseconds = ProcessClock.millisecondsSinceStart() }
+    /// A frame reached the screen at `now`, `latency` nanoseconds after it was captured.
+    public mutating func noteShown(latencyNanoseconds: UInt64, at now: MonotonicInstant = .now()) {
+        if shown == 0 {
+            firstFrameMilliseconds = ProcessClock.millisecondsSinceStart()
+            firstShownAt = now
+        }
+        lastShownAt = now
         shown += 1
-        buckets[min(Int(latencyNanoseconds / 10_000), buckets.count - 1)] += 1
+        let fine = Int(min(latencyNanoseconds / 10_000, UInt64(Int.max)))
+        if fine < buckets.count {
+            buckets[fine] += 1
+        } else {
+            slowBuckets[min(Int(latencyNanoseconds / 1_000_000) - 100, slowBuckets.count - 1)] += 1
+        }
         samples += 1
     }
 
@@ -55,7 +68,11 @@ public struct FrameStats {
             seen += Int(count)
             if seen >= target { return Double(i) * 0.01 + 0.005 }
         }
-        return Double(buckets.count) * 0.01
+        for (i, count) in slowBuckets.enumerated() {
+            seen += Int(count)
+            if seen >= target { return Double(100 + i) + 0.5 }
+        }
+        return Double(100 + slowBuckets.count)
     }
 
     /// Updates the frame rate over the time since the last call (call about once a second).
@@ -67,11 +84,13 @@ public struct FrameStats {
         shownAtWindowStart = shown
     }
 
-    /// Sets the frame rate to the average over the whole run (for the line printed at exit, whose
-    /// last window may be a sliver of a second).
-    public mutating func finishRate(now: MonotonicInstant) {
-        let elapsed = now.seconds(since: startTime)
-        if elapsed > 0 { fps = Double(shown) / elapsed }
+    /// Sets the frame rate to the average over the run (for the line printed at exit, whose last
+    /// window may be a sliver of a second): the rate frames were shown at, from the first to the
+    /// latest, so start-up (windows, the first decode) does not count.
+    public mutating func finishRate() {
+        guard shown > 1, let first = firstShownAt, let last = lastShownAt else { return }
+        let elapsed = last.seconds(since: first)
+        if elapsed > 0 { fps = Double(shown - 1) / elapsed }
     }
 
     /// Process CPU time (user + system) in milliseconds.
