@@ -115,6 +115,18 @@ func waitForDisplay(_ mailbox: FrameMailbox) {
         #expect(source.displaySizes.withLock { $0 } == [[1280, 720], [640, 360]])
     }
 
+    /// A live frame still waiting when the pump stops is withdrawn: the display cannot take a
+    /// frame whose memory went with its source.
+    @Test func aFrameWaitingWhenThePumpStopsIsWithdrawn() {
+        let source = ScriptedSource(total: 5, buffers: 4, live: true)
+        let pump = FramePump(source: source)
+        pump.run()
+        waitForDisplay(pump.mailbox)
+        pump.stop()
+        #expect(source.stopped)
+        #expect(pump.mailbox.take() == nil)
+    }
+
     @Test func sourceErrorsReachTheDisplaySide() {
         let source = ScriptedSource(total: 10, buffers: 3, live: false, failAt: 2)
         let pump = FramePump(source: source)

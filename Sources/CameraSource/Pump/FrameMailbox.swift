@@ -127,6 +127,16 @@ public final class FrameMailbox: Sendable {
         return frame
     }
 
+    /// Takes back the waiting frame before its source stops (its memory goes with the source);
+    /// returns its buffer.
+    func withdraw() -> Int? {
+        state.withLock { s in
+            let index = s.pending?.bufferIndex
+            s.pending = nil
+            return index
+        }
+    }
+
     /// Gives a frame's buffer back to the capture thread.
     public func giveBack(_ bufferIndex: Int) {
         state.withLock { s in

@@ -6,8 +6,9 @@ import Synchronization
 /// Runs a `FrameSource` on its own thread and posts its frames to a `FrameMailbox`.
 ///
 /// The source is started by the caller (so bad input is reported before any window opens) and is
-/// only touched from the pump's thread afterwards; it is stopped there once the display side has
-/// given back every buffer, so no frame memory disappears under the presenter.
+/// only touched from the pump's thread afterwards; `stop()` stops it there. A frame still waiting
+/// in the mailbox is withdrawn first; frames taken and not given back must not be used after
+/// `stop()` (a camera's buffers are unmapped with it).
 public final class FramePump: @unchecked Sendable {
     public let mailbox: FrameMailbox
     private let source: FrameSource
@@ -38,7 +39,8 @@ public final class FramePump: @unchecked Sendable {
         ended.deallocate()
     }
 
-    /// Starts the capture thread.
+    /// Starts the capture thread. End it with `stop()`: the thread holds the pump, so releasing
+    /// the pump does not stop it (nor the source).
     public func run() {
         let box = Unmanaged.passRetained(self)
         var tid = pthread_t()
@@ -70,6 +72,7 @@ public final class FramePump: @unchecked Sendable {
     private func loop() {
         defer {
             recycleReturnedBuffers()
+            if let index = mailbox.withdraw() { source.recycle(bufferIndex: index) }
             source.stop()
             sem_post(ended)
         }

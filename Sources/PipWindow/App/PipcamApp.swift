@@ -102,6 +102,7 @@ public final class PipcamApp {
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm)
         pip.style = options.style
+        pip.startsAutomaticallyWhenSourceHidden = true
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
         contentSize = (rotated.width, rotated.height)

@@ -89,7 +89,7 @@ public final class PipController {
     /// The PiP window's frame in root coordinates.
     public var pipFrame: Rect { pipWindow.rect }
     /// `canStartPictureInPictureAutomaticallyFromInline`: start when the source window is hidden,
-    /// stop (restoring it) when it comes back.
+    /// stop (restoring it) when it comes back. Off by default, as in AVKit.
     public var startsAutomaticallyWhenSourceHidden: Bool {
         get { machine.configuration.startsAutomatically }
         set { machine.configuration.startsAutomatically = newValue }
@@ -122,6 +122,7 @@ public final class PipController {
         pipPresenter = try Presenter(display: display, window: pipWindow.id, allowShm: allowSharedMemory)
         proxyPresenter = try Presenter(display: display, window: proxy, allowShm: allowSharedMemory)
         machine = PipStateMachine(pipFrame: rect)
+        machine.configuration.startsAutomatically = false
         controls = PipControls(doubleSize: display.dotsPerInch > 150)
         self.contentSource = contentSource
         ownTokens.append(loop.register(pipWindow.id) { [unowned self] in handlePipWindowEvent($0) })
@@ -152,6 +153,10 @@ public final class PipController {
         }
         contentSourceChanged(from: nil)
     }
+
+    /// A controller released without `tearDown()` tears down: its windows go, and nothing of it
+    /// stays registered with the loop (which would reach a freed controller).
+    deinit { tearDown() }
 
     /// `startPictureInPicture()`: grows PiP out of the source window.
     public func start() { feed(.startRequested) }
@@ -228,7 +233,9 @@ public final class PipController {
     /// Destroys the windows and ends PiP at once, without delegate calls (the application is
     /// going away). The controller must not be used afterwards; it may be released.
     public func tearDown() {
+        guard !isTornDown else { return }
         isTornDown = true
+        queuedEvents.removeAll()
         for timer in [tickTimer, controlsTimer, settleTimer, mapRetryTimer] {
             if let timer { loop.cancelTimer(timer) }
         }
@@ -243,6 +250,7 @@ public final class PipController {
     // MARK: events in
 
     private func contentSourceChanged(from old: PipContentSource?) {
+        guard !isTornDown else { return }
         // The same source window with new content (the active-speaker case) keeps PiP up as it is.
         let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
             && old?.animationWindow == contentSource?.animationWindow
@@ -412,6 +420,9 @@ public final class PipController {
 
     /// Feeds the machine; events raised while actions run (a synchronous restore completion) queue up.
     private func feed(_ event: PipEvent) {
+        // After `tearDown` (from a delegate call, or a restore completion kept by the app) nothing
+        // more happens: no delegate calls, no windows, no timers.
+        guard !isTornDown else { return }
         refitPipFrameBeforeStart(for: event)
         queuedEvents.append(event)
         guard !handlingEvents else { return }
@@ -419,9 +430,9 @@ public final class PipController {
         defer { handlingEvents = false }
         while !queuedEvents.isEmpty {
             let next = queuedEvents.removeFirst()
-            for action in machine.handle(next, now: .now()) { perform(action) }
+            for action in machine.handle(next, now: .now()) where !isTornDown { perform(action) }
         }
-        scheduleTick()
+        if !isTornDown { scheduleTick() }
     }
 
     /// The screen or work area may have changed since PiP was last up (a monitor unplugged, a

@@ -76,6 +76,8 @@ public final class FloatingWindow {
         }
         if style.opacity < 1 {
             display.setProperty(id, ._NET_WM_WINDOW_OPACITY, type: .CARDINAL_, values: [Int(style.opacity * 0xFFFF_FFFF)])
+        } else {
+            display.deleteProperty(id, ._NET_WM_WINDOW_OPACITY)  // opaque: no property, as compositors read it
         }
     }
 

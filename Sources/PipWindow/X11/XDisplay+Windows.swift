@@ -59,6 +59,11 @@ extension XDisplay {
         }
     }
 
+    /// Removes a property.
+    public func deleteProperty(_ w: WindowID, _ property: AtomName) {
+        XDeleteProperty(raw, w, self[property])
+    }
+
     /// Sets a text property (UTF8_STRING or STRING).
     public func setProperty(_ w: WindowID, _ property: AtomName, text: String, type: AtomName = .UTF8_STRING) {
         var bytes = Array(text.utf8)
