@@ -1,3 +1,4 @@
+import Glibc
 import CameraSource
 @testable import PipWindow
 import Testing
@@ -30,5 +31,32 @@ import Testing
         }
         #expect(shown == [frame.timestamp], "the frame put before the resize was not counted as shown")
         #expect(presenter.isIdle)
+    }
+
+    /// A picture put while both images are with the server is owed: the presenter says so until a
+    /// later put goes through, so its owner can draw a static picture again after a completion.
+    @Test func aPictureThatFindsBothImagesBusyIsOwed() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 320, height: 180), events: [.exposure])
+        display.map(window)
+        display.sync()
+        let presenter = try Presenter(display: display, window: window, allowShm: true)
+        presenter.resize(width: 320, height: 180)
+        let grey: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { pixels, stride, _, h in memset(pixels, 0x40, stride * h) }
+        for _ in 0..<2 {
+            guard case .pending = presenter.present(drawing: grey) else { throw HarnessError("not a shared-memory put") }
+        }
+        #expect(!presenter.owesRedraw)
+        guard case .busy = presenter.present(drawing: grey) else { throw HarnessError("a third put found a free image") }
+        #expect(presenter.owesRedraw)
+        display.flush()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !presenter.canPresent && ContinuousClock.now < deadline {
+            if case .shmCompletion(let segment)? = display.nextEvent(withinMilliseconds: 100) { _ = presenter.completed(segment: segment) }
+        }
+        #expect(presenter.owesRedraw, "owed until drawn")
+        _ = presenter.present(drawing: grey)
+        #expect(!presenter.owesRedraw)
     }
 }

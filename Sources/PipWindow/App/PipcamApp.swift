@@ -100,9 +100,9 @@ public final class PipcamApp {
         }
         pip = try PipController(
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
-            frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm)
+            frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm,
+            startsAutomaticallyWhenSourceHidden: true)
         pip.style = options.style
-        pip.startsAutomaticallyWhenSourceHidden = true
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
         contentSize = (rotated.width, rotated.height)
@@ -133,9 +133,10 @@ public final class PipcamApp {
         main?.buttonEnabled = pip.isPossible
         loop.observeOtherEvents { [unowned self] event in
             // PiP's own completions go to the controller (onFrameShown); the main window's come here.
-            if case .shmCompletion(let segment) = event, let captured = main?.presenter.completed(segment: segment).capturedAt {
-                noteShown(captured: captured)
-            }
+            guard case .shmCompletion(let segment) = event, let main else { return }
+            let result = main.presenter.completed(segment: segment)
+            if let captured = result.capturedAt { noteShown(captured: captured) }
+            if result.mine && main.presenter.owesRedraw { main.redraw() }
         }
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
         loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
@@ -227,8 +228,10 @@ public final class PipcamApp {
         }
     }
 
+    /// Draws the held frame (or the camera's notice) again; when the window's images are all with
+    /// the server, its presenter owes the redraw, done after the next completion.
     private func redrawHeldFrame() {
-        guard let t = target, canPresent(t) else { return }
+        guard let t = target else { return }
         if let notice = notices.notice(for: status.camera) {
             drawNotice(notice, on: t)
         } else if let frame = held {

@@ -89,7 +89,8 @@ public final class PipController {
     /// The PiP window's frame in root coordinates.
     public var pipFrame: Rect { pipWindow.rect }
     /// `canStartPictureInPictureAutomaticallyFromInline`: start when the source window is hidden,
-    /// stop (restoring it) when it comes back. Off by default, as in AVKit.
+    /// stop (restoring it) when it comes back. Off by default, as in AVKit; turned on here, it
+    /// acts on the next hiding (see `init` for a window hidden already).
     public var startsAutomaticallyWhenSourceHidden: Bool {
         get { machine.configuration.startsAutomatically }
         set { machine.configuration.startsAutomatically = newValue }
@@ -103,9 +104,11 @@ public final class PipController {
     /// - Parameters:
     ///   - corner: where the PiP window goes; `size` overrides the default quarter-of-the-work-area width;
     ///     `frame` (a remembered one) overrides both.
+    ///   - startsAutomaticallyWhenSourceHidden: the property's first value; given here, a source
+    ///     window already hidden starts PiP (set later, only later hiding does).
     public init(
         loop: DisplayLoop, contentSource: PipContentSource?, corner: Corner = .bottomRight, size: (Int, Int)? = nil,
-        frame: Rect? = nil, allowSharedMemory: Bool = true
+        frame: Rect? = nil, allowSharedMemory: Bool = true, startsAutomaticallyWhenSourceHidden: Bool = false
     ) throws {
         self.loop = loop
         let display = loop.display
@@ -122,7 +125,7 @@ public final class PipController {
         pipPresenter = try Presenter(display: display, window: pipWindow.id, allowShm: allowSharedMemory)
         proxyPresenter = try Presenter(display: display, window: proxy, allowShm: allowSharedMemory)
         machine = PipStateMachine(pipFrame: rect)
-        machine.configuration.startsAutomatically = false
+        machine.configuration.startsAutomatically = startsAutomaticallyWhenSourceHidden
         controls = PipControls(doubleSize: display.dotsPerInch > 150)
         self.contentSource = contentSource
         ownTokens.append(loop.register(pipWindow.id) { [unowned self] in handlePipWindowEvent($0) })
@@ -225,6 +228,7 @@ public final class PipController {
         var result = pipPresenter.completed(segment: segment)
         if !result.mine { result = proxyPresenter.completed(segment: segment) }
         if let captured = result.capturedAt { onFrameShown?(captured) }
+        if result.mine && (proxyShown ? proxyPresenter : pipPresenter).owesRedraw { onNeedsFrame?() }
     }
 
     /// Whether all puts have completed (for a clean shutdown).

@@ -32,6 +32,11 @@ public final class Presenter {
     public var rotation: Rotation = .deg0
     public var mirror = false
 
+    /// A picture could not be put because both images were still with the server (or the last one
+    /// was, for `redraw`): the owner should draw it again after the next completion, since a static
+    /// picture (a placeholder, a notice, a paused frame) is not followed by another.
+    public private(set) var owesRedraw = false
+
     /// Whether frames go through shared memory (false after a failed attach or when opted out).
     public var usesSharedMemory: Bool { images.first?.usesSharedMemory ?? false }
 
@@ -136,7 +141,11 @@ public final class Presenter {
     private func render(
         capturedAt timestamp: MonotonicInstant?, _ body: (UnsafeMutableRawPointer, Int, Int, Int) throws -> Void
     ) throws -> Outcome {
-        guard let index = freeImage() else { return .busy }
+        guard let index = freeImage() else {
+            owesRedraw = true
+            return .busy
+        }
+        owesRedraw = false
         let image = images[index]
         showsFrames = true
         try body(image.pixels, image.stride, width, height)
@@ -172,7 +181,11 @@ public final class Presenter {
 
     /// Puts the last shown picture again (after an Expose).
     public func redraw() {
-        guard let index = lastPresented, !images[index].inFlight else { return }
+        guard let index = lastPresented else { return }
+        guard !images[index].inFlight else {
+            owesRedraw = true
+            return
+        }
         // Its completion must not count the frame as shown a second time.
         captureTimes[index] = nil
         display.put(images[index], on: window, gc: gc, at: (0, 0), size: (width, height))
