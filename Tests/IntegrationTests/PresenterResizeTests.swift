@@ -6,7 +6,8 @@ import Testing
 /// A window that grows while the server still has its last put: the presenter makes new images,
 /// and the put of the old one still counts as a shown frame when its completion comes.
 @Suite struct PresenterResizeTests {
-    @Test func aPutInFlightWhenTheWindowGrowsStillCountsAsShown() throws {
+    /// A presenter at 320×180 on a mapped 640×360 window of its own server (kept alive by the caller).
+    static func presenter() throws -> (XServer, XDisplay, Presenter) {
         let x = try makeServer()
         let display = try XDisplay(name: x.display)
         let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 640, height: 360), events: [.exposure])
@@ -14,6 +15,12 @@ import Testing
         display.sync()
         let presenter = try Presenter(display: display, window: window, allowShm: true)
         presenter.resize(width: 320, height: 180)
+        return (x, display, presenter)
+    }
+
+    @Test func aPutInFlightWhenTheWindowGrowsStillCountsAsShown() throws {
+        let (x, display, presenter) = try Self.presenter()
+        defer { withExtendedLifetime(x) {} }  // the server lives to the end of the test
         let (source, frame) = try PresenterWarmUpTests.firstFrame()
         defer { source.stop() }
         guard case .pending = try presenter.present(frame) else { throw HarnessError("the put was not a shared-memory put") }
@@ -36,13 +43,8 @@ import Testing
     /// A picture put while both images are with the server is owed: the presenter says so until a
     /// later put goes through, so its owner can draw a static picture again after a completion.
     @Test func aPictureThatFindsBothImagesBusyIsOwed() throws {
-        let x = try makeServer()
-        let display = try XDisplay(name: x.display)
-        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 320, height: 180), events: [.exposure])
-        display.map(window)
-        display.sync()
-        let presenter = try Presenter(display: display, window: window, allowShm: true)
-        presenter.resize(width: 320, height: 180)
+        let (x, display, presenter) = try Self.presenter()
+        defer { withExtendedLifetime(x) {} }  // the server lives to the end of the test
         let grey: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { pixels, stride, _, h in memset(pixels, 0x40, stride * h) }
         for _ in 0..<2 {
             guard case .pending = presenter.present(drawing: grey) else { throw HarnessError("not a shared-memory put") }
