@@ -37,11 +37,13 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         if text.hasPrefix("mjpeg:") {
             var path = Substring(text.dropFirst(6))
             var fps = defaultFPS
-            if let at = path.lastIndex(of: "@"), let next = path[path.index(after: at)...].first,
-                next.isASCII && (next.isNumber || next == ".")
-            {
-                fps = try parseFPS(path[path.index(after: at)...], bad)
-                path = path[..<at]
+            // '@' may be part of a path; it starts a rate when a number (or a sign) follows, or nothing.
+            if let at = path.lastIndex(of: "@") {
+                let rate = path[path.index(after: at)...]
+                if rate.first.map({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }) ?? true {
+                    fps = try parseFPS(rate, bad)
+                    path = path[..<at]
+                }
             }
             guard !path.isEmpty else { throw bad("missing path (expected mjpeg:PATH[@FPS])") }
             return .mjpeg(path: String(path), fps: fps)

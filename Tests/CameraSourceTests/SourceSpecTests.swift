@@ -67,7 +67,7 @@ import Testing
         "raw:x:64x64:yuyv@", "raw:x:64x64:yuyv@nan", "raw:x:64x64:yuyv@inf", "raw:x:64x64:yuyv@1e2",
         "raw:x:64x64:yuyv@-5", "raw:x:64x64:yuyv@1.2.3", "raw:x:64x64:yuyv@.", "raw:x:9999999999x1:yuyv",
         "raw:x:١٢x34:yuyv", "mjpeg:x@0", "mjpeg:x@0.0", "mjpeg:x@1000.5", "mjpeg:", "y4m", "mjpeg", "raw",
-        "v4l2:/dev/video0", " test",
+        "v4l2:/dev/video0", " test", "mjpeg:x@-5", "mjpeg:x@+5", "mjpeg:x@",
     ])
     func rejected(text: String) {
         guard case .failure(let error) = parse(text) else {

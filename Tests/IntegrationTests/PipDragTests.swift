@@ -29,6 +29,21 @@ extension PipTests {
             #expect(pipcam.isRunning)
         }
 
+        /// Grown past the screen's edge by its own resize (no window manager bounds it), PiP comes
+        /// back inside the work area when the drag ends.
+        @Test func aResizePastTheScreenEdgeEndsInside() throws {
+            let x = try makeServer(.none)
+            let (_, window) = try x.startPip(["--source", "test", "--size", "480x270"])
+            let area = try x.workArea()
+            let start = try x.settledGeometry(of: window)
+            let grab = XPoint(start.x + 2, start.center.y)  // the left edge: the vertical centre stays
+            try x.drag(from: grab, to: XPoint(grab.x - 400, grab.y), steps: 10)
+            let r = try x.settledGeometry(of: window)
+            #expect(r.width > start.width + 300, "not resized: \(start) → \(r)")
+            #expect(r.x >= area.x && r.y >= area.y && r.maxX <= area.x + area.width && r.maxY <= area.y + area.height,
+                    "\(r) is not inside \(area)")
+        }
+
         @Test(arguments: [WindowManager.openbox, .none])
         func bottomRightCornerDragResizesKeepingTheAspect(_ manager: WindowManager) throws {
             let x = try makeServer(manager)

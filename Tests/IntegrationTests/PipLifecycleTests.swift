@@ -102,6 +102,16 @@ extension PipTests {
             #expect(result.stderrText.isEmpty, "stderr: \(result.stderrText)")
         }
 
+        /// `y4m:-` typed at a shell with nothing piped in is refused at once (exit 2, one line)
+        /// instead of waiting silently for the keyboard: `script` gives pipcam a terminal as stdin.
+        @Test func aTerminalAsStandardInputIsRefused() throws {
+            let x = try makeServer()
+            let command = "\(try Pipcam.binaryPath()) --pip --source y4m:-"
+            let result = try x.run(["script", "-qec", command, "/dev/null"], timeout: .seconds(10))
+            #expect(result.exitCode == 2, "\(result)")
+            #expect(result.stdoutText.contains("pipcam: stdin: is a terminal (pipe a stream into pipcam)"), "\(result)")
+        }
+
         /// The X server going away is a runtime failure: one line, exit 1, no crash trace.
         @Test func losingTheXServerExitsOneWithOneLine() throws {
             let x = try makeServer()

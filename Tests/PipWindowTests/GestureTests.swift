@@ -127,4 +127,14 @@ import Testing
         let huge = WindowPlacementMath.scaled(r, by: 10, around: 560, 390, aspect: 16.0 / 9, minWidth: 96, area: area)
         #expect(huge.width == 1226 && huge.height == 690 && huge.x >= 0 && huge.maxX <= 1280 && huge.y == 30)
     }
+
+    /// A corner dragged inward along one axis shrinks the window: the pointer's larger move wins,
+    /// whether it grows or shrinks.
+    @Test func aCornerDraggedInwardAlongOneAxisShrinks() {
+        let start = Rect(x: 100, y: 100, width: 480, height: 270)
+        #expect(DragKind.resizeBottomRight.apply(to: start, dx: -100, dy: 0, aspect: 16.0 / 9, minWidth: 96).width == 380)
+        #expect(DragKind.resizeBottomRight.apply(to: start, dx: -100, dy: -10, aspect: 16.0 / 9, minWidth: 96).width == 380)
+        #expect(DragKind.resizeBottomRight.apply(to: start, dx: 0, dy: -90, aspect: 16.0 / 9, minWidth: 96) == Rect(x: 100, y: 100, width: 320, height: 180))
+        #expect(DragKind.resizeTopLeft.apply(to: start, dx: 100, dy: 0, aspect: 16.0 / 9, minWidth: 96) == Rect(x: 200, y: 156, width: 380, height: 214))
+    }
 }

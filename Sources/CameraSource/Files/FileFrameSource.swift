@@ -94,6 +94,8 @@ public class FileFrameSource: FrameSource {
             fd = open(path, O_RDONLY | O_CLOEXEC)
             if fd < 0 { throw badInput(SourceError.describe(errno: errno)) }
         case .descriptor(let descriptor, _):
+            // `y4m:-` typed at a shell with nothing piped in would wait for the keyboard, silently.
+            if isatty(descriptor) == 1 { throw badInput("is a terminal (pipe a stream into pipcam)") }
             fd = descriptor
         }
         let reader = ByteReader(fd: fd)

@@ -414,11 +414,11 @@ public final class PipController {
 
     /// A move or resize by the user ended: snap to the work area's edges if close, then report it.
     private func settleFrame(snap: Bool) {
-        var r = pipWindow.rect
-        if snap {
-            r = WindowPlacementMath.snapped(r, to: WindowManagerInfo.workArea(display: display))
-            if r != pipWindow.rect { pipWindow.setRect(r) }
-        }
+        let area = WindowManagerInfo.workArea(display: display)
+        // A move snaps to the edges near it; a resize (pipcam's own, with no window manager to
+        // bound it) is brought back inside the work area.
+        let r = snap ? WindowPlacementMath.snapped(pipWindow.rect, to: area) : WindowPlacementMath.fitted(pipWindow.rect, into: area)
+        if r != pipWindow.rect { pipWindow.setRect(r) }
         onFrameSettled?(r)
     }
 

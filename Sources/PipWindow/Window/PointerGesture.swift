@@ -49,8 +49,10 @@ public enum DragKind: Int, Sendable, CaseIterable {
         let proposedHeight = Double(start.height + vs * dy)
         var width: Double
         if hs != 0 && vs != 0 {
-            // Corner: follow whichever axis the pointer moved further along.
-            width = max(proposedWidth, proposedHeight * aspect)
+            // Corner: follow whichever axis the pointer moved further along (in width terms), so
+            // a drag along one axis shrinks the window as well as grows it.
+            let byWidth = Double(hs * dx), byHeight = Double(vs * dy) * aspect
+            width = abs(byWidth) >= abs(byHeight) ? proposedWidth : proposedHeight * aspect
         } else if hs != 0 {
             width = proposedWidth
         } else {
