@@ -26,9 +26,28 @@ import Testing
         let f1 = try #require(try source.nextFrame(now: at(40)).frame)
         #expect(f1.sequence == 1 && payload(f1) == [UInt8](repeating: 1, count: 16))
         #expect(try source.nextFrame(now: at(41)).waitDeadline == .some(at(80)))
-        // Slightly late: the schedule is kept (frame 3 is still due at 120 ms).
+        // Woken slightly late: the schedule is kept (frame 3 is still due at 120 ms).
         #expect(try source.nextFrame(now: at(100)).frame?.sequence == 2)
         #expect(try source.nextFrame(now: at(100)).waitDeadline == .some(at(120)))
+    }
+
+    /// The pump asks for the next frame once the display took the last. Taken late (a window not
+    /// mapped yet) or just before the next is due, the last frame still gets a whole period on
+    /// screen: the schedule restarts there instead of the next frame following at once.
+    @Test func aFrameTakenLateStillGetsAWholePeriod() throws {
+        let source = try raw(frames: 5, fps: 10, paced: true)
+        func frame(at ms: Double) throws -> UInt64? {
+            guard let f = try source.nextFrame(now: at(ms)).frame else { return nil }
+            source.recycle(bufferIndex: f.bufferIndex)
+            return f.sequence
+        }
+        #expect(try frame(at: 0) == 0)
+        #expect(try source.nextFrame(now: at(180)).waitDeadline == .some(at(280)), "frame 0 taken at 180 ms")
+        #expect(try frame(at: 280) == 1)
+        #expect(try source.nextFrame(now: at(281)).waitDeadline == .some(at(380)), "on schedule again")
+        #expect(try frame(at: 380) == 2)
+        #expect(try source.nextFrame(now: at(440)).waitDeadline == .some(at(540)), "frame 2 taken 60 ms late: under half a period left")
+        #expect(try frame(at: 540) == 3)
     }
 
     @Test func fractionalRatesRoundDeadlinesUp() throws {
@@ -43,8 +62,10 @@ import Testing
     @Test func afterAStallTheScheduleRestartsInsteadOfBursting() throws {
         let source = try raw(frames: 6, fps: 10, paced: true)
         #expect(try source.nextFrame(now: at(0)).frame != nil)
+        #expect(try source.nextFrame(now: at(1)).waitDeadline == .some(at(100)))
+        // Woken 1.9 s late (the thread stalled): frame 1 at once, and the schedule starts again there.
         #expect(try source.nextFrame(now: at(2000)).frame?.sequence == 1)
-        #expect(try source.nextFrame(now: at(2000)).waitDeadline == .some(at(2100)))
+        #expect(try source.nextFrame(now: at(2001)).waitDeadline == .some(at(2100)))
         #expect(try source.nextFrame(now: at(2100)).frame?.sequence == 2)
     }
 
@@ -78,11 +99,16 @@ import Testing
         let y = Y4MSource(path: Fixture.file(y4m("W2 H2 F50:1", frames: Array(repeating: [1, 2, 3, 4, 5, 6], count: 4))), request: SourceRequest(paced: true))
         try y.start()
         #expect(y.frameRate == 50)
-        for i in 0..<3 { #expect(try y.nextFrame(now: at(Double(i) * 20)).frame?.sequence == UInt64(i)) }
+        for i in 0..<3 {
+            // As the pump does: asked once the last frame was taken, then at the deadline.
+            if i > 0 { #expect(try y.nextFrame(now: at(Double(i) * 20 - 19)).waitDeadline == .some(at(Double(i) * 20))) }
+            #expect(try y.nextFrame(now: at(Double(i) * 20)).frame?.sequence == UInt64(i))
+        }
         #expect(try y.nextFrame(now: at(40)).waitDeadline == .some(at(60)))
         #expect(try y.nextFrame(now: at(60)).waitDeadline == .some(nil))
         y.recycle(bufferIndex: 0)
         #expect(try y.nextFrame(now: at(60)).frame?.bufferIndex == 0)
+        #expect(try y.nextFrame(now: at(61)).waitDeadline == .some(at(80)))
         // The end is only found by reading, which needs a free buffer.
         #expect(try y.nextFrame(now: at(80)).waitDeadline == .some(nil))
         y.recycle(bufferIndex: 1)
@@ -94,6 +120,7 @@ import Testing
         #expect(try m.nextFrame(now: at(0)).frame != nil)
         #expect(try m.nextFrame(now: at(0)).waitDeadline == .some(at(200)))
         #expect(try m.nextFrame(now: at(200)).frame != nil)
+        #expect(try m.nextFrame(now: at(201)).waitDeadline == .some(at(400)))
         #expect(try m.nextFrame(now: at(400)).isEnd)
     }
 

@@ -64,13 +64,17 @@ struct BufferRing {
 
 /// When frame k of a file is due: `anchor + k/fps`, computed from `now` passed in.
 ///
-/// After a stall of more than `maxLag` the schedule is re-anchored at the late frame, so a
-/// consumer that fell behind gets frames at the stream's rate again instead of a burst.
+/// The pump asks for frame k+1 once the display has taken frame k. Asked so late that frame k would
+/// be on screen for less than half a period — the display held it (a window not mapped yet, PiP
+/// starting) or the source delivered it late — the schedule restarts there, frame k+1 a whole period
+/// later: a file's first frames do not flash past, and a late frame is not followed by a burst.
 struct FramePacer {
     let fps: Double
     let maxLagNanoseconds: UInt64
     private var anchor: MonotonicInstant?
     private var anchorIndex: UInt64 = 0
+    /// The frame asked for last: only the first ask for a frame may restart the schedule.
+    private var askedIndex: UInt64?
 
     init(fps: Double, maxLagNanoseconds: UInt64 = 250_000_000) {
         self.fps = fps
@@ -79,13 +83,22 @@ struct FramePacer {
 
     /// Nil when frame `index` may go out at `now`; otherwise the instant it is due.
     mutating func deadline(forFrame index: UInt64, now: MonotonicInstant) -> MonotonicInstant? {
+        let firstAsk = askedIndex != index
+        askedIndex = index
         guard let anchor else {
             self.anchor = now
             anchorIndex = index
             return nil
         }
-        let due = anchor.advanced(byNanoseconds: Self.offset(frames: index &- anchorIndex, fps: fps))
+        let period = Self.offset(frames: 1, fps: fps)
+        var due = anchor.advanced(byNanoseconds: Self.offset(frames: index &- anchorIndex, fps: fps))
+        if firstAsk && Int64(bitPattern: due.nanoseconds &- now.nanoseconds) < period / 2 {
+            due = now.advanced(byNanoseconds: period)
+            self.anchor = due
+            anchorIndex = index
+        }
         if now < due { return due }
+        // Woken far past the deadline (the pump's thread descheduled): restart from here.
         if now.nanoseconds - due.nanoseconds > maxLagNanoseconds {
             self.anchor = now
             anchorIndex = index
