@@ -64,6 +64,37 @@ extension PipTests {
             #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "stderr: \(pipcam.stderrText)")
         }
 
+        /// `+` and `-` in PiP zoom around its centre, and as many of each bring it back exactly
+        /// where and as large as it was (an integer centre drifted it a pixel a cycle).
+        @Test func plusAndMinusComeBackToTheSameRect() throws {
+            let x = try makeServer()
+            let (_, window) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
+            let placed = try x.settledGeometry(of: window)
+            try x.drag(from: placed.center, to: XPoint(placed.center.x + 377, placed.center.y + 233))
+            let before = try x.settledGeometry(of: window)
+            try x.movePointer(to: before.center)
+            for _ in 0..<4 {
+                for key in ["plus", "minus"] {
+                    try x.runChecked(["xdotool", "key", key])
+                    Thread.sleep(forTimeInterval: 0.4)
+                }
+            }
+            let after = try x.settledGeometry(of: window)
+            #expect(after == before, "\(before) → \(after)")
+        }
+
+        /// A fast wheel spin zooms by every notch, though the window's ConfigureNotify for the first
+        /// comes after the last notch is read.
+        @Test func aFastWheelSpinZoomsByEveryNotch() throws {
+            let x = try makeServer()
+            let (_, window) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
+            let before = try x.settledGeometry(of: window)
+            try x.runChecked(["xdotool", "mousemove", "\(before.center.x)", "\(before.center.y)", "click", "--repeat", "5", "--delay", "1", "4"])
+            let after = try x.settledGeometry(of: window)
+            let expected = Double(before.width) * pow(1.1, 5)
+            #expect(abs(Double(after.width) - expected) <= 4, "\(before) → \(after), expected about \(Int(expected)) wide")
+        }
+
         /// `r` in PiP turns the picture and the window with it, even with no window manager to read
         /// the new aspect hints: same area, the corner it sits in kept; `r` again turns it back.
         @Test func rTurnsTheWindowWithThePicture() throws {

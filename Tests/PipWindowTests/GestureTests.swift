@@ -137,4 +137,19 @@ import Testing
         #expect(DragKind.resizeBottomRight.apply(to: start, dx: 0, dy: -90, aspect: 16.0 / 9, minWidth: 96) == Rect(x: 100, y: 100, width: 320, height: 180))
         #expect(DragKind.resizeTopLeft.apply(to: start, dx: 100, dy: 0, aspect: 16.0 / 9, minWidth: 96) == Rect(x: 200, y: 156, width: 380, height: 214))
     }
+
+    /// `+` then `-` around a remembered exact centre come back to the same rectangle, ten times
+    /// over; around the integer centre of each new rectangle they drifted a pixel a cycle.
+    @Test func zoomingInAndOutAroundTheCentreDoesNotDrift() {
+        let area = Rect(x: 0, y: 0, width: 1280, height: 720)
+        let start = Rect(x: 700, y: 400, width: 320, height: 180)
+        var r = start
+        var centre: (x: Double, y: Double)? = (860, 490)
+        for factor in Array(repeating: [1.15, 1 / 1.15], count: 10).joined() {
+            let z = WindowPlacementMath.scaled(r, by: factor, aroundCentre: centre!, aspect: 16.0 / 9, minWidth: 96, area: area)
+            (r, centre) = (z.rect, z.centre)
+            #expect(centre != nil)
+        }
+        #expect(r == start)
+    }
 }

@@ -321,7 +321,7 @@ public final class PipController {
             controls.hide()
             onNeedsFrame?()
         case .buttonPress(let p) where p.button == 4 || p.button == 5:
-            scale(by: p.button == 4 ? 1.1 : 1 / 1.1, aroundX: p.rootX, p.rootY)
+            scale(by: p.button == 4 ? 1.1 : 1 / 1.1, around: (p.rootX, p.rootY))
         case .buttonPress(let p) where p.button == 1:
             if let c = controls.control(atX: p.x, y: p.y, width: pipWindow.rect.width, height: pipWindow.rect.height, now: .now()) {
                 pressedControl = c
@@ -356,8 +356,8 @@ public final class PipController {
         case 0xff1b: stop()  // Escape: back to the source window
         case 0x6d: onMirrorToggle?()  // m
         case 0x72: onRotate?()  // r
-        case 0x2b, 0x3d, 0xffab: scale(by: 1.15, aroundX: pipWindow.rect.x + pipWindow.rect.width / 2, pipWindow.rect.y + pipWindow.rect.height / 2)
-        case 0x2d, 0xffad: scale(by: 1 / 1.15, aroundX: pipWindow.rect.x + pipWindow.rect.width / 2, pipWindow.rect.y + pipWindow.rect.height / 2)
+        case 0x2b, 0x3d, 0xffab: scale(by: 1.15, around: nil)
+        case 0x2d, 0xffad: scale(by: 1 / 1.15, around: nil)
         default: break
         }
     }
@@ -393,12 +393,30 @@ public final class PipController {
     }
 
     /// Wheel or +/-: resize around a point, aspect kept, inside the work area.
-    private func scale(by factor: Double, aroundX x: Int, _ y: Int) {
+    /// The rect the last zoom asked for, when, and the exact centre a keyboard zoom kept. Zooms in
+    /// a burst (a wheel spin) start from it, not from the window's rect, which only its
+    /// ConfigureNotify updates; and while the window is still there, `+` and `-` keep that centre.
+    private var lastZoom: (rect: Rect, at: MonotonicInstant, centre: (x: Double, y: Double)?)?
+
+    /// Zooms PiP around the pointer at `point`, or (keyboard) around its centre.
+    private func scale(by factor: Double, around point: (x: Int, y: Int)?) {
         guard pipShown else { return }
-        let r = WindowPlacementMath.scaled(
-            pipWindow.rect, by: factor, around: x, y, aspect: pipWindow.aspect, minWidth: FloatingWindow.minimumWidth,
-            area: WindowManagerInfo.workArea(display: display))
-        pipWindow.setRect(r)
+        let now = MonotonicInstant.now(), current = pipWindow.rect
+        let last = lastZoom.flatMap { $0.rect == current || now.seconds(since: $0.at) < 0.3 ? $0 : nil }
+        let base = last?.rect ?? current
+        let area = WindowManagerInfo.workArea(display: display)
+        let zoomed: (rect: Rect, centre: (x: Double, y: Double)?)
+        if let point {
+            zoomed = (WindowPlacementMath.scaled(
+                base, by: factor, around: point.x, point.y, aspect: pipWindow.aspect, minWidth: FloatingWindow.minimumWidth,
+                area: area), nil)
+        } else {
+            let centre = last?.centre ?? (Double(base.x) + Double(base.width) / 2, Double(base.y) + Double(base.height) / 2)
+            zoomed = WindowPlacementMath.scaled(
+                base, by: factor, aroundCentre: centre, aspect: pipWindow.aspect, minWidth: FloatingWindow.minimumWidth, area: area)
+        }
+        lastZoom = (zoomed.rect, now, zoomed.centre)
+        pipWindow.setRect(zoomed.rect)
         scheduleSettle()
     }
 

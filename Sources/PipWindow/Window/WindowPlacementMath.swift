@@ -30,6 +30,21 @@ public enum WindowPlacementMath {
         return clamped(Rect(x: x, y: y, width: width, height: height), into: area)
     }
 
+    /// `r` scaled by `factor` around the exact point `centre` (as `scaled`), placed so that point
+    /// stays its centre; with the centre it keeps (nil when the area pushed the window aside).
+    /// Zooms in and out again around a remembered centre come back to the same rectangle, where an
+    /// integer centre drifts a pixel per zoom.
+    public static func scaled(
+        _ r: Rect, by factor: Double, aroundCentre centre: (x: Double, y: Double), aspect: Double, minWidth: Int, area: Rect
+    ) -> (rect: Rect, centre: (x: Double, y: Double)?) {
+        let size = scaled(r, by: factor, around: r.x, r.y, aspect: aspect, minWidth: minWidth, area: area)
+        let placed = Rect(
+            x: Int((centre.x - Double(size.width) / 2).rounded()), y: Int((centre.y - Double(size.height) / 2).rounded()),
+            width: size.width, height: size.height)
+        let inside = clamped(placed, into: area)
+        return (inside, inside == placed ? centre : nil)
+    }
+
     /// `width`×`height` shrunk as a whole (its shape kept) to fit `area`; unchanged when it fits.
     public static func sizeFitting(width: Int, height: Int, into area: Rect) -> (width: Int, height: Int) {
         guard width > 0, height > 0 else { return (max(1, width), max(1, height)) }
