@@ -392,13 +392,13 @@ public final class PipController {
         }
     }
 
-    /// Wheel or +/-: resize around a point, aspect kept, inside the work area.
     /// The rect the last zoom asked for, when, and the exact centre a keyboard zoom kept. Zooms in
     /// a burst (a wheel spin) start from it, not from the window's rect, which only its
     /// ConfigureNotify updates; and while the window is still there, `+` and `-` keep that centre.
     private var lastZoom: (rect: Rect, at: MonotonicInstant, centre: (x: Double, y: Double)?)?
 
-    /// Zooms PiP around the pointer at `point`, or (keyboard) around its centre.
+    /// Wheel or +/-: zooms PiP around the pointer at `point`, or (keyboard) around its centre,
+    /// aspect kept, inside the work area.
     private func scale(by factor: Double, around point: (x: Int, y: Int)?) {
         guard pipShown else { return }
         let now = MonotonicInstant.now(), current = pipWindow.rect
