@@ -4,6 +4,12 @@ import CameraSource
 import Glibc
 #endif
 
+// A closed standard descriptor would be reused by the next open — the X connection on 0, read as
+// `y4m:-`, or on 2, written to by error lines: /dev/null takes its place.
+for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
+    _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+}
+
 // The config file's settings go before the command line's, which therefore win.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let subcommands: Set<String> = ["toggle", "start", "stop", "status", "quit", "help"]

@@ -112,6 +112,15 @@ extension PipTests {
             #expect(result.stdoutText.contains("pipcam: stdin: is a terminal (pipe a stream into pipcam)"), "\(result)")
         }
 
+        /// Started with standard input closed, `y4m:-` reads nothing (/dev/null in its place), not the
+        /// X connection that would otherwise get descriptor 0: one line, exit 2.
+        @Test func aClosedStandardInputIsAnEmptyStream() throws {
+            let x = try makeServer()
+            let result = try x.run(["sh", "-c", "exec \"$0\" --pip --source y4m:- <&-", try Pipcam.binaryPath()], timeout: .seconds(10))
+            #expect(result.exitCode == 2, "\(result)")
+            #expect(result.stderrText == "pipcam: stdin: empty file\n", "\(result)")
+        }
+
         /// The X server going away is a runtime failure: one line, exit 1, no crash trace.
         @Test func losingTheXServerExitsOneWithOneLine() throws {
             let x = try makeServer()
