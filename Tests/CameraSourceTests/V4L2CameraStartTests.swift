@@ -206,6 +206,14 @@ func makeCamera(_ device: FakeV4L2Device, _ w: Int = 480, _ h: Int = 270) -> V4L
         #expect(dev.mapped.isEmpty && dev.isClosed)
     }
 
+    /// A camera not on USB that fails STREAMON with EIO in every mode is not told it lacks USB bandwidth.
+    @Test func aRefusalOffUSBNamesTheCallNotTheBus() {
+        let dev = FakeCameras.stepwise()
+        dev.fail("STREAMON", EIO, times: 100)
+        let error = sourceError { try makeCamera(dev, 640, 360).start() }
+        #expect(error == .runtime(thing: "/dev/video0", reason: "VIDIOC_STREAMON failed: input/output error"), "\(String(describing: error))")
+    }
+
     @Test func aNodeThatCannotStreamSaysSo() {
         let dev = FakeCameras.uvcWebcam()
         dev.capabilities.canStream = false

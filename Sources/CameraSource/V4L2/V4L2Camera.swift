@@ -110,9 +110,12 @@ public final class V4L2Camera: FrameSource {
                 from: left, displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect) != nil
             else {
                 let tried = refused.count > 1 ? ", \(refused.count) modes tried" : ""
+                let errno = SourceError.describe(errno: refusal.errno)
+                // Only a USB camera's refusal is about the bus; another driver's EIO is its own.
+                let usb = capabilities?.busInfo.hasPrefix("usb") == true
                 throw SourceError.runtime(
                     thing: name,
-                    reason: "not enough USB bandwidth to stream (\(refusal.call): \(SourceError.describe(errno: refusal.errno))\(tried))")
+                    reason: usb ? "not enough USB bandwidth to stream (\(refusal.call): \(errno)\(tried))" : "\(refusal.call) failed: \(errno)\(tried)")
             }
         }
     }
