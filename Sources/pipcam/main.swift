@@ -13,24 +13,26 @@ for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
 // The config file's settings go before the command line's, which therefore win.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let subcommands: Set<String> = ["toggle", "start", "stop", "status", "quit", "help"]
+func isNameOption(_ argument: String) -> Bool { argument == "--name" || argument.hasPrefix("--name=") }
 /// The subcommand the arguments name: the first argument, or the one after `--name NAME` (the only
 /// option control commands take, which may come before them).
 func subcommand(in arguments: [String]) -> String? {
     var rest = arguments[...]
-    while let first = rest.first, first == "--name" || first.hasPrefix("--name=") {
+    while let first = rest.first, isNameOption(first) {
         rest = rest.dropFirst(first == "--name" ? 2 : 1)
     }
     return rest.first.flatMap { subcommands.contains($0) ? $0 : nil }
 }
+let named = subcommand(in: arguments)
 let asksForHelp = arguments.contains { $0 == "--help" || $0 == "-h" }
-if subcommand(in: arguments) == nil && !asksForHelp {
+if named == nil && !asksForHelp {
     switch ConfigArguments.load() {
     case .success(let fromFile): arguments = fromFile + arguments
     case .failure(let problem):
         writeErrorLine("pipcam: \(problem)")
         exit(2)
     }
-} else if subcommand(in: arguments) != "help", !asksForHelp, !arguments.contains(where: { $0 == "--name" || $0.hasPrefix("--name=") }),
+} else if named != "help", !asksForHelp, !arguments.contains(where: isNameOption),
     case .success(let fromFile) = ConfigArguments.load(), let name = ConfigArguments.value(of: "--name", in: fromFile)
 {
     // The instance the config names is the one its control commands mean (a bad config is

@@ -50,9 +50,14 @@ extension EmbedTests {
 
             // The window's program ends: pipcam says so in one line and exits 0.
             app.process.terminate(grace: .seconds(2))
+            try expectEndsAsWindowGone(pipcam, app.window)
+        }
+
+        /// pipcam ends because its followed window is gone: exit 0, one line naming the window.
+        func expectEndsAsWindowGone(_ pipcam: RunningProcess, _ window: XWindowID) throws {
             let result = try pipcam.wait(timeout: .seconds(5))
             #expect(result.termination == .exited(0), "\(result)")
-            #expect(lines(of: result.stderrText) == ["pipcam: window \(app.window) is gone"], "\(result.stderrText)")
+            #expect(lines(of: result.stderrText) == ["pipcam: window \(window) is gone"], "\(result.stderrText)")
         }
 
         /// The window destroyed while the source still starts (a pipe nobody writes yet): once the
@@ -67,10 +72,8 @@ extension EmbedTests {
             app.process.terminate(grace: .seconds(2))
             try waitUntil("the window is gone", timeout: .seconds(3)) { try x.info(of: app.window) == nil }
             let clip = try TestMedia.y4m(subsampling: 420, width: 160, height: 120, frames: 10, rate: 30)
-            _ = try x.start(["sh", "-c", "exec > \"$1\"; cat \"$2\"; exec sleep 600", "sh", fifo, clip])
-            let result = try pipcam.wait(timeout: .seconds(5))
-            #expect(result.termination == .exited(0), "\(result)")
-            #expect(lines(of: result.stderrText) == ["pipcam: window \(app.window) is gone"], "\(result.stderrText)")
+            try x.startStalledWriter(into: fifo, from: clip)
+            try expectEndsAsWindowGone(pipcam, app.window)
         }
 
         /// Followed while already minimized: PiP starts by itself, and stopping it brings the window

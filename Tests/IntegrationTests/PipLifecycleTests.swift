@@ -76,7 +76,7 @@ extension PipTests {
             let clip = try TestMedia.y4m(subsampling: 420, width: 160, height: 120, frames: 10, rate: 30)
             let fifo = x.directory + "/stalled.y4m"
             #expect(mkfifo(fifo, 0o600) == 0)
-            _ = try x.start(["sh", "-c", "exec > \"$1\"; cat \"$2\"; exec sleep 600", "sh", fifo, clip])
+            try x.startStalledWriter(into: fifo, from: clip)
             let (pipcam, _) = try x.startPip(["--source", "y4m:\(fifo)"])
             Thread.sleep(forTimeInterval: 0.8)  // its ten frames read, the next read waits
             let clock = ContinuousClock()

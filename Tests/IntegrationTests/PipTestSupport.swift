@@ -194,3 +194,12 @@ struct StatsLine: CustomStringConvertible {
 func lines(of text: String) -> [String] {
     text.split(whereSeparator: \.isNewline).map(String.init)
 }
+
+extension XServer {
+    /// Writes `clip` into the FIFO at `fifo` and then keeps it open without writing more: a writer
+    /// that stalls after its frames.
+    @discardableResult
+    func startStalledWriter(into fifo: String, from clip: String) throws -> RunningProcess {
+        try start(["sh", "-c", "exec > \"$1\"; cat \"$2\"; exec sleep 600", "sh", fifo, clip])
+    }
+}

@@ -105,7 +105,7 @@ public final class V4L2Camera: FrameSource {
             }
             if let mode = choice?.mode { refused.append(mode) }
             stop()
-            let left = modes.filter { mode in !refused.contains { mode.needsNoLessBandwidth(than: $0) } }
+            let left = Self.affordable(modes, refused: refused)
             guard refused.count < Self.bandwidthAttempts, V4L2ModeSelector.select(
                 from: left, displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect) != nil
             else {
@@ -122,6 +122,11 @@ public final class V4L2Camera: FrameSource {
 
     /// Modes tried at most when the bus refuses them for want of bandwidth (see `start`).
     public static let bandwidthAttempts = 4
+
+    /// The modes that need less bandwidth than every one the bus `refused`.
+    private static func affordable(_ modes: [V4L2Mode], refused: [V4L2Mode]) -> [V4L2Mode] {
+        modes.filter { mode in !refused.contains { mode.needsNoLessBandwidth(than: $0) } }
+    }
 
     public func stop() {
         guard let dev = device else { return }
@@ -153,9 +158,8 @@ public final class V4L2Camera: FrameSource {
             try dev.captureModes(displayWidth: request.displayWidth, displayHeight: request.displayHeight)
         }
         self.modes = modes
-        let allowed = modes.filter { mode in !refused.contains { mode.needsNoLessBandwidth(than: $0) } }
         guard let choice = V4L2ModeSelector.select(
-            from: allowed, displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect)
+            from: Self.affordable(modes, refused: refused), displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect)
         else { throw .badInput(thing: name, reason: "offers no pixel format pipcam can show") }
         self.choice = choice
         let wanted = V4L2PixFormat(fourcc: choice.mode.fourcc, width: choice.mode.size.width, height: choice.mode.size.height)
