@@ -7,6 +7,7 @@
 #include <X11/XKBlib.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/shape.h>
+#include <X11/extensions/Xinerama.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 

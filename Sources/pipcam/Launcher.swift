@@ -79,7 +79,7 @@ struct Launcher {
     private func request(display: XDisplay, options: SessionOptions) -> SourceRequest {
         let parent = options.embedInto.flatMap { display.rootGeometry(of: $0) }.map { ($0.width, $0.height) }
         let size = options.firstDisplaySize(
-            workArea: WindowManagerInfo.workArea(display: display), parentSize: parent,
+            workArea: ScreenLayout(display: display).homeArea(display: display, near: options.followWindow), parentSize: parent,
             rememberedPip: GeometryMemory.filePath(name: command.name).flatMap(GeometryMemory.load(from:)).map { ($0.width, $0.height) })
         return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed)
     }

@@ -25,8 +25,10 @@ enum PipIdentity {
 /// never managed (no frame, no WM_STATE, left unmapped: seen about 1 run in 12 on 2 busy cores).
 /// So map a probe client first and wait until the WM has managed it (WM_STATE set).
 /// `i3Config` lines are added to the harness's minimal i3 configuration.
-func makeServer(_ manager: WindowManager = .none, i3Config: String = "") throws -> XServer {
-    let x = try XServer(windowManager: manager, i3Config: i3Config)
+func makeServer(
+    _ manager: WindowManager = .none, width: Int = 1280, height: Int = 720, monitors: [XRect] = [], i3Config: String = ""
+) throws -> XServer {
+    let x = try XServer(width: width, height: height, monitors: monitors, windowManager: manager, i3Config: i3Config)
     guard manager != .none else { return x }
     let probe = try x.start(["xlogo", "-geometry", "40x40+0+0"])
     defer { probe.terminate(grace: .milliseconds(500)) }

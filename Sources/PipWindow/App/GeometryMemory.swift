@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Where the PiP window was, remembered across runs in `$XDG_STATE_HOME/pipcam/geometry` as its size
-/// and its offset from the nearest work-area corner (so it stays in that corner on another screen).
+/// Where the PiP window was, remembered across runs in `$XDG_STATE_HOME/pipcam/geometry` as its size,
+/// its offset from the nearest corner of its monitor's work area (so it stays in that corner on
+/// another screen) and that monitor (so it comes back to it while it is there).
 public struct GeometryMemory: Equatable, Sendable {
     public var corner: Corner
     /// Distance from the corner's two edges to the window's nearest edges.
@@ -11,6 +12,15 @@ public struct GeometryMemory: Equatable, Sendable {
     public var offsetY: Int
     public var width: Int
     public var height: Int
+    /// The monitor it was on; nil in files from before pipcam knew monitors.
+    public var monitor: Rect?
+
+    /// Remembers `rect` relative to the corner of its monitor's area it is nearest to.
+    public init(rect: Rect, in layout: ScreenLayout) {
+        let i = layout.monitorIndex(for: rect)
+        self.init(rect: rect, in: layout.areas[i])
+        monitor = layout.monitors[i]
+    }
 
     /// Remembers `rect` relative to the corner of `area` it is nearest to.
     public init(rect: Rect, in area: Rect) {
@@ -21,6 +31,12 @@ public struct GeometryMemory: Equatable, Sendable {
         offsetY = min(top, bottom)
         width = rect.width
         height = rect.height
+    }
+
+    /// The rectangle on the remembered monitor while `layout` has it, else in `otherwise` (the area
+    /// a new window goes on).
+    public func rect(in layout: ScreenLayout, otherwise: Rect) -> Rect {
+        rect(in: monitor.flatMap { layout.monitors.firstIndex(of: $0) }.map { layout.areas[$0] } ?? otherwise)
     }
 
     /// The rectangle in `area`, shrunk (keeping its shape) and moved as needed to lie on it.
@@ -42,17 +58,26 @@ public struct GeometryMemory: Equatable, Sendable {
         return fitted
     }
 
-    /// One line: `bottom-right 24 24 320 180`.
-    public var line: String { "\(corner.rawValue) \(offsetX) \(offsetY) \(width) \(height)" }
+    /// One line: `bottom-right 24 24 320 180`, then the monitor's `x y width height` if known.
+    public var line: String {
+        let place = "\(corner.rawValue) \(offsetX) \(offsetY) \(width) \(height)"
+        guard let m = monitor else { return place }
+        return place + " \(m.x) \(m.y) \(m.width) \(m.height)"
+    }
 
     /// Parses `line`; nil for anything malformed (a damaged file is ignored, never fatal).
     public init?(line: String) {
         let f = line.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
-        guard f.count == 5, let corner = Corner(rawValue: String(f[0])),
-            let x = Int(f[1]), let y = Int(f[2]), let w = Int(f[3]), let h = Int(f[4]),
-            w >= 16, h >= 16, w <= 16384, h <= 16384, x.magnitude <= 16384, y.magnitude <= 16384
-        else { return nil }
+        guard f.count == 5 || f.count == 9, let corner = Corner(rawValue: String(f[0])) else { return nil }
+        let n = f.dropFirst().compactMap { Int($0) }
+        guard n.count == f.count - 1, n.allSatisfy({ $0.magnitude <= 16384 }) else { return nil }
+        let (x, y, w, h) = (n[0], n[1], n[2], n[3])
+        guard w >= 16, h >= 16 else { return nil }
         (self.corner, offsetX, offsetY, width, height) = (corner, x, y, w, h)
+        if n.count == 8 {
+            guard n[6] > 0, n[7] > 0 else { return nil }
+            monitor = Rect(x: n[4], y: n[5], width: n[6], height: n[7])
+        }
     }
 
     /// `$XDG_STATE_HOME/pipcam/geometry` (default `~/.local/state/pipcam/geometry`), or `geometry-NAME`

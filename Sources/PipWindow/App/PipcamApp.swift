@@ -90,7 +90,7 @@ public final class PipcamApp {
         } else {
             let window = try MainWindow(
                 display: display, sourceSize: (rotated.width, rotated.height),
-                workArea: WindowManagerInfo.workArea(display: display), parent: options.embedInto,
+                workArea: ScreenLayout(display: display).homeArea(display: display, near: nil), parent: options.embedInto,
                 allowSharedMemory: allowShm)
             main = window
             sourceWindow = options.embedInto.map { display.topLevel(of: $0) } ?? window.id
@@ -128,7 +128,7 @@ public final class PipcamApp {
         pip.onFrameSettled = { [unowned self] rect in
             noteDisplaySize(rect)
             guard let path = geometryFile() else { return }
-            GeometryMemory(rect: rect, in: WindowManagerInfo.workArea(display: loop.display)).save(to: path)
+            GeometryMemory(rect: rect, in: ScreenLayout(display: loop.display)).save(to: path)
         }
         main?.buttonEnabled = pip.isPossible
         loop.observeOtherEvents { [unowned self] event in
@@ -280,11 +280,14 @@ public final class PipcamApp {
         main?.presenter.rotation = rotation
     }
 
-    /// The PiP frame remembered from the last run, fitted to this source's shape.
+    /// The PiP frame remembered from the last run, fitted to this source's shape: on its monitor,
+    /// else on the source window's.
     private func rememberedFrame(aspect: Double) -> Rect? {
         guard options.remembersGeometry, let path = geometryFile(), let memory = GeometryMemory.load(from: path)
         else { return nil }
-        return memory.fitted(toAspect: aspect).rect(in: WindowManagerInfo.workArea(display: loop.display))
+        let layout = ScreenLayout(display: loop.display)
+        return memory.fitted(toAspect: aspect).rect(
+            in: layout, otherwise: layout.homeArea(display: loop.display, near: sourceWindow))
     }
 
     /// A source whose picture changes shape (another camera mode, a camera plugged in) reshapes PiP.

@@ -66,6 +66,9 @@ public final class PipController {
     private var windowManagerMoveSeen = false
     /// Where the PiP window was just shown, for a second while the window manager places it (see `checkPlacement`).
     private var requestedPlacement: (rect: Rect, until: MonotonicInstant)?
+    /// The corner and size PiP was placed by while nobody has moved it: until then it starts on the
+    /// monitor its source window is on now (the user may have moved that window to another one).
+    private var defaultPlacement: (corner: Corner, size: (Int, Int)?)?
 
     /// The user asked to flip the picture (the mirror control, or `m`).
     public var onMirrorToggle: (() -> Void)?
@@ -116,8 +119,9 @@ public final class PipController {
         let content = contentSource ?? PipContentSource(sourceWindow: 0, preferredContentSize: (16, 9))
         let aspect = Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight)
         let rect = frame ?? Placement.initialRect(
-            workArea: WindowManagerInfo.workArea(display: display), corner: corner,
+            workArea: ScreenLayout(display: display).homeArea(display: display, near: content.sourceWindow), corner: corner,
             aspect: Double(aspect.0) / Double(aspect.1), size: size)
+        if frame == nil { defaultPlacement = (corner, size) }
         pipWindow = FloatingWindow(display: display, rect: rect, aspect: aspect, wm: wm)
         proxy = display.createWindow(rect: rect, events: [.exposure], overrideRedirect: true)
         // Not PiP's title: a script or rule that finds PiP by its name must find it alone.
@@ -144,15 +148,22 @@ public final class PipController {
             scheduleSettle()
         }
         installOverlays()
-        // A window manager replaced while PiP runs must be told again what this window is.
-        _ = display.watch(display.root, [.propertyChange])
+        // A window manager replaced while PiP runs must be told again what this window is; a
+        // monitor unplugged (the root resized, the work area changed) may leave PiP nowhere.
+        _ = display.watch(display.root, [.propertyChange, .structureNotify])
         // Weak: observers stay with the loop, which may outlive the controller.
         loop.observeOtherEvents { [weak self] event in
-            guard let self, !isTornDown, case .property(let w, let atom, _) = event, w == display.root,
-                atom == display[._NET_SUPPORTING_WM_CHECK]
-            else { return }
-            wm = WindowManagerInfo(display: display)
-            pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
+            guard let self, !isTornDown else { return }
+            switch event {
+            case .property(let w, let atom, _) where w == display.root && atom == display[._NET_SUPPORTING_WM_CHECK]:
+                wm = WindowManagerInfo(display: display)
+                pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
+            case .property(let w, let atom, _) where w == display.root && atom == display[._NET_WORKAREA]:
+                screenChanged()
+            case .configure(let w, _, _) where w == display.root:
+                screenChanged()
+            default: break
+            }
         }
         contentSourceChanged(from: nil)
     }
@@ -383,7 +394,7 @@ public final class PipController {
         guard current.width > 0, current.height > 0,
             !WindowPlacementMath.hasShape(width: current.width, height: current.height, aspect: aspect)
         else { return }
-        let r = WindowPlacementMath.reshaped(current, toAspect: aspect, in: WindowManagerInfo.workArea(display: display))
+        let r = WindowPlacementMath.reshaped(current, toAspect: aspect, in: ScreenLayout(display: display).area(for: current))
         if pipShown {
             pipWindow.setRect(r)
             scheduleSettle()
@@ -404,7 +415,7 @@ public final class PipController {
         let now = MonotonicInstant.now(), current = pipWindow.rect
         let last = lastZoom.flatMap { $0.rect == current || now.seconds(since: $0.at) < 0.3 ? $0 : nil }
         let base = last?.rect ?? current
-        let area = WindowManagerInfo.workArea(display: display)
+        let area = ScreenLayout(display: display).area(for: base)
         let zoomed: (rect: Rect, centre: (x: Double, y: Double)?)
         if let point {
             zoomed = (WindowPlacementMath.scaled(
@@ -430,9 +441,11 @@ public final class PipController {
         }
     }
 
-    /// A move or resize by the user ended: snap to the work area's edges if close, then report it.
+    /// A move or resize by the user ended: snap to the edges of the work area on the monitor that
+    /// shows most of PiP if close, then report it.
     private func settleFrame(snap: Bool) {
-        let area = WindowManagerInfo.workArea(display: display)
+        defaultPlacement = nil
+        let area = ScreenLayout(display: display).area(for: pipWindow.rect)
         // A move snaps to the edges near it; a resize (pipcam's own, with no window manager to
         // bound it) is brought back inside the work area.
         let r = snap ? WindowPlacementMath.snapped(pipWindow.rect, to: area) : WindowPlacementMath.fitted(pipWindow.rect, into: area)
@@ -458,15 +471,37 @@ public final class PipController {
     }
 
     /// The screen or work area may have changed since PiP was last up (a monitor unplugged, a
-    /// panel added): before an event that may start it, PiP's frame is fitted onto today's work area.
+    /// panel added): before an event that may start it, PiP's frame is fitted onto its monitor's
+    /// work area today, or, never moved by the user, placed in its corner of the source window's.
     private func refitPipFrameBeforeStart(for event: PipEvent) {
         guard machine.phase == .idle, !pipShown else { return }
         switch event {
         case .startRequested, .sourceHidden, .tick: break
         default: return
         }
-        let fitted = WindowPlacementMath.fitted(machine.pipFrame, into: WindowManagerInfo.workArea(display: display))
-        if fitted != machine.pipFrame { queuedEvents.append(.pipFrameChanged(fitted)) }
+        let layout = ScreenLayout(display: display), frame = machine.pipFrame
+        let fitted: Rect
+        if let placement = defaultPlacement, frame.width > 0, frame.height > 0 {
+            // The size given, or kept since a reshape; else a quarter of the new monitor's width.
+            let size = placement.size.map { _ in (frame.width, frame.height) }
+            fitted = Placement.initialRect(
+                workArea: layout.homeArea(display: display, near: contentSource?.sourceWindow), corner: placement.corner,
+                aspect: Double(frame.width) / Double(frame.height), size: size)
+        } else {
+            fitted = WindowPlacementMath.fitted(frame, into: layout.area(for: frame))
+        }
+        if fitted != frame { queuedEvents.append(.pipFrameChanged(fitted)) }
+    }
+
+    /// The monitors or the work area changed while PiP shows: PiP whose centre no monitor shows any
+    /// more (its monitor was unplugged), or larger than its monitor's area now, is fitted onto it.
+    private func screenChanged() {
+        guard pipShown, machine.phase == .active else { return }
+        let layout = ScreenLayout(display: display), r = pipWindow.rect, area = layout.area(for: r)
+        guard !layout.shows(r) || r.width > area.width || r.height > area.height else { return }
+        let fitted = WindowPlacementMath.fitted(r, into: area)
+        pipWindow.setRect(fitted)
+        onFrameSettled?(fitted)
     }
 
     private func scheduleTick() {

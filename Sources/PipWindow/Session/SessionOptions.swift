@@ -2,7 +2,7 @@ import CameraSource
 
 /// How a PiP session shows its source.
 public struct SessionOptions: Sendable {
-    /// The PiP window size; nil for about a quarter of the work area at the source's aspect.
+    /// The PiP window size; nil for about a quarter of its monitor's work area width at the source's aspect.
     public var size: (Int, Int)?
     public var corner: Corner = .bottomRight
     /// Horizontal flip; nil for the source's default (on for cameras).
@@ -41,7 +41,7 @@ extension SessionOptions {
     /// it (`SourceRequest`): the main window's when the session opens with it — the parent's size
     /// embedded (`parentSize`), else the share of the work area `MainWindow` takes at most — and
     /// otherwise the PiP's: `size`, else `rememberedPip` (used when `remembersGeometry`), else a
-    /// quarter of the work area's width at 16:9.
+    /// quarter of the work area's width at 16:9 (`workArea`: the monitor's part of it).
     public func firstDisplaySize(
         workArea: Rect, parentSize: (Int, Int)?, rememberedPip: (width: Int, height: Int)?
     ) -> (width: Int, height: Int) {

@@ -34,3 +34,21 @@ public struct WindowManagerInfo: Sendable {
         return screen
     }
 }
+
+extension ScreenLayout {
+    /// The monitors and work area the X server and the window manager describe now.
+    public init(display: XDisplay) {
+        self.init(monitors: display.monitors(), workArea: WindowManagerInfo.workArea(display: display))
+    }
+
+    /// The usable area a new window goes on: the monitor showing most of `window` (the window PiP
+    /// grows out of, or the one it follows), else the monitor with the pointer, as new windows
+    /// open where the user is.
+    public func homeArea(display: XDisplay, near window: WindowID?) -> Rect {
+        if let window, window != 0, let r = display.rootGeometry(of: window), r.width > 1 || r.height > 1 {
+            return area(for: r)
+        }
+        let pointer = display.pointerPosition()
+        return area(containing: pointer.x, pointer.y)
+    }
+}

@@ -178,11 +178,21 @@ extension XDisplay {
 
     /// Whether any pointer button is held down now (a window manager may be moving a window).
     public func pointerButtonsDown() -> Bool {
+        queryPointer().buttons & UInt32(Button1Mask | Button2Mask | Button3Mask) != 0
+    }
+
+    /// Where the pointer is now, in root coordinates.
+    public func pointerPosition() -> (x: Int, y: Int) {
+        let p = queryPointer()
+        return (p.x, p.y)
+    }
+
+    private func queryPointer() -> (x: Int, y: Int, buttons: UInt32) {
         var rootReturn: UInt = 0, child: UInt = 0
         var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
         var mask: UInt32 = 0
         XQueryPointer(raw, root, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
-        return mask & UInt32(Button1Mask | Button2Mask | Button3Mask) != 0
+        return (Int(rx), Int(ry), mask)
     }
 
     /// Dots per inch of the screen (from its size in millimetres), for choosing 1× or 2× icons.

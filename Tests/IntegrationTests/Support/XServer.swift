@@ -52,9 +52,11 @@ final class XServer: Sendable {
 
     /// Starts Xvfb with a `width`x`height`x24 screen and waits until it accepts clients,
     /// then starts `windowManager` and waits until it manages the screen.
-    /// `i3Config` lines are appended to the minimal i3 configuration.
+    /// `i3Config` lines are appended to the minimal i3 configuration. `monitors` (RandR 1.5
+    /// monitors, which the server's Xinerama reports too; the first is the primary) split the
+    /// screen before the window manager starts: Xvfb has one monitor otherwise.
     init(
-        width: Int = 1280, height: Int = 720, windowManager: WindowManager = .none,
+        width: Int = 1280, height: Int = 720, monitors: [XRect] = [], windowManager: WindowManager = .none,
         i3Config: String = "", timeout: Duration = .seconds(10)
     ) throws {
         self.width = width
@@ -98,6 +100,12 @@ final class XServer: Sendable {
         environment["XDG_CONFIG_HOME"] = directory + "/config"
         self.environment = environment
 
+        do {
+            try setMonitors(monitors)
+        } catch {
+            stop()
+            throw error
+        }
         if windowManager != .none {
             do {
                 try startWindowManager(windowManager, i3Config: i3Config, timeout: timeout)
@@ -109,6 +117,17 @@ final class XServer: Sendable {
     }
 
     deinit { stop() }
+
+    /// Makes `monitors` the server's monitors: the first takes over the screen's one output (which
+    /// ends the whole-screen monitor), the others have none. Kept because the server never resets.
+    func setMonitors(_ monitors: [XRect]) throws {
+        for (i, m) in monitors.enumerated() {
+            // Millimetres at 96 dpi; RandR wants them, nothing here reads them.
+            let geometry = "\(m.width)/\(m.width * 254 / 960)x\(m.height)/\(m.height * 254 / 960)+\(m.x)+\(m.y)"
+            let result = try run(["xrandr", "--setmonitor", "M\(i)", geometry, i == 0 ? "screen" : "none"])
+            guard result.succeeded else { throw HarnessError("xrandr --setmonitor M\(i) \(geometry): \(result.stderrText)") }
+        }
+    }
 
     /// Kills every process started on this server (SIGTERM, then SIGKILL), the window manager,
     /// then Xvfb, and removes the temporary directory. Safe to call more than once.
