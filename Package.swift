@@ -13,8 +13,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CX11", pkgConfig: "x11 xext xinerama",
-            providers: [.apt(["libx11-dev", "libxext-dev", "libxinerama-dev"])]),
+            name: "CX11", pkgConfig: "x11 xext xinerama xrandr",
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxinerama-dev", "libxrandr-dev"])]),
         .systemLibrary(
             name: "CV4L2", pkgConfig: "libv4l2",
             providers: [.apt(["libv4l-dev"])]),

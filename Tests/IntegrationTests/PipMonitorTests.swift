@@ -28,25 +28,68 @@ extension PipTests {
         }
 
         /// The main window opens centred on the pointer's monitor; moved to the other monitor
-        /// before PiP ever started, PiP grows out of it there, in that monitor's corner.
-        @Test func pipStartsOnTheMonitorTheMainWindowWasMovedTo() throws {
-            let x = try makeTwoMonitorServer(.none)
+        /// before PiP starts, PiP grows out of it there, in that monitor's corner, and again after
+        /// it is moved back: PiP follows it until the user moves PiP, and is not remembered.
+        @Test(arguments: [WindowManager.none, .openbox])
+        func pipFollowsTheMainWindowToItsMonitor(_ manager: WindowManager) throws {
+            let x = try makeTwoMonitorServer(manager)
             try x.movePointer(to: Self.big.center)
             let p = try x.startPipcam(["--source", "test"])
             let main = try x.waitForWindow(className: "pipcam", role: "main")
             let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
             let opened = try x.waitForStableGeometry(of: main)
-            #expect(abs(opened.center.x - Self.big.center.x) <= 2 && abs(opened.center.y - Self.big.center.y) <= 2,
-                    "main window \(opened) is not centred on \(Self.big)")
+            if manager == .none {  // openbox places windows itself
+                #expect(abs(opened.center.x - Self.big.center.x) <= 2 && abs(opened.center.y - Self.big.center.y) <= 2,
+                        "main window \(opened) is not centred on \(Self.big)")
+            }
+            for monitor in [Self.small, Self.big, Self.small] {
+                let frame = try startPip(x, pip, withTheMainWindow: main, on: monitor)
+                let outer = try x.outerGeometry(of: pip)
+                #expect(abs(outer.maxX - (monitor.maxX - 24)) <= 2 && abs(outer.maxY - (monitor.maxY - 24)) <= 2,
+                        "PiP \(outer) is not in the bottom-right corner of \(monitor)")
+                #expect(abs(frame.width - monitor.width / 4) <= 2, "PiP \(frame) is not a quarter of \(monitor) wide")
+                try stopPip(x, pip, backTo: main)
+            }
+            #expect(p.isRunning)
+            let remembered = x.directory + "/state/pipcam/geometry"
+            #expect(!FileManager.default.fileExists(atPath: remembered), "a place nobody chose was remembered")
+        }
 
-            try x.runChecked(["xdotool", "windowmove", "\(main)", "\(Self.small.x + 100)", "100"])
+        /// `--size` too large for the small monitor is shrunk there, and is the size given again
+        /// when PiP follows the main window to the big monitor.
+        @Test func aGivenSizeShrunkOnASmallMonitorComesBackOnABigOne() throws {
+            let x = try makeTwoMonitorServer(.none)
+            try x.movePointer(to: Self.small.center)
+            let p = try x.startPipcam(["--source", "test", "--size", "1400x788"])
+            let main = try x.waitForWindow(className: "pipcam", role: "main")
+            let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
             _ = try x.waitForStableGeometry(of: main)
+            for (monitor, width) in [(Self.small, Self.small.width - 48), (Self.big, 1400)] {
+                let frame = try startPip(x, pip, withTheMainWindow: main, on: monitor)
+                #expect(abs(frame.width - width) <= 2 && monitor.intersection(frame) == frame, "PiP \(frame) on \(monitor)")
+                try stopPip(x, pip, backTo: main)
+            }
+            #expect(p.isRunning)
+        }
+
+        /// Moves the main window onto `monitor`, starts PiP and returns PiP's frame once settled.
+        private func startPip(_ x: XServer, _ pip: XWindowID, withTheMainWindow main: XWindowID, on monitor: XRect) throws -> XRect {
+            try x.runChecked(["xdotool", "windowmove", "\(main)", "\(monitor.x + 100)", "100"])
+            try waitUntil("the main window to reach \(monitor)", timeout: .seconds(5)) {
+                monitor.intersection(try x.geometry(of: main)) == (try x.geometry(of: main))
+            }
             #expect(try x.runPipcam(["start"]).succeeded)
             try waitUntil("PiP is up", timeout: .seconds(5)) { try x.isViewable(pip) }
-            let frame = try x.settledGeometry(of: pip)
-            #expect(abs(frame.maxX - (Self.small.maxX - 24)) <= 2 && abs(frame.maxY - (Self.small.maxY - 24)) <= 2,
-                    "PiP \(frame) is not in the bottom-right corner of \(Self.small)")
-            #expect(p.isRunning)
+            return try x.settledGeometry(of: pip)
+        }
+
+        /// Stops PiP and waits until the main window is back where it was restored.
+        private func stopPip(_ x: XServer, _ pip: XWindowID, backTo main: XWindowID) throws {
+            #expect(try x.runPipcam(["stop"]).succeeded)
+            try waitUntil("PiP is gone", timeout: .seconds(5)) { try !x.isViewable(pip) }
+            try waitUntil("PiP is idle", timeout: .seconds(5)) { try x.pipcamStatus().object["state"] as? String == "idle" }
+            try waitUntil("the main window is back", timeout: .seconds(5)) { try x.isViewable(main) }
+            _ = try x.waitForStableGeometry(of: main)
         }
 
         /// A drag that leaves PiP mostly on the small monitor, partly in the dead area below it,
@@ -69,31 +112,45 @@ extension PipTests {
             #expect(pipcam.isRunning)
         }
 
-        /// The small monitor unplugged while PiP is on it (the screen shrinks to the big one): PiP
-        /// comes onto the monitor that is left, at its size.
-        @Test(arguments: [WindowManager.openbox, .none])
-        func pipOnAnUnpluggedMonitorComesOntoTheOneLeft(_ manager: WindowManager) throws {
+        /// The small monitor unplugged while PiP is near its bottom-right corner: PiP comes as near
+        /// the bottom-right corner of the monitor left, at its size, whether the screen shrinks to the
+        /// monitor left or keeps its size (an output switched off beside a larger one), and that
+        /// place is not remembered over the one the user chose.
+        @Test(arguments: [(WindowManager.openbox, true), (.none, true), (.none, false)])
+        func pipOnAnUnpluggedMonitorComesToTheSameCornerOfTheOneLeft(_ manager: WindowManager, _ shrinks: Bool) throws {
             let x = try makeTwoMonitorServer(manager)
             try x.movePointer(to: Self.small.center)
             let (pipcam, window) = try x.startPip(["--source", "test", "--size", "320x180"])
             let start = try x.settledGeometry(of: window)
             #expect(Self.small.intersection(start) == start, "PiP \(start) did not open on \(Self.small)")
+            // The user puts it in the corner: remembered.
+            try x.drag(from: start.center, to: XPoint(start.center.x - 10, start.center.y + 10))
+            let chosen = try x.settledGeometry(of: window, quiet: .milliseconds(600))
+            let remembered = x.directory + "/state/pipcam/geometry"
+            let saved = try String(contentsOfFile: remembered, encoding: .utf8)
 
-            try unplugTheSmallMonitor(x)
+            let removed = try x.run(["xrandr", "--delmonitor", "M1"])
+            #expect(removed.succeeded, "xrandr --delmonitor: \(removed.stderrText)")
+            if shrinks { try shrinkTheScreen(x) }
             try waitUntil("PiP to come onto \(Self.big)", timeout: .seconds(5)) {
                 Self.big.intersection(try x.geometry(of: window)) == (try x.geometry(of: window))
             }
             let frame = try x.settledGeometry(of: window)
-            #expect(frame.width == 320 && frame.height == 180, "resized: \(start) → \(frame)")
+            let outer = try x.outerGeometry(of: window)
+            #expect(frame.width == chosen.width && frame.height == chosen.height, "resized: \(chosen) → \(frame)")
+            if manager == .none {  // openbox pulls windows onto the shrunk screen itself, first
+                let (right, bottom) = (Self.small.maxX - chosen.maxX, Self.small.maxY - chosen.maxY)
+                #expect(Self.big.maxX - outer.maxX == right && Self.big.maxY - outer.maxY == bottom,
+                        "PiP \(outer) is not \(right), \(bottom) px from the bottom-right corner of \(Self.big), as \(chosen) was on \(Self.small)")
+            }
+            #expect(try String(contentsOfFile: remembered, encoding: .utf8) == saved, "the user's place was overwritten")
             #expect(pipcam.isRunning)
         }
 
-        /// What unplugging does to the server: the monitor goes, and the screen shrinks to the
-        /// monitor left. Xvfb has no second output to switch off, so xrandr shrinks the screen and
-        /// then fails to set the output (its mode is still the old size): the shrink stays.
-        private func unplugTheSmallMonitor(_ x: XServer) throws {
-            let removed = try x.run(["xrandr", "--delmonitor", "M1"])
-            guard removed.succeeded else { throw HarnessError("xrandr --delmonitor: \(removed.stderrText)") }
+        /// The screen shrinks to the big monitor, as when the monitor on its right is unplugged.
+        /// Xvfb has no second output to switch off, so xrandr shrinks the screen and then fails to
+        /// set the output (its mode is still the old size): the shrink stays.
+        private func shrinkTheScreen(_ x: XServer) throws {
             _ = try x.run(["xrandr", "--fb", "\(Self.big.width)x\(Self.big.height)"])
             let root = try x.geometry(of: try x.rootWindow())
             guard root.width == Self.big.width else { throw HarnessError("the screen did not shrink: \(root)") }

@@ -71,7 +71,8 @@ import Testing
         let old = GeometryMemory(line: "bottom-right 24 24 320 180")
         #expect(old?.monitor == nil)
         #expect(old?.rect(in: layout, otherwise: layout.areas[1]) == pip)
-        for bad in ["bottom-right 24 24 320 180 1920 0 1280", "bottom-right 24 24 320 180 1920 0 0 1024",
+        #expect(GeometryMemory(line: "top-left 24 24 320 180 19200 0 3840 2160")?.monitor == Rect(x: 19200, y: 0, width: 3840, height: 2160))
+        for bad in ["bottom-right 24 24 320 180 1920 0 1280", "bottom-right 20000 24 320 180", "bottom-right 24 24 320 180 1920 0 0 1024",
                     "bottom-right 24 24 320 180 1920 0 1280 x"] {
             #expect(GeometryMemory(line: bad) == nil, "\(bad)")
         }

@@ -70,7 +70,10 @@ public struct GeometryMemory: Equatable, Sendable {
         let f = line.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
         guard f.count == 5 || f.count == 9, let corner = Corner(rawValue: String(f[0])) else { return nil }
         let n = f.dropFirst().compactMap { Int($0) }
-        guard n.count == f.count - 1, n.allSatisfy({ $0.magnitude <= 16384 }) else { return nil }
+        // X coordinates reach 32767: a monitor may start past 16384 (a row of 4K screens).
+        guard n.count == f.count - 1, n.prefix(4).allSatisfy({ $0.magnitude <= 16384 }),
+            n.dropFirst(4).allSatisfy({ $0.magnitude <= 32767 })
+        else { return nil }
         let (x, y, w, h) = (n[0], n[1], n[2], n[3])
         guard w >= 16, h >= 16 else { return nil }
         (self.corner, offsetX, offsetY, width, height) = (corner, x, y, w, h)

@@ -127,7 +127,7 @@ public final class PipcamApp {
         }
         pip.onFrameSettled = { [unowned self] rect in
             noteDisplaySize(rect)
-            guard let path = geometryFile() else { return }
+            guard !pip.followsSourceWindow, let path = geometryFile() else { return }
             GeometryMemory(rect: rect, in: ScreenLayout(display: loop.display)).save(to: path)
         }
         main?.buttonEnabled = pip.isPossible

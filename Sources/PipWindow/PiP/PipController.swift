@@ -69,6 +69,16 @@ public final class PipController {
     /// The corner and size PiP was placed by while nobody has moved it: until then it starts on the
     /// monitor its source window is on now (the user may have moved that window to another one).
     private var defaultPlacement: (corner: Corner, size: (Int, Int)?)?
+    /// Until when a ConfigureNotify of the PiP window answers pipcam's own move (a placement, a
+    /// snap, a refit), not one the user made through the window manager.
+    private var ownMoveUntil: MonotonicInstant?
+    /// Where pipcam's last own move asked the window to go (its ConfigureNotify may not be here yet).
+    private var ownMoveTarget: Rect?
+    /// Whether the settle that is scheduled ends a move, resize or zoom the user made.
+    private var settleByUser = false
+    /// The monitors when PiP was last shown or last saw them change: where it was, relative to its
+    /// monitor, when that monitor goes.
+    private var shownLayout: ScreenLayout?
 
     /// The user asked to flip the picture (the mirror control, or `m`).
     public var onMirrorToggle: (() -> Void)?
@@ -91,6 +101,10 @@ public final class PipController {
     public var phase: PipPhase { machine.phase }
     /// The PiP window's frame in root coordinates.
     public var pipFrame: Rect { pipWindow.rect }
+    /// Whether PiP is still where it was placed by default (no frame given, nobody moved, resized
+    /// or zoomed it): it then starts in its corner of the source window's monitor, wherever that
+    /// window is, so an owner that remembers PiP's frame should not save it yet.
+    public var followsSourceWindow: Bool { defaultPlacement != nil }
     /// `canStartPictureInPictureAutomaticallyFromInline`: start when the source window is hidden,
     /// stop (restoring it) when it comes back. Off by default, as in AVKit; turned on here, it
     /// acts on the next hiding (see `init` for a window hidden already).
@@ -142,15 +156,16 @@ public final class PipController {
             if case .shmCompletion(let segment) = event { self?.completed(segment: segment) }
         }
         // Moves snap to the work area's edges; resizes keep the corner the user left fixed.
-        pipWindow.onOwnDragEnded = { [unowned self] kind in settleFrame(snap: kind == .move) }
+        pipWindow.onOwnDragEnded = { [unowned self] kind in settleFrame(snap: kind == .move, byUser: true) }
         pipWindow.onWindowManagerDragStarted = { [unowned self] kind in
             windowManagerMoveSeen = kind == .move
-            scheduleSettle()
+            scheduleSettle(byUser: true)
         }
         installOverlays()
         // A window manager replaced while PiP runs must be told again what this window is; a
         // monitor unplugged (the root resized, the work area changed) may leave PiP nowhere.
         _ = display.watch(display.root, [.propertyChange, .structureNotify])
+        display.watchScreenChanges()
         // Weak: observers stay with the loop, which may outlive the controller.
         loop.observeOtherEvents { [weak self] event in
             guard let self, !isTornDown else { return }
@@ -161,6 +176,8 @@ public final class PipController {
             case .property(let w, let atom, _) where w == display.root && atom == display[._NET_WORKAREA]:
                 screenChanged()
             case .configure(let w, _, _) where w == display.root:
+                screenChanged()
+            case .screenChanged:
                 screenChanged()
             default: break
             }
@@ -310,8 +327,9 @@ public final class PipController {
             }
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
             // The window manager resized or moved it on the user's behalf (e.g. its own keyboard
-            // or Alt-drag): remember where it settles.
-            if pipShown, pipWindow.rect != old, settleTimer == nil { scheduleSettle() }
+            // or Alt-drag): remember where it settles. Not the answer to pipcam's own move.
+            let ownMove = ownMoveUntil.map { MonotonicInstant.now() < $0 } ?? false
+            if pipShown, pipWindow.rect != old, settleTimer == nil, !ownMove { scheduleSettle(byUser: true) }
         case .mapped:
             pipMappedSinceShown = true
         case .expose(_, 0):
@@ -395,9 +413,12 @@ public final class PipController {
             !WindowPlacementMath.hasShape(width: current.width, height: current.height, aspect: aspect)
         else { return }
         let r = WindowPlacementMath.reshaped(current, toAspect: aspect, in: ScreenLayout(display: display).area(for: current))
+        if let given = defaultPlacement?.size {
+            defaultPlacement?.size = WindowPlacementMath.sizeKeepingArea(width: given.0, height: given.1, aspect: aspect)
+        }
         if pipShown {
-            pipWindow.setRect(r)
-            scheduleSettle()
+            movePip(to: r)
+            scheduleSettle(byUser: false)
         } else {
             feed(.pipFrameChanged(r))
         }
@@ -428,29 +449,39 @@ public final class PipController {
         }
         lastZoom = (zoomed.rect, now, zoomed.centre)
         pipWindow.setRect(zoomed.rect)
-        scheduleSettle()
+        scheduleSettle(byUser: true)
     }
 
-    private func scheduleSettle() {
+    private func scheduleSettle(byUser: Bool) {
+        settleByUser = settleByUser || byUser
         if let t = settleTimer { loop.cancelTimer(t) }
         settleTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 250_000_000)) { [unowned self] in
             settleTimer = nil
-            if display.pointerButtonsDown() { return scheduleSettle() }  // still being dragged
-            settleFrame(snap: windowManagerMoveSeen)
+            if display.pointerButtonsDown() { return scheduleSettle(byUser: false) }  // still being dragged
+            settleFrame(snap: windowManagerMoveSeen, byUser: settleByUser)
             windowManagerMoveSeen = false
+            settleByUser = false
         }
     }
 
-    /// A move or resize by the user ended: snap to the edges of the work area on the monitor that
-    /// shows most of PiP if close, then report it.
-    private func settleFrame(snap: Bool) {
-        defaultPlacement = nil
+    /// A move or resize ended: snap to the edges of the work area on the monitor that shows most
+    /// of PiP if close, then report it. One the user made ends following the source window.
+    private func settleFrame(snap: Bool, byUser: Bool) {
+        if byUser { defaultPlacement = nil }
         let area = ScreenLayout(display: display).area(for: pipWindow.rect)
         // A move snaps to the edges near it; a resize (pipcam's own, with no window manager to
         // bound it) is brought back inside the work area.
         let r = snap ? WindowPlacementMath.snapped(pipWindow.rect, to: area) : WindowPlacementMath.fitted(pipWindow.rect, into: area)
-        if r != pipWindow.rect { pipWindow.setRect(r) }
+        if r != pipWindow.rect { movePip(to: r) }
         onFrameSettled?(r)
+    }
+
+    /// Moves or resizes the PiP window for pipcam's own reasons; the window manager's answer is
+    /// not taken for a move by the user.
+    private func movePip(to r: Rect) {
+        ownMoveUntil = MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)
+        ownMoveTarget = r
+        pipWindow.setRect(r)
     }
 
     /// Feeds the machine; events raised while actions run (a synchronous restore completion) queue up.
@@ -482,11 +513,10 @@ public final class PipController {
         let layout = ScreenLayout(display: display), frame = machine.pipFrame
         let fitted: Rect
         if let placement = defaultPlacement, frame.width > 0, frame.height > 0 {
-            // The size given, or kept since a reshape; else a quarter of the new monitor's width.
-            let size = placement.size.map { _ in (frame.width, frame.height) }
+            // The size given (reshaped with the picture), else a quarter of the monitor's width.
             fitted = Placement.initialRect(
                 workArea: layout.homeArea(display: display, near: contentSource?.sourceWindow), corner: placement.corner,
-                aspect: Double(frame.width) / Double(frame.height), size: size)
+                aspect: Double(frame.width) / Double(frame.height), size: placement.size)
         } else {
             fitted = WindowPlacementMath.fitted(frame, into: layout.area(for: frame))
         }
@@ -494,14 +524,19 @@ public final class PipController {
     }
 
     /// The monitors or the work area changed while PiP shows: PiP whose centre no monitor shows any
-    /// more (its monitor was unplugged), or larger than its monitor's area now, is fitted onto it.
+    /// more (its monitor was unplugged), or larger than its monitor's area now, goes to the same
+    /// corner of the nearest monitor's area. Not saved: the user did not choose that place, and
+    /// the monitor may come back.
     private func screenChanged() {
-        guard pipShown, machine.phase == .active else { return }
-        let layout = ScreenLayout(display: display), r = pipWindow.rect, area = layout.area(for: r)
+        guard pipShown else { return }
+        // Several changes come at once: the window may not have taken the last answer yet.
+        let moving = ownMoveUntil.map { MonotonicInstant.now() < $0 } ?? false
+        let r = (moving ? ownMoveTarget : nil) ?? pipWindow.rect
+        let layout = ScreenLayout(display: display), area = layout.area(for: r)
+        let before = shownLayout?.area(for: r) ?? area
+        shownLayout = layout
         guard !layout.shows(r) || r.width > area.width || r.height > area.height else { return }
-        let fitted = WindowPlacementMath.fitted(r, into: area)
-        pipWindow.setRect(fitted)
-        onFrameSettled?(fitted)
+        movePip(to: GeometryMemory(rect: r, in: before).rect(in: area))
     }
 
     private func scheduleTick() {
@@ -542,8 +577,15 @@ public final class PipController {
         case .hideProxy:
             display.unmap(proxy)
             proxyShown = false
-        case .showPip(let r):
-            if r != pipWindow.rect { pipWindow.setRect(r) }
+        case .showPip(let planned):
+            // A monitor may have gone while PiP grew out of its source window.
+            let layout = ScreenLayout(display: display)
+            let r = layout.shows(planned) ? planned : WindowPlacementMath.fitted(planned, into: layout.area(for: planned))
+            shownLayout = layout
+            // The window manager places the window it maps: that is no move by the user either.
+            ownMoveUntil = MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)
+            ownMoveTarget = r
+            if r != pipWindow.rect { movePip(to: r) }
             requestedPlacement = wm.isRunning ? (r, MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) : nil
             pipPresenter.resize(width: r.width, height: r.height)
             pipPresenter.warmUp()
@@ -584,7 +626,7 @@ public final class PipController {
         let dx = abs(got.x - want.x), dy = abs(got.y - want.y)
         guard got.width == want.width, got.height == want.height, dx + dy > 0, dx <= 32, dy <= 32 else { return }
         requestedPlacement = nil
-        pipWindow.setRect(want)
+        movePip(to: want)
     }
 
     private func placeProxy(_ r: Rect) {

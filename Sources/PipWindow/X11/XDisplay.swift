@@ -35,6 +35,8 @@ public final class XDisplay {
     private var atomValues: [UInt] = []
     private let shmEventBase: Int32
     public let hasShm: Bool
+    /// RandR's first event number, -1 without RandR.
+    let randrEventBase: Int32
     let visual: UnsafeMutablePointer<Visual>
     public let depth: Int32
 
@@ -64,6 +66,7 @@ public final class XDisplay {
         let shm = XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
         hasShm = shm
         shmEventBase = shm ? XShmGetEventBase(d) : -1
+        randrEventBase = Self.randrEventBase(d)
         atomValues = values
     }
 
@@ -165,7 +168,7 @@ public final class XDisplay {
                 $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { $0.pointee.shmseg }
             }
             return .shmCompletion(segment: segment)
-        default: return translateControlEvent(&e)
+        default: return translateScreenEvent(&e) ?? translateControlEvent(&e)
         }
     }
 }

@@ -51,6 +51,8 @@ public enum WindowEvent: Sendable {
     case rootKey(keycode: UInt32, state: UInt32, time: UInt, pressed: Bool)
     /// The keyboard or modifier mapping changed (MappingNotify; Xlib's copy is already refreshed).
     case keyboardMappingChanged
+    /// The screen's size, monitors, outputs or CRTCs changed (RandR; after `watchScreenChanges`).
+    case screenChanged
     /// Another client asks the owner of a selection to convert it (ICCCM 2.2).
     case selectionRequest(SelectionRequest)
     /// The answer to our `XConvertSelection`: `property` is 0 when the owner refused.
@@ -130,7 +132,7 @@ extension WindowEvent {
             return r.owner
         case .selectionNotify(let w, _, _, _), .selectionClear(let w, _):
             return w
-        case .shmCompletion, .rootKey, .keyboardMappingChanged, .other:
+        case .shmCompletion, .rootKey, .keyboardMappingChanged, .screenChanged, .other:
             return nil
         }
     }
