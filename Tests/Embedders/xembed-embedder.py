@@ -26,6 +26,8 @@ Commands come through the string property _EMBEDDER_COMMAND on the embedder's wi
     destroy                      destroys the embedder's window (the child goes with it)
     release                      ends the embedding as the spec says: unmaps the child and
                                  reparents it to the root window
+    close-client                 closes the child as tabbed closes a tab: WM_DELETE_WINDOW when
+                                 its WM_PROTOCOLS has it, else XKillClient
 """
 import ctypes
 import ctypes.util
@@ -58,6 +60,8 @@ x.XMapWindow.argtypes = [ctypes.c_void_p, Window]
 x.XDestroyWindow.argtypes = [ctypes.c_void_p, Window]
 x.XUnmapWindow.restype = ctypes.c_int
 x.XUnmapWindow.argtypes = [ctypes.c_void_p, Window]
+x.XKillClient.restype = ctypes.c_int
+x.XKillClient.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
 x.XReparentWindow.restype = ctypes.c_int
 x.XReparentWindow.argtypes = [ctypes.c_void_p, Window, Window, ctypes.c_int, ctypes.c_int]
 x.XConnectionNumber.argtypes = [ctypes.c_void_p]
@@ -318,6 +322,15 @@ def main():
                 forward_key(child, command[4:])
             elif command == "destroy":
                 x.XDestroyWindow(dpy, embedder)
+                x.XFlush(dpy)
+            elif command == "close-client":
+                protocols = property_values(dpy, child, atom("WM_PROTOCOLS")) or []
+                if atom("WM_DELETE_WINDOW") in protocols:
+                    e = ClientMessageEvent(type=ClientMessage, window=child, message_type=atom("WM_PROTOCOLS"), format=32)
+                    e.l[:] = [atom("WM_DELETE_WINDOW"), 0, 0, 0, 0]
+                    x.XSendEvent(dpy, child, 0, 0, ctypes.byref(e))
+                else:
+                    x.XKillClient(dpy, child)
                 x.XFlush(dpy)
             elif command == "release":
                 x.XUnmapWindow(dpy, child)

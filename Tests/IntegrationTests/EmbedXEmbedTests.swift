@@ -117,14 +117,17 @@ extension EmbedTests {
             try embedder.waitForLine("mapped ")
         }
 
-        /// The embedder ends the embedding the spec's way (unmaps its client and hands it to the
-        /// root window): pipcam ends with 0 rather than streaming on with no view.
-        @Test func releasedToTheRootWindowPipcamEnds() throws {
+        /// The embedder ends the embedding the spec's way (`release`: unmaps its client and hands
+        /// it to the root window), or closes it as suckless tabbed closes a tab (`close-client`:
+        /// WM_DELETE_WINDOW if the client takes it, else XKillClient): pipcam ends with 0, neither
+        /// streaming on with no view nor cut off from the X server with 1.
+        @Test(arguments: ["release", "close-client"])
+        func endedByTheEmbedderPipcamExitsZero(_ command: String) throws {
             let x = try makeServer(.openbox)
             let embedder = try XEmbedEmbedder(x, pipcam: ["--source", "test"])
             try embedder.waitForLine("sent embedded-notify ")
             _ = try x.waitForWindow(className: "pipcam", role: PipcamRole.main)
-            try embedder.send("release")
+            try embedder.send(command)
             #expect(try embedder.waitForLine("exited ") == "exited 0", "\(embedder.lines)")
         }
 

@@ -42,15 +42,22 @@ final class MainWindow {
             let area = display.rootGeometry(of: parent) ?? Rect(x: 0, y: 0, width: 640, height: 360)
             size = (max(1, area.width), max(1, area.height))
             let viewRect = Rect(x: 0, y: 0, width: size.width, height: size.height)
-            let (created, error) = display.withErrorTrap { display.createWindow(parent: parent, rect: viewRect, events: events) }
+            let (created, error) = display.withErrorTrap { () -> WindowID in
+                let view = display.createWindow(parent: parent, rect: viewRect, events: events)
+                // Before the trap's sync: an embedder (GtkSocket) reads these at CreateNotify.
+                // XEmbed: protocol version 0; not to be mapped yet (an embedder maps its client by
+                // these flags: under `--pip` the view appears only when PiP stops). `show` sets them.
+                display.setProperty(view, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 0])
+                display.setIdentity(view, role: "main", title: "pipcam")
+                // An embedder closes its client with WM_DELETE_WINDOW when offered (tabbed),
+                // else with XKillClient, which would cut pipcam off with status 1.
+                display.setProtocols(view, [.WM_DELETE_WINDOW])
+                return view
+            }
             // A window we cannot create inside another program's (an odd visual, a vanished parent)
             // is a failure to say, not a silent run without a view.
             if let error { throw DisplayError.cannotEmbed("window 0x\(String(parent, radix: 16)): \(error)") }
             id = created
-            display.setIdentity(id, role: "main", title: "pipcam")
-            // XEmbed: protocol version 0; not to be mapped yet (an embedder maps its client by
-            // these flags: under `--pip` the view appears only when PiP stops). `show` sets them.
-            display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 0])
         } else {
             let share = Self.workAreaShare
             let fit = min(1, min(Double(workArea.width) * share / Double(sourceSize.0), Double(workArea.height) * share / Double(sourceSize.1)))
