@@ -61,15 +61,19 @@ struct Launcher {
 
     /// Resolves `--wid` (or `$XEMBED`) and `--follow-window`, which must name existing windows.
     private func checkWindows(_ options: inout SessionOptions, display: XDisplay) -> String? {
-        let embedText = command.wid ?? getenv("XEMBED").map { String(cString: $0) }
-        if let text = embedText, !text.isEmpty {
+        // tabbed exports $XEMBED to every shell in it: a pipcam told to follow a window is not embedded.
+        let inherited = options.followWindow == nil ? getenv("XEMBED").map { String(cString: $0) } : nil
+        if let text = command.wid ?? inherited, !text.isEmpty {
             let flag = command.wid != nil ? "--wid" : "$XEMBED"
             guard let id = PipcamCommand.parseWindowID(text) else { return "\(flag): '\(text)' is not a window id" }
             guard display.isMapped(id) != nil else { return "\(flag) \(text): no such window" }
+            guard id != display.root else { return "\(flag) \(text): is the root window" }
             options.embedInto = id
         }
-        if let id = options.followWindow, display.isMapped(id) == nil {
-            return "--follow-window \(command.followWindow ?? ""): no such window"
+        if let id = options.followWindow {
+            let text = command.followWindow ?? ""
+            guard display.isMapped(id) != nil else { return "--follow-window \(text): no such window" }
+            guard id != display.root else { return "--follow-window \(text): is the root window" }
         }
         return nil
     }

@@ -96,6 +96,23 @@ extension EmbedTests {
             #expect(try x.rawIntegers("WM_STATE", of: app.window)?.first == 1, "NormalState again")
             #expect(try x.waitForStableGeometry(of: app.window) == before)
         }
+
+        /// Minimized, then withdrawn by its application (closed to the tray: the window manager
+        /// drops its WM_STATE and _NET_WM_STATE): PiP stays up, and the window stays hidden.
+        @Test func aMinimizedWindowWithdrawnKeepsPipAndStaysHidden() throws {
+            let x = try makeServer(.openbox)
+            let app = try x.startForeignWindow(name: "video-call")
+            _ = try x.startPipcam(["--source", "test", "--follow-window", "\(app.window)"])
+            let (pip, _) = try x.pipWindows()
+            try x.hide(app.window)
+            try waitUntil("PiP is up", timeout: .seconds(3)) { try x.isViewable(pip) }
+            // What openbox does when it unmanages a withdrawn window.
+            try x.runChecked(["xprop", "-id", "\(app.window)", "-remove", "_NET_WM_STATE"])
+            try x.runChecked(["xprop", "-id", "\(app.window)", "-remove", "WM_STATE"])
+            Thread.sleep(forTimeInterval: 0.6)
+            #expect(try x.isViewable(pip), "PiP stopped for a window that was withdrawn, not shown")
+            #expect(try x.info(of: app.window)?.mapState == "IsUnMapped", "the withdrawn window was mapped again")
+        }
     }
 
     /// Window ids that name nothing usable: exit 2, one `pipcam: …` line naming the culprit, no window.
@@ -125,6 +142,45 @@ extension EmbedTests {
             #expect(errors.first?.hasPrefix("pipcam: ") == true, "\(errors)")
             #expect(errors.first?.contains(culprit) == true, "names \(culprit): \(errors)")
             #expect(mapped.isEmpty, "no window was mapped: \(mapped)")
+        }
+
+        /// The root window is no window to embed into or to follow (its events would go to that
+        /// role alone): exit 2, one line.
+        @Test(arguments: ["--wid", "--follow-window"])
+        func theRootWindowIsRefused(_ flag: String) throws {
+            let x = try makeServer(.none)
+            let root = try x.rootWindow()
+            let r = try x.runPipcam(["--source", "test", flag, "\(root)"])
+            #expect(r.exitCode == 2 && r.stderrText == "pipcam: \(flag) \(root): is the root window\n", "\(r)")
+        }
+    }
+
+    /// What `--follow-window` is given, as scripts find it.
+    @Suite struct FollowWindowIDs {
+        /// The window manager's frame around the application's window (`xwininfo -tree`, `xdotool
+        /// selectwindow` on the border): minimizing the application still starts PiP.
+        @Test func aFrameIdFollowsTheApplicationWindowInIt() throws {
+            let x = try makeServer(.openbox)
+            let app = try x.startForeignWindow(name: "video-call")
+            let frame = try #require(try x.parent(of: app.window))
+            let root = try x.rootWindow()
+            #expect(frame != app.window && root != frame, "openbox reparents into a frame")
+            _ = try x.startPipcam(["--source", "test", "--follow-window", "\(frame)"])
+            let (pip, _) = try x.pipWindows()
+            try x.hide(app.window)
+            try waitUntil("PiP is up", timeout: .seconds(3)) { try x.isViewable(pip) }
+        }
+
+        /// tabbed exports `$XEMBED` to every shell inside it: `--follow-window` there follows, and
+        /// neither embeds nor fails on a stale `$XEMBED`.
+        @Test func followingIgnoresXEMBED() throws {
+            let x = try makeServer(.none)
+            let app = try x.startForeignWindow(name: "video-call")
+            let p = try x.startPipcam(["--source", "test", "--follow-window", "\(app.window)"], extraEnvironment: ["XEMBED": "0x123"])
+            let (pip, _) = try x.pipWindows()
+            try x.hide(app.window)
+            try waitUntil("PiP is up", timeout: .seconds(3)) { try x.isViewable(pip) }
+            #expect(p.isRunning, "\(p.stderrText)")
         }
     }
 }

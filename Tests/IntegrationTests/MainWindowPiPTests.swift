@@ -117,6 +117,19 @@ import Testing
         try waitUntil("PiP is gone", timeout: .seconds(2)) { try !isViewable(x, pip) }
     }
 
+    /// The window manager quits while pipcam runs: from then on, unmapping the main window is
+    /// hiding it (as with no window manager from the start), and starts PiP.
+    @Test func afterTheWindowManagerQuitsUnmappingStartsPip() throws {
+        let x = try XServer(windowManager: .openbox)
+        _ = try x.startPipcam(["--source", "test"])
+        let (main, pip, _) = try windows(x)
+        _ = try x.waitForStableGeometry(of: main)
+        try x.replaceWindowManager(with: .none)
+        Thread.sleep(forTimeInterval: 0.3)
+        try x.runChecked(["xdotool", "windowunmap", "\(main.raw)"])
+        try waitUntil("PiP is up", timeout: .seconds(3)) { try isViewable(x, pip) }
+    }
+
     /// `p` in the main window toggles like the hotkey: pressed again while PiP grows, it turns back.
     @Test func pPressedTwiceQuicklyTurnsPipBack() throws {
         let x = try XServer(windowManager: .openbox)

@@ -82,9 +82,15 @@ public final class PipcamApp {
         let rotated = options.rotation.rotatedSize(width: known ? source.frameWidth : 1920, height: known ? source.frameHeight : 1080)
         let content: PipContentSource
         if let followed = options.followWindow {
-            sourceWindow = followed
-            content = PipContentSource(sourceWindow: followed, preferredContentSize: (rotated.width, rotated.height))
-            loop.register(followed) { [unowned self] event in
+            // An id from `xwininfo -tree` or `xdotool search` may name a window inside the
+            // application's, or the window manager's frame around it: minimizing shows on the
+            // application window, so that is what is watched, and PiP grows out of the one named.
+            sourceWindow = display.applicationWindow(of: followed)
+            let inside = sourceWindow != followed && display.topLevel(of: followed) == sourceWindow
+            content = PipContentSource(
+                sourceWindow: sourceWindow, preferredContentSize: (rotated.width, rotated.height),
+                animationWindow: inside ? followed : nil)
+            loop.register(sourceWindow) { [unowned self] event in
                 if case .destroyed = event { followedWindowIsGone() }
             }
         } else {

@@ -165,14 +165,16 @@ public final class PipController {
         // A window manager replaced while PiP runs must be told again what this window is; a
         // monitor unplugged (the root resized, the work area changed) may leave PiP nowhere.
         _ = display.watch(display.root, [.propertyChange, .structureNotify])
+        if let check = wm.checkWindow { _ = display.watch(check, [.structureNotify]) }
         display.watchScreenChanges()
         // Weak: observers stay with the loop, which may outlive the controller.
         loop.observeOtherEvents { [weak self] event in
             guard let self, !isTornDown else { return }
             switch event {
             case .property(let w, let atom, _) where w == display.root && atom == display[._NET_SUPPORTING_WM_CHECK]:
-                wm = WindowManagerInfo(display: display)
-                pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
+                windowManagerChanged()
+            case .destroyed(let w) where w == wm.checkWindow:
+                windowManagerChanged()
             case .property(let w, let atom, _) where w == display.root && atom == display[._NET_WORKAREA]:
                 screenChanged()
             case .configure(let w, _, _) where w == display.root:
@@ -183,6 +185,15 @@ public final class PipController {
             }
         }
         contentSourceChanged(from: nil)
+    }
+
+    /// A window manager started, was replaced or quit (its check window went).
+    private func windowManagerChanged() {
+        wm = WindowManagerInfo(display: display)
+        if let check = wm.checkWindow { _ = display.watch(check, [.structureNotify]) }
+        pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
+        // Unmapping hides the source window only with no window manager.
+        watcher?.windowManagerRunning = wm.isRunning
     }
 
     /// A controller released without `tearDown()` tears down: its windows go, and nothing of it

@@ -10,7 +10,8 @@ final class SourceWindowWatcher {
     /// The window whose frame is reported (the source window, or a view inside it).
     let frameWindow: WindowID
     private let display: XDisplay
-    private let windowManagerRunning: Bool
+    /// Whether a window manager runs: what hiding means (see above). Kept current by the owner.
+    var windowManagerRunning: Bool
     private(set) var isHidden = false
     private(set) var frame: Rect?
     private(set) var isGone = false
@@ -61,6 +62,10 @@ final class SourceWindowWatcher {
     private func updateVisibility() {
         guard let hidden = computeHidden() else { return }
         guard hidden != isHidden else { return }
+        // Withdrawn by its application (closed to the tray) while minimized: the window manager
+        // drops WM_STATE, which is no sign the window came back, and restoring it would show a
+        // window its application hid.
+        if windowManagerRunning, !hidden, isWithdrawn { return }
         isHidden = hidden
         if !hidden { refreshFrame() }
         report(hidden ? .sourceHidden : .sourceShown)
@@ -73,6 +78,11 @@ final class SourceWindowWatcher {
         let iconic = display.integers(window, .WM_STATE).first == 3
         let states = display.integers(window, ._NET_WM_STATE).map { UInt(bitPattern: $0) }
         return iconic || states.contains(display[._NET_WM_STATE_HIDDEN])
+    }
+
+    /// Unmapped with no `WM_STATE` or `WM_STATE` Withdrawn (ICCCM 4.1.4): no window manager manages it.
+    private var isWithdrawn: Bool {
+        display.isMapped(window) == false && (display.integers(window, .WM_STATE).first ?? 0) == 0
     }
 
     /// The frame window's rectangle in root coordinates; for the source window itself, grown by its

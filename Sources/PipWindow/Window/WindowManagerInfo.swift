@@ -1,19 +1,22 @@
 /// What the running window manager (if any) says it supports, read from the root window.
 public struct WindowManagerInfo: Sendable {
-    /// Whether an EWMH window manager is running (`_NET_SUPPORTING_WM_CHECK` is set).
-    public var isRunning: Bool
+    /// Whether an EWMH window manager is running (`_NET_SUPPORTING_WM_CHECK` names a window that exists).
+    public var isRunning: Bool { checkWindow != nil }
+    /// The window manager's check window; it goes when the window manager quits.
+    public var checkWindow: WindowID?
     private var supported: Set<UInt>
 
     public init(isRunning: Bool, supported: Set<UInt>) {
-        self.isRunning = isRunning
+        checkWindow = isRunning ? 1 : nil
         self.supported = supported
     }
 
     /// Reads `_NET_SUPPORTING_WM_CHECK` and `_NET_SUPPORTED` from the root window.
     public init(display: XDisplay) {
-        let check = display.integers(display.root, ._NET_SUPPORTING_WM_CHECK)
-        isRunning = !check.isEmpty && check[0] != 0
-        supported = isRunning ? Set(display.integers(display.root, ._NET_SUPPORTED).map { UInt(bitPattern: $0) }) : []
+        // A window manager that quit (openbox) leaves the property naming its destroyed window.
+        let check = display.integers(display.root, ._NET_SUPPORTING_WM_CHECK).first.map { WindowID(bitPattern: $0) }
+        checkWindow = check.flatMap { $0 != 0 && display.isMapped($0) != nil ? $0 : nil }
+        supported = checkWindow != nil ? Set(display.integers(display.root, ._NET_SUPPORTED).map { UInt(bitPattern: $0) }) : []
     }
 
     public func supports(_ atom: UInt) -> Bool { supported.contains(atom) }

@@ -248,15 +248,38 @@ extension XDisplay {
 
     /// The parent of `w` (nil when `w` is gone or is the root).
     public func parent(of w: WindowID) -> WindowID? {
-        let (parent, error) = withErrorTrap { () -> WindowID? in
+        tree(of: w).map { $0.parent == 0 || w == root ? nil : $0.parent } ?? nil
+    }
+
+    /// The children of `w`, bottom to top (none when `w` is gone).
+    public func children(of w: WindowID) -> [WindowID] {
+        tree(of: w)?.children ?? []
+    }
+
+    private func tree(of w: WindowID) -> (parent: WindowID, children: [WindowID])? {
+        let (tree, error) = withErrorTrap { () -> (WindowID, [WindowID])? in
             var rootReturn: UInt = 0, parentReturn: UInt = 0
             var children: UnsafeMutablePointer<UInt>?
             var count: UInt32 = 0
             guard XQueryTree(raw, w, &rootReturn, &parentReturn, &children, &count) != 0 else { return nil }
-            if let children { XFree(children) }
-            return parentReturn == 0 || w == root ? nil : parentReturn
+            defer { if let children { XFree(children) } }
+            return (parentReturn, children.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? [])
         }
-        return error == nil ? parent : nil
+        return error == nil ? tree : nil
+    }
+
+    /// The application window `w` names: the managed window (it has `WM_STATE`) it is or is
+    /// inside, else (a window manager's frame) the managed window inside it, else `topLevel(of:)`.
+    public func applicationWindow(of w: WindowID) -> WindowID {
+        let top = topLevel(of: w)
+        guard integers(top, .WM_STATE).isEmpty else { return top }
+        // Breadth first, as frames hold the client a level or two down.
+        var level = [top]
+        for _ in 0..<4 {
+            level = level.flatMap { children(of: $0) }
+            if let client = level.first(where: { !integers($0, .WM_STATE).isEmpty }) { return client }
+        }
+        return top
     }
 
     /// The application window `w` belongs to: the nearest ancestor (or `w` itself) that a window
