@@ -61,13 +61,15 @@ extension EmbedTests {
         }
 
         /// The window destroyed while the source still starts (a pipe nobody writes yet): once the
-        /// frames come, pipcam says the window is gone and exits 0 rather than run on with no window.
-        @Test func aWindowGoneWhileTheSourceStartsEndsPipcam() throws {
+        /// frames come, pipcam says the window is gone and exits 0 rather than run on with no window
+        /// (or, embedding, fail with 1 as if it could not embed).
+        @Test(arguments: ["--follow-window", "--wid"])
+        func aWindowGoneWhileTheSourceStartsEndsPipcam(_ flag: String) throws {
             let x = try makeServer(.none)
             let app = try x.startForeignWindow(name: "video-call")
             let fifo = x.directory + "/late.y4m"
             #expect(mkfifo(fifo, 0o600) == 0)
-            let pipcam = try x.startPipcam(["--source", "y4m:\(fifo)", "--follow-window", "\(app.window)"])
+            let pipcam = try x.startPipcam(["--source", "y4m:\(fifo)", flag, "\(app.window)"])
             Thread.sleep(forTimeInterval: 0.5)
             app.process.terminate(grace: .seconds(2))
             try waitUntil("the window is gone", timeout: .seconds(3)) { try x.info(of: app.window) == nil }

@@ -53,8 +53,18 @@ public final class PipcamApp {
         do {
             try setUp()
         } catch {
-            writeErrorLine("pipcam: \(error)")
             pump.stop()
+            if case .cannotEmbed? = error as? DisplayError, let parent = options.embedInto {
+                // Gone while the source started: as a followed window that goes. Else the window
+                // given cannot hold a view (InputOnly, another screen): a bad input.
+                if loop.display.isMapped(parent) == nil {
+                    writeErrorLine("pipcam: window 0x\(String(parent, radix: 16)) is gone")
+                    return 0
+                }
+                writeErrorLine("pipcam: \(error)")
+                return 2
+            }
+            writeErrorLine("pipcam: \(error)")
             return 1
         }
         pump.run()
