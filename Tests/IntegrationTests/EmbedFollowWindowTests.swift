@@ -70,7 +70,7 @@ extension EmbedTests {
             let fifo = x.directory + "/late.y4m"
             #expect(mkfifo(fifo, 0o600) == 0)
             let pipcam = try x.startPipcam(["--source", "y4m:\(fifo)", flag, "\(app.window)"])
-            Thread.sleep(forTimeInterval: 0.5)
+            try waitUntilWaitingForAWriter(pipcam)
             app.process.terminate(grace: .seconds(2))
             try waitUntil("the window is gone", timeout: .seconds(3)) { try x.info(of: app.window) == nil }
             let clip = try TestMedia.y4m(subsampling: 420, width: 160, height: 120, frames: 10, rate: 30)
@@ -111,8 +111,9 @@ extension EmbedTests {
             // What openbox does when it unmanages a withdrawn window.
             try x.runChecked(["xprop", "-id", "\(app.window)", "-remove", "_NET_WM_STATE"])
             try x.runChecked(["xprop", "-id", "\(app.window)", "-remove", "WM_STATE"])
-            Thread.sleep(forTimeInterval: 0.6)
-            #expect(try x.isViewable(pip), "PiP stopped for a window that was withdrawn, not shown")
+            try x.waitForPipcamToCatchUp(pip)  // it has handled both property changes
+            #expect(try x.pipcamStatus().object["state"] as? String == "active", "PiP stopped for a window that was withdrawn, not shown")
+            #expect(try x.isViewable(pip))
             #expect(try x.info(of: app.window)?.mapState == "IsUnMapped", "the withdrawn window was mapped again")
         }
     }

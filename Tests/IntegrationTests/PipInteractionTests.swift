@@ -146,6 +146,23 @@ import Testing
         #expect(placed.x == area.x + 24 && placed.y == area.y + 24)
     }
 
+    /// A move the window manager makes for the user right after PiP appears (a key binding,
+    /// `xdotool windowmove`) is the user's: remembered, not taken for pipcam's own placement.
+    @Test func aMoveRightAfterPipAppearsIsRemembered() throws {
+        let x = try makeServer(.openbox)
+        let (process, pip) = try x.startPip(["--source", "test"])
+        try x.runChecked(["xdotool", "windowmove", "\(pip.raw)", "300", "250"])
+        let moved = try x.settledGeometry(of: pip, quiet: .milliseconds(600))
+        #expect(abs(moved.x - 300) <= 2 && abs(moved.y - 250) <= 2, "\(moved)")
+        try waitUntil("the place is saved", timeout: .seconds(3)) {
+            FileManager.default.fileExists(atPath: x.directory + "/state/pipcam/geometry")
+        }
+        process.send(SIGTERM)
+        _ = try process.wait(timeout: .seconds(5))
+        let (_, again) = try x.startPip(["--source", "test"])
+        #expect(try x.settledGeometry(of: again) == moved, "restored where it was moved")
+    }
+
     /// Each `--name` instance remembers its own place: two cameras' PiPs do not come back on top
     /// of each other, nor take the unnamed instance's.
     @Test func namedInstancesRememberTheirOwnPlace() throws {

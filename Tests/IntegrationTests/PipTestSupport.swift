@@ -205,3 +205,16 @@ extension XServer {
         try start(["sh", "-c", "exec > \"$1\"; cat \"$2\"; exec sleep 600", "sh", fifo, clip])
     }
 }
+
+/// Waits until `process` waits in `open` for a FIFO's writer (its source starts: everything
+/// before, such as checking the windows it was given, is done). Where the kernel hides what a
+/// process waits in, waits a second instead.
+func waitUntilWaitingForAWriter(_ process: RunningProcess) throws {
+    let path = "/proc/\(process.pid)/wchan"
+    guard let first = try? String(contentsOfFile: path, encoding: .utf8), first != "0" else {
+        return Thread.sleep(forTimeInterval: 1)
+    }
+    try waitUntil("pipcam to open the FIFO", timeout: .seconds(10)) {
+        (try? String(contentsOfFile: path, encoding: .utf8)) == "wait_for_partner"
+    }
+}

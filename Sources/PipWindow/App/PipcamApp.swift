@@ -141,9 +141,9 @@ public final class PipcamApp {
             if let frame = held { followContentSize(of: frame) }
             redrawHeldFrame()
         }
+        pip.onFrameChanged = { [unowned self] rect in noteDisplaySize(rect) }
         pip.onFrameSettled = { [unowned self] rect in
-            noteDisplaySize(rect)
-            guard !pip.followsSourceWindow, let path = geometryFile() else { return }
+            guard let path = geometryFile() else { return }
             GeometryMemory(rect: rect, in: ScreenLayout(display: loop.display)).save(to: path)
         }
         main?.buttonEnabled = pip.isPossible

@@ -79,13 +79,20 @@ public final class PipController {
     /// The monitors when PiP was last shown or last saw them change: where it was, relative to its
     /// monitor, when that monitor goes.
     private var shownLayout: ScreenLayout?
+    private var screenTimer: Int?
+    /// When the screen, its monitors or the work area last changed.
+    private var screenChangeSeen: MonotonicInstant?
 
     /// The user asked to flip the picture (the mirror control, or `m`).
     public var onMirrorToggle: (() -> Void)?
     /// The user asked to rotate the picture a quarter turn (`r`).
     public var onRotate: (() -> Void)?
-    /// The user finished moving or resizing the PiP window (after snapping); for remembering it.
+    /// The user finished moving, resizing or zooming the PiP window (after snapping); for
+    /// remembering it.
     public var onFrameSettled: ((Rect) -> Void)?
+    /// PiP's frame settled after any change: the user's, or pipcam's own (a reshape for a picture
+    /// of another shape, a monitor gone); for sizing what feeds it.
+    public var onFrameChanged: ((Rect) -> Void)?
 
     /// The source and content of PiP; setting it while PiP is up switches the content in place
     /// (new aspect ratio, new restore target). nil stops PiP without restoring anything.
@@ -119,8 +126,10 @@ public final class PipController {
 
     /// Creates the (unmapped) PiP and animation windows on `loop`'s display.
     /// - Parameters:
-    ///   - corner: where the PiP window goes; `size` overrides the default quarter-of-the-work-area width;
-    ///     `frame` (a remembered one) overrides both.
+    ///   - corner: where the PiP window goes, on the monitor of the source window (else of the
+    ///     pointer); `size` overrides the default quarter of that monitor's work-area width.
+    ///     Without `frame`, PiP follows the source window to another monitor until the user moves
+    ///     it (`followsSourceWindow`); `frame` (a remembered one) overrides all of it.
     ///   - startsAutomaticallyWhenSourceHidden: the property's first value; given here, a source
     ///     window already hidden starts PiP (set later, only later hiding does).
     public init(
@@ -176,11 +185,11 @@ public final class PipController {
             case .destroyed(let w) where w == wm.checkWindow:
                 windowManagerChanged()
             case .property(let w, let atom, _) where w == display.root && atom == display[._NET_WORKAREA]:
-                screenChanged()
+                screenMayHaveChanged()
             case .configure(let w, _, _) where w == display.root:
-                screenChanged()
+                screenMayHaveChanged()
             case .screenChanged:
-                screenChanged()
+                screenMayHaveChanged()
             default: break
             }
         }
@@ -192,8 +201,10 @@ public final class PipController {
         wm = WindowManagerInfo(display: display)
         if let check = wm.checkWindow { _ = display.watch(check, [.structureNotify]) }
         pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
-        // Unmapping hides the source window only with no window manager.
+        // Unmapping hides the source window only with no window manager; what it means for the
+        // source window now may differ (mapped again as the window manager left).
         watcher?.windowManagerRunning = wm.isRunning
+        watcher?.recheck()
     }
 
     /// A controller released without `tearDown()` tears down: its windows go, and nothing of it
@@ -339,8 +350,11 @@ public final class PipController {
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
             // The window manager resized or moved it on the user's behalf (e.g. its own keyboard
             // or Alt-drag): remember where it settles. Not the answer to pipcam's own move.
-            let ownMove = ownMoveUntil.map { MonotonicInstant.now() < $0 } ?? false
-            if pipShown, pipWindow.rect != old, settleTimer == nil, !ownMove { scheduleSettle(byUser: true) }
+            // Nor a window manager's pulling it onto a screen that changed.
+            let screenMoved = screenChangeSeen.map { MonotonicInstant.now().seconds(since: $0) < 1 } ?? false
+            if pipShown, pipWindow.rect != old, settleTimer == nil, !screenMoved, !answersOwnMove(pipWindow.rect, synthetic: synthetic) {
+                scheduleSettle(byUser: true)
+            }
         case .mapped:
             pipMappedSinceShown = true
         case .expose(_, 0):
@@ -459,6 +473,7 @@ public final class PipController {
                 base, by: factor, aroundCentre: centre, aspect: pipWindow.aspect, minWidth: FloatingWindow.minimumWidth, area: area)
         }
         lastZoom = (zoomed.rect, now, zoomed.centre)
+        ownMoveUntil = nil  // the user's: its answer is theirs
         pipWindow.setRect(zoomed.rect)
         scheduleSettle(byUser: true)
     }
@@ -484,15 +499,33 @@ public final class PipController {
         // bound it) is brought back inside the work area.
         let r = snap ? WindowPlacementMath.snapped(pipWindow.rect, to: area) : WindowPlacementMath.fitted(pipWindow.rect, into: area)
         if r != pipWindow.rect { movePip(to: r) }
-        onFrameSettled?(r)
+        if byUser { onFrameSettled?(r) }
+        onFrameChanged?(r)
     }
 
     /// Moves or resizes the PiP window for pipcam's own reasons; the window manager's answer is
     /// not taken for a move by the user.
     private func movePip(to r: Rect) {
+        expectOwnMove(to: r)
+        pipWindow.setRect(r)
+    }
+
+    /// For a second, a ConfigureNotify that puts the window at `r` (give or take a window
+    /// manager's decoration offset, as i3 adds) answers pipcam's own request.
+    private func expectOwnMove(to r: Rect) {
         ownMoveUntil = MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)
         ownMoveTarget = r
-        pipWindow.setRect(r)
+    }
+
+    /// Whether the window at `r` is where pipcam's own last request put it, just now: a user's
+    /// key move or quick drag right after lands elsewhere and counts as theirs. A window manager
+    /// tells a move by a synthetic ConfigureNotify (ICCCM 4.1.5); its real ones, frame-relative,
+    /// pass through passing positions while it reparents, so only their size tells.
+    private func answersOwnMove(_ r: Rect, synthetic: Bool) -> Bool {
+        guard let until = ownMoveUntil, let target = ownMoveTarget, MonotonicInstant.now() < until,
+            r.width == target.width, r.height == target.height
+        else { return false }
+        return (wm.isRunning && !synthetic) || (abs(r.x - target.x) <= 32 && abs(r.y - target.y) <= 32)
     }
 
     /// Feeds the machine; events raised while actions run (a synchronous restore completion) queue up.
@@ -540,14 +573,27 @@ public final class PipController {
     /// the monitor may come back.
     private func screenChanged() {
         guard pipShown else { return }
-        // Several changes come at once: the window may not have taken the last answer yet.
+        // The window may not have taken pipcam's last request yet.
         let moving = ownMoveUntil.map { MonotonicInstant.now() < $0 } ?? false
         let r = (moving ? ownMoveTarget : nil) ?? pipWindow.rect
         let layout = ScreenLayout(display: display), area = layout.area(for: r)
         let before = shownLayout?.area(for: r) ?? area
         shownLayout = layout
         guard !layout.shows(r) || r.width > area.width || r.height > area.height else { return }
-        movePip(to: GeometryMemory(rect: r, in: before).rect(in: area))
+        let placed = GeometryMemory(rect: r, in: before).rect(in: area)
+        movePip(to: placed)
+        onFrameChanged?(placed)
+    }
+
+    /// Screen changes come in bursts (an output off, the screen resized, the work area rewritten;
+    /// docking tools do it in steps): PiP is placed once they are over.
+    private func screenMayHaveChanged() {
+        screenChangeSeen = .now()
+        if let t = screenTimer { loop.cancelTimer(t) }
+        screenTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 300_000_000)) { [unowned self] in
+            screenTimer = nil
+            screenChanged()
+        }
     }
 
     private func scheduleTick() {
@@ -594,9 +640,8 @@ public final class PipController {
             let r = layout.shows(planned) ? planned : WindowPlacementMath.fitted(planned, into: layout.area(for: planned))
             shownLayout = layout
             // The window manager places the window it maps: that is no move by the user either.
-            ownMoveUntil = MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)
-            ownMoveTarget = r
-            if r != pipWindow.rect { movePip(to: r) }
+            expectOwnMove(to: r)
+            if r != pipWindow.rect { pipWindow.setRect(r) }
             requestedPlacement = wm.isRunning ? (r, MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) : nil
             pipPresenter.resize(width: r.width, height: r.height)
             pipPresenter.warmUp()
@@ -621,6 +666,7 @@ public final class PipController {
         mapRetryTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
             mapRetryTimer = nil
             guard pipShown, !pipMappedSinceShown, display.isMapped(pipWindow.id) == false, attempt <= 10 else { return }
+            expectOwnMove(to: pipWindow.rect)  // the window manager places it again
             pipWindow.show()
             ensureMapped(attempt: attempt + 1)
         }

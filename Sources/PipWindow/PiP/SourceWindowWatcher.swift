@@ -59,6 +59,9 @@ final class SourceWindowWatcher {
         }
     }
 
+    /// Reads again whether the window is hidden (what that means changed: a window manager came or went).
+    func recheck() { updateVisibility() }
+
     private func updateVisibility() {
         guard let hidden = computeHidden() else { return }
         guard hidden != isHidden else { return }

@@ -51,7 +51,8 @@ public final class FloatingWindow {
         Self.floatingStates.filter { !wm.isRunning || wm.supports(display[$0]) }
     }
 
-    /// A new window manager took over (`_NET_SUPPORTING_WM_CHECK` changed): ask it again for
+    /// A new window manager took over, or the last one quit (`_NET_SUPPORTING_WM_CHECK` changed,
+    /// or the check window it named went): ask it again for
     /// everything the old one was asked, since it may not have read our properties the same way.
     public func windowManagerChanged(to info: WindowManagerInfo, isMapped: Bool) {
         wm = info

@@ -6,16 +6,14 @@ public struct WindowManagerInfo: Sendable {
     public var checkWindow: WindowID?
     private var supported: Set<UInt>
 
-    public init(isRunning: Bool, supported: Set<UInt>) {
-        checkWindow = isRunning ? 1 : nil
-        self.supported = supported
-    }
-
     /// Reads `_NET_SUPPORTING_WM_CHECK` and `_NET_SUPPORTED` from the root window.
     public init(display: XDisplay) {
-        // A window manager that quit (openbox) leaves the property naming its destroyed window.
+        // A window manager that quit (openbox) leaves the property naming its destroyed window,
+        // whose id another client may have since: EWMH's check window names itself.
         let check = display.integers(display.root, ._NET_SUPPORTING_WM_CHECK).first.map { WindowID(bitPattern: $0) }
-        checkWindow = check.flatMap { $0 != 0 && display.isMapped($0) != nil ? $0 : nil }
+        checkWindow = check.flatMap {
+            $0 != 0 && display.integers($0, ._NET_SUPPORTING_WM_CHECK).first.map { WindowID(bitPattern: $0) } == $0 ? $0 : nil
+        }
         supported = checkWindow != nil ? Set(display.integers(display.root, ._NET_SUPPORTED).map { UInt(bitPattern: $0) }) : []
     }
 

@@ -273,11 +273,13 @@ extension XDisplay {
     public func applicationWindow(of w: WindowID) -> WindowID {
         let top = topLevel(of: w)
         guard integers(top, .WM_STATE).isEmpty else { return top }
-        // Breadth first, as frames hold the client a level or two down.
+        // Breadth first, as frames hold the client a level or two down; of several (a tabbed
+        // frame) the one shown, topmost first.
         var level = [top]
         for _ in 0..<4 {
             level = level.flatMap { children(of: $0) }
-            if let client = level.first(where: { !integers($0, .WM_STATE).isEmpty }) { return client }
+            let clients = level.filter { !integers($0, .WM_STATE).isEmpty }.reversed()
+            if let client = clients.first(where: { isViewable($0) == true }) ?? clients.first { return client }
         }
         return top
     }
