@@ -1,10 +1,22 @@
 /// What pipcam shows when no `--source` was given and there is no camera: the test pattern, while it
 /// looks for a camera every two seconds; a camera that appears is taken (hot-plug) and kept.
+///
+/// Looking is cheap when nothing changed: the cameras are opened and asked only when the
+/// `/dev/video*` nodes differ from the last look (or a camera that failed is due again). A camera
+/// that fails to start is reported once and tried again after 2, 4, … up to 64 s, other cameras
+/// meanwhile.
 public final class HotplugSource: FrameSource {
     /// What a camera that takes over is opened for; its display size follows `displaySizeChanged`,
     /// so the camera opens in the mode for the size shown now, not the size at start-up.
     private var request: SourceRequest
-    private let findCamera: () -> String?
+    private let findCamera: (_ excluding: Set<String>) -> String?
+    private let listNodes: () -> [String]
+    /// The nodes at the last look; nil before the first.
+    private var knownNodes: [String]?
+    /// Cameras that failed to start: when to try each again, and the wait after that.
+    private var failed: [String: (retryAt: MonotonicInstant, backoff: Int64)] = [:]
+    /// Cameras whose failure was reported (once per node, until it goes).
+    private var reported: Set<String> = []
     private let makeCamera: (String, SourceRequest) -> FrameSource
     private var current: FrameSource
     private var isCamera = false
@@ -17,17 +29,24 @@ public final class HotplugSource: FrameSource {
 
     /// How often to look for a camera.
     public static let probeNanoseconds: UInt64 = 2_000_000_000
+    /// The longest wait before a camera that failed to start is tried again.
+    public static let longestRetryNanoseconds: Int64 = 64_000_000_000
 
     /// - Parameters:
-    ///   - findCamera: the first capture camera's path, or nil (`CameraDiscovery().firstCaptureCameraPath`).
+    ///   - findCamera: the first capture camera's path not among those given, or nil
+    ///     (`CameraDiscovery().firstCaptureCameraPath(excluding:)`).
+    ///   - listNodes: the device nodes cameras are found among; a look with the same ones as the
+    ///     last finds nothing new.
     ///   - makeCamera: makes the (unstarted) camera source for a path.
     public init(
-        request: SourceRequest, findCamera: @escaping () -> String?,
+        request: SourceRequest, findCamera: @escaping (_ excluding: Set<String>) -> String?,
+        listNodes: @escaping () -> [String] = CameraDiscovery.videoNodePaths,
         makeCamera: @escaping (String, SourceRequest) -> FrameSource = { ResilientCamera(path: $0, request: $1) },
         placeholder: FrameSource = TestPatternSource()
     ) {
         self.request = request
         self.findCamera = findCamera
+        self.listNodes = listNodes
         self.makeCamera = makeCamera
         current = placeholder
     }
@@ -83,7 +102,17 @@ public final class HotplugSource: FrameSource {
     private func lookForCamera(now: MonotonicInstant) throws {
         if pendingCamera == nil, now >= nextProbe {
             nextProbe = now.advanced(byNanoseconds: Int64(Self.probeNanoseconds))
-            pendingCamera = findCamera()
+            let nodes = listNodes()
+            let changed = nodes != knownNodes
+            knownNodes = nodes
+            if changed {
+                failed = failed.filter { nodes.contains($0.key) }
+                reported = reported.filter { nodes.contains($0) }
+            }
+            // Opening every node is what costs; what it finds changes only with the nodes.
+            if changed || failed.values.contains(where: { now >= $0.retryAt }) {
+                pendingCamera = findCamera(Set(failed.filter { now < $0.value.retryAt }.keys))
+            }
         }
         guard let path = pendingCamera, outstanding == 0 else { return }
         pendingCamera = nil
@@ -91,7 +120,14 @@ public final class HotplugSource: FrameSource {
         do {
             try camera.start()
         } catch {
-            return  // not usable after all; look again later
+            // Not usable after all (no mode it can stream, the USB bus full): said once, tried
+            // again later, and the other cameras meanwhile.
+            if reported.insert(path).inserted { writeErrorLine("pipcam: \(error); showing the test source meanwhile") }
+            let backoff = min(2 * (failed[path]?.backoff ?? Int64(Self.probeNanoseconds) / 2), Self.longestRetryNanoseconds)
+            failed[path] = (now.advanced(byNanoseconds: backoff), backoff)
+            // Another camera may be there: taken at the next frame.
+            pendingCamera = findCamera(Set(failed.filter { now < $0.value.retryAt }.keys))
+            return
         }
         // The pump's governor keeps its level: the camera must start there, or the governor's
         // next step down would throttle a camera under no pressure.

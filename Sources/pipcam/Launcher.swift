@@ -56,7 +56,7 @@ struct Launcher {
         let discovery = CameraDiscovery()
         if let path = discovery.firstCaptureCameraPath() { return SourceFactory.make(.camera(path: path), request: request) }
         writeErrorLine("pipcam: no camera found; showing the built-in test source until one is plugged in")
-        return HotplugSource(request: request, findCamera: { discovery.firstCaptureCameraPath() })
+        return HotplugSource(request: request, findCamera: { discovery.firstCaptureCameraPath(excluding: $0) })
     }
 
     /// Resolves `--wid` (or `$XEMBED`) and `--follow-window`, which must name existing windows.

@@ -75,16 +75,21 @@ final class StubSource: FrameSource {
     /// A hot-plug source over `placeholder`; `found` is what each probe finds; cameras made are kept in `made`.
     private final class Rig {
         let placeholder = StubSource(name: "test")
-        var found: String?
+        /// What a look finds; setting it changes the device nodes (a camera plugged in).
+        var found: String? { didSet { if let found { nodes = [found] } } }
+        var nodes: [String] = []
+        var excluded: Set<String> = []
         var probes = 0
         var made: [(path: String, request: SourceRequest, camera: StubSource)] = []
         var prepareCamera: (StubSource) -> Void = { _ in }
         lazy var source = HotplugSource(
             request: SourceRequest(displayWidth: 320, displayHeight: 180),
-            findCamera: { [unowned self] in
+            findCamera: { [unowned self] excluded in
                 self.probes += 1
-                return self.found
+                self.excluded = excluded
+                return self.found.flatMap { excluded.contains($0) ? nil : $0 }
             },
+            listNodes: { [unowned self] in self.nodes },
             makeCamera: { [unowned self] path, request in
                 let camera = StubSource(name: path, mirrored: true)
                 self.prepareCamera(camera)
@@ -121,12 +126,16 @@ final class StubSource: FrameSource {
         #expect(try hp.nextFrame(now: t0 + ms(1000)).waitDeadline == .some(t0 + probe))
         #expect(rig.probes == 1)
 
-        // At two seconds it looks again, and then two seconds after that.
+        // At two seconds it looks again, and then two seconds after that; it opens the cameras
+        // only when the device nodes changed (a node that is no camera appeared here).
+        rig.nodes = ["/dev/video9"]
         #expect(try hp.nextFrame(now: t0 + probe).waitDeadline == .some(t0 + ms(2500)))
         #expect(rig.probes == 2)
         rig.placeholder.waitUntil = t0 + ms(9000)
         #expect(try hp.nextFrame(now: t0 + ms(2100)).waitDeadline == .some(t0 + 2 * probe))
         #expect(rig.probes == 2)
+        _ = try hp.nextFrame(now: t0 + 2 * probe)
+        #expect(rig.probes == 2, "the same nodes: no camera opened")
         #expect(rig.made.isEmpty && hp.cameraState == .waiting)
     }
 
@@ -229,7 +238,7 @@ final class StubSource: FrameSource {
             func stop() {}
         }
         let camera = Needy()
-        let hp = HotplugSource(request: request, findCamera: { "/dev/video0" }, makeCamera: { _, _ in camera },
+        let hp = HotplugSource(request: request, findCamera: { _ in "/dev/video0" }, listNodes: { ["/dev/video0"] }, makeCamera: { _, _ in camera },
                                placeholder: StubSource(name: "test"))
         try hp.start()
         #expect(try hp.nextFrame(now: t0).waitDeadline == .some(nil))
@@ -238,12 +247,17 @@ final class StubSource: FrameSource {
         #expect(hp.needsBuffersBack)
     }
 
-    @Test func aCameraThatFailsToStartLeavesThePlaceholderAndIsProbedAgain() throws {
+    /// A started hot-plug source whose probes find /dev/video2, which fails to start for `reason`.
+    private func startedWithFailingCamera(reason: String) throws -> (Rig, HotplugSource) {
         let rig = Rig()
-        rig.prepareCamera = { $0.startError = .runtime(thing: "/dev/video2", reason: "VIDIOC_S_FMT failed: invalid argument") }
+        rig.prepareCamera = { $0.startError = .runtime(thing: "/dev/video2", reason: reason) }
         rig.found = "/dev/video2"
-        let hp = rig.source
-        try hp.start()
+        try rig.source.start()
+        return (rig, rig.source)
+    }
+
+    @Test func aCameraThatFailsToStartLeavesThePlaceholderAndIsProbedAgain() throws {
+        let (rig, hp) = try startedWithFailingCamera(reason: "VIDIOC_S_FMT failed: invalid argument")
         // The camera fails: this same call still shows a test frame.
         let f = try #require(expectFrame(try hp.nextFrame(now: t0)))
         #expect(rig.made.count == 1 && rig.made[0].camera.started)
@@ -253,19 +267,48 @@ final class StubSource: FrameSource {
         hp.recycle(bufferIndex: f.bufferIndex)
         #expect(rig.placeholder.log.last == "recycle \(f.bufferIndex)")
 
-        // Not tried again before the next probe…
+        // Another camera was looked for at once, not this one…
+        #expect(rig.probes == 2 && rig.excluded == ["/dev/video2"])
         let held = try #require(expectFrame(try hp.nextFrame(now: t0 + probe - 1)))
-        #expect(rig.probes == 1 && rig.made.count == 1)
+        #expect(rig.probes == 2 && rig.made.count == 1)
 
-        // …where it works, once the test frame still out is back.
+        // …which is tried again at the next probe, where it works once the test frame still out is back.
         rig.prepareCamera = { _ in }
         #expect(try hp.nextFrame(now: t0 + probe).waitDeadline == .some(nil))
-        #expect(rig.probes == 2 && rig.made.count == 1)
+        #expect(rig.probes == 3 && rig.excluded.isEmpty && rig.made.count == 1)
         hp.recycle(bufferIndex: held.bufferIndex)
         _ = try #require(expectFrame(try hp.nextFrame(now: t0 + probe)))
         #expect(rig.made.count == 2)
         #expect(hp.name == "/dev/video2" && hp.cameraState == .streaming)
         #expect(rig.placeholder.stopped)
+    }
+
+    /// A camera that keeps failing is tried again after 2, 4, 8 … up to 64 s, and forgotten
+    /// (tried at once) when its node goes and comes back.
+    @Test func aCameraThatKeepsFailingIsTriedLessOften() throws {
+        let (rig, hp) = try startedWithFailingCamera(reason: "not enough USB bandwidth")
+        var now = t0
+        var tries: [Int64] = []
+        while now < t0 + 300 * probe {
+            let made = rig.made.count
+            if let f = expectFrame(try hp.nextFrame(now: now)) { hp.recycle(bufferIndex: f.bufferIndex) }
+            if rig.made.count > made { tries.append(Int64(now.nanoseconds - t0.nanoseconds) / 1_000_000_000) }
+            now = now + ms(500)
+        }
+        // Each wait is the backoff, give or take the 2 s between looks.
+        let gaps = zip(tries.dropFirst(), tries).map { $0 - $1 }
+        let waits: [Int64] = [2, 4, 8, 16, 32] + Array(repeating: 64, count: max(0, gaps.count - 5))
+        #expect(gaps.count >= 8 && zip(gaps, waits).allSatisfy { $0 >= $1 && $0 <= $1 + 2 }, "\(tries)")
+        let before = rig.made.count
+        rig.nodes = []
+        for _ in 0..<3 {
+            now = now + probe
+            _ = try hp.nextFrame(now: now)
+        }
+        rig.nodes = ["/dev/video2"]
+        now = now + probe
+        _ = try hp.nextFrame(now: now)
+        #expect(rig.made.count == before + 1, "replugged: tried at once")
     }
 
     /// Regression: the pump's governor keeps its level across the switch; a camera that started

@@ -80,9 +80,10 @@ public struct CameraDiscovery {
         }
     }
 
-    /// The first node that can capture and stream video by itself, without enumerating its modes.
-    public func firstCaptureCameraPath() -> String? {
-        for path in nodePaths() {
+    /// The first node that can capture and stream video by itself, without enumerating its modes;
+    /// none of `excluded`.
+    public func firstCaptureCameraPath(excluding excluded: Set<String> = []) -> String? {
+        for path in nodePaths() where !excluded.contains(path) {
             guard let dev = try? openDevice(path) else { continue }
             defer { dev.close() }
             if let caps = try? dev.queryCapabilities(), caps.canCapture && caps.canStream && !caps.isMediaControlled { return path }
