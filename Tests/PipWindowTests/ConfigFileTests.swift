@@ -8,6 +8,9 @@ import Testing
         let text = "# settings\n size = 480x270 \n\nstats = yes # always\nmirror = false\n"
         #expect(try ConfigFile.arguments(from: text, options: options) == ["--size", "480x270", "--stats", "--no-mirror"])
         #expect(try ConfigFile.arguments(from: "stats = off\n", options: options) == [])
+        // A '#' inside a value is the value's; one after a space starts a comment.
+        #expect(try ConfigFile.arguments(from: "source = y4m:/clips/take#2.y4m # the good one\n", options: ["source": .value])
+            == ["--source", "y4m:/clips/take#2.y4m"])
         #expect(try ConfigFile.entries(from: "\nsize=1x1", options: options).map(\.line) == [2])
     }
 

@@ -61,6 +61,22 @@ import Testing
         #expect(abs(Int(half.red) - 89) <= 1 && abs(Int(half.green) - 64) <= 1 && abs(Int(half.blue) - 114) <= 1)
     }
 
+    /// A notice line wider than the window is left out, not cut to a stray middle of a sentence;
+    /// the icon and the lines that fit are drawn.
+    @Test func aNoticeLineWiderThanTheWindowIsLeftOut() {
+        let layout = PixelLayout.xrgb
+        let (width, height) = (100, 60)
+        var image = [UInt32](repeating: 0, count: width * height)
+        let icon = AlphaMask(width: 10, height: 10, alpha: [UInt8](repeating: 255, count: 100))
+        let wide = AlphaMask(width: 120, height: 8, alpha: [UInt8](repeating: 255, count: 960))
+        image.withUnsafeMutableBytes { raw in
+            NoticePainter(compositor: Compositor(layout: layout)).paint(
+                icon: icon, lines: [wide], into: raw.baseAddress!, stride: 4 * width, width: width, height: height)
+        }
+        let white = image.filter { layout.components(of: $0) == (255, 255, 255) }.count
+        #expect(white == 100, "only the icon is white: \(white) pixels")
+    }
+
     @Test func partialOpacityScalesTheMask() {
         let layout = PixelLayout.xrgb
         var image = [UInt32](repeating: layout.pixel(red: 0, green: 0, blue: 0), count: 1)

@@ -15,13 +15,14 @@ import Testing
         #expect(controls.control(atX: close.x + close.width / 2, y: close.y + close.height / 2, width: wide, height: wide * 9 / 16, now: Self.now) == .close)
     }
 
-    /// Too narrow for the controls (they are not drawn): a press anywhere is the window's, to drag.
-    @Test(arguments: [(false, 96), (false, 107), (true, 96), (true, 215)])
+    /// Too narrow, or too low for the mirror control to sit below the others (they are not drawn):
+    /// a press anywhere is the window's, to drag.
+    @Test(arguments: [(false, 96), (false, 107), (false, 150), (true, 96), (true, 215), (true, 300)])
     func controlsNotDrawnDoNotAct(doubleSize: Bool, width: Int) {
         var controls = PipControls(doubleSize: doubleSize)
         controls.pointerMoved(at: Self.now)
         let height = width * 9 / 16
-        #expect(!controls.fit(width: width))
+        #expect(!controls.fit(width: width, height: height))
         var acting = 0
         for y in 0..<height {
             for x in 0..<width where controls.control(atX: x, y: y, width: width, height: height, now: Self.now) != nil {

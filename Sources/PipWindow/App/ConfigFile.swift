@@ -19,6 +19,17 @@ public enum ConfigFile {
         public var description: String { "line \(line): \(reason)" }
     }
 
+    /// `line` up to a `#` that starts it or follows a space or tab: a `#` inside a value (a file
+    /// named `take#2.y4m`) is part of it.
+    static func withoutComment(_ line: Substring) -> String {
+        var previous: Character = " "
+        for i in line.indices {
+            if line[i] == "#", previous == " " || previous == "\t" { return String(line[..<i]) }
+            previous = line[i]
+        }
+        return String(line)
+    }
+
     /// The arguments `text` stands for, given the options it may set.
     public static func arguments(from text: String, options: [String: Kind]) throws(LineError) -> [String] {
         try entries(from: text, options: options).flatMap(\.arguments)
@@ -29,8 +40,7 @@ public enum ConfigFile {
     public static func entries(from text: String, options: [String: Kind]) throws(LineError) -> [(line: Int, arguments: [String])] {
         var entries: [(line: Int, arguments: [String])] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let trimmed = line.trimmed
+            let trimmed = withoutComment(raw).trimmed
             if trimmed.isEmpty { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
                 throw LineError(line: index + 1, reason: "expected 'key = value', got '\(trimmed)'")

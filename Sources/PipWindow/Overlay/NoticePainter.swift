@@ -9,8 +9,9 @@ struct NoticePainter {
         icon: AlphaMask, lines: [AlphaMask], into pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int
     ) {
         compositor.fill(x: 0, y: 0, w: width, h: height, grey: Self.backgroundGrey, into: pixels, stride: stride, width: width, height: height)
-        // Small windows (a PiP) get the icon and the first line only, so the text never overflows into nothing.
-        let shown = width < 360 ? Array(lines.prefix(1)) : lines
+        // Small windows (a PiP) get the icon and the first line only, and a line wider than the
+        // window is left out (the icon alone says more than a cut sentence).
+        let shown = (width < 360 ? Array(lines.prefix(1)) : lines).filter { $0.width + 16 <= width }
         let total = icon.height + shown.reduce(0) { $0 + 12 + $1.height }
         var y = (height - total) / 2
         compositor.draw(icon, at: (width - icon.width) / 2, y: y, into: pixels, stride: stride, width: width, height: height)

@@ -39,13 +39,17 @@ struct PipControls {
         }
     }
 
-    /// Whether the controls are shown on a window `width` wide: not when they would cover most of it.
-    func fit(width: Int) -> Bool { width >= 3 * (iconSize + 2 * padding) }
+    /// Whether the controls are shown on a `width`×`height` window: not when they would cover most of it or each other.
+    func fit(width: Int, height: Int) -> Bool {
+        let side = iconSize + 2 * padding
+        // Three side by side across; the mirror control below the top two, not over them.
+        return width >= 3 * side && height >= 2 * side + 3 * margin
+    }
 
     /// The control under (`x`, `y`), if the controls are showing. A control not drawn does not
     /// act: a press there drags the window as anywhere else.
     func control(atX x: Int, y: Int, width: Int, height: Int, now: MonotonicInstant) -> Control? {
-        guard isVisible(at: now), fit(width: width) else { return nil }
+        guard isVisible(at: now), fit(width: width, height: height) else { return nil }
         return Control.allCases.first { frame(of: $0, width: width, height: height).contains(x: x, y: y) }
     }
 
@@ -54,7 +58,7 @@ struct PipControls {
         with compositor: Compositor, into pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int,
         now: MonotonicInstant
     ) {
-        guard isVisible(at: now), fit(width: width) else { return }
+        guard isVisible(at: now), fit(width: width, height: height) else { return }
         for control in Control.allCases {
             let f = frame(of: control, width: width, height: height)
             compositor.dim(x: f.x, y: f.y, w: f.width, h: f.height, amount: 0.55, into: pixels, stride: stride, width: width, height: height)
