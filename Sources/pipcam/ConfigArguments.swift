@@ -21,10 +21,16 @@ enum ConfigArguments {
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
+        while true {
             let n = read(fd, &chunk, chunk.count)
-            if n <= 0 { break }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                // A directory where the file should be, an I/O error: half a config is no config.
+                return .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
+            }
             bytes += chunk[0..<n]
+            if bytes.count > 1 << 20 { return .failure(Problem(description: "\(path): larger than 1 MiB")) }
         }
         let entries: [(line: Int, arguments: [String])]
         do {

@@ -14,7 +14,8 @@ struct Launcher {
         SignalPipe.exitAtOnceOnSignal()
         let spec: SourceSpec?
         do {
-            spec = try command.source.map { try SourceSpec.parse($0) }
+            // `auto`: the first camera, as with no --source (over a config file's source).
+            spec = try command.source.flatMap { $0 == "auto" ? nil : $0 }.map { try SourceSpec.parse($0) }
         } catch {
             return fail(error)
         }

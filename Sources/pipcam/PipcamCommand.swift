@@ -19,7 +19,7 @@ struct PipcamCommand: ParsableCommand {
     var pip = false
 
     @Option(help: ArgumentHelp(
-        "Where frames come from: /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] (FMT yuyv|i420|nv12|bgra|rgb24) or mjpeg:PATH[@FPS]; PATH '-' is standard input.",
+        "Where frames come from: /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] (FMT yuyv|i420|nv12|bgra|rgb24) or mjpeg:PATH[@FPS]; PATH '-' is standard input; auto for the first camera (over a config file's source).",
         valueName: "spec"))
     var source: String?
 
@@ -45,7 +45,9 @@ struct PipcamCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Print a stats line on standard error every second and at exit.")
     var stats = false
 
-    @Option(help: ArgumentHelp("A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+p.", valueName: "spec"))
+    @Option(help: ArgumentHelp(
+        "A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+p; none for no key (over a config file's).",
+        valueName: "spec"))
     var hotkey: String?
 
     @Option(help: ArgumentHelp(
@@ -83,7 +85,7 @@ struct PipcamCommand: ParsableCommand {
         if ![0, 90, 180, 270].contains(rotate) {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
         }
-        if let hotkey {
+        if let hotkey, hotkey != "none" {
             do {
                 _ = try HotkeySpec.parse(hotkey)
             } catch {
@@ -145,7 +147,7 @@ struct PipcamCommand: ParsableCommand {
         o.frameLimit = frames
         o.printStats = stats
         o.startInPip = pip
-        o.hotkey = hotkey.flatMap { try? HotkeySpec.parse($0) }
+        o.hotkey = hotkey.flatMap { $0 == "none" ? nil : try? HotkeySpec.parse($0) }
         o.followWindow = followWindow.flatMap(Self.parseWindowID)
         o.style = PipWindowStyle(
             shape: shape.flatMap(WindowShape.init(rawValue:)) ?? .rect, opacity: opacity ?? 1, clickThrough: clickThrough)

@@ -90,6 +90,27 @@ import Testing
         #expect(!result.stderrText.contains("state="), "stats lines: \(result.stderrText)")
     }
 
+    /// The config's source and hotkey are undone with `--source auto` (the first camera, here
+    /// none: the test pattern) and `--hotkey none`.
+    @Test func theCommandLineUndoesAConfigSourceAndHotkey() throws {
+        let x = try makeServer(.none)
+        try writeConfig(x, "source = /dev/video77\nhotkey = super+shift+p\n")
+        let configured = try x.runPipcam(["--frames", "3"])
+        #expect(configured.exitCode == 2 && configured.stderrText.contains("/dev/video77"), "\(configured)")
+        let undone = try x.runPipcam(["--source", "auto", "--hotkey", "none", "--frames", "3"])
+        #expect(undone.exitCode == 0, "\(undone)")
+        #expect(undone.stderrText.contains("no camera found"), "\(undone.stderrText)")
+    }
+
+    /// A config file that cannot be read (a directory where it should be) is one error, not
+    /// silently no config.
+    @Test func anUnreadableConfigIsOneError() throws {
+        let x = try makeServer(.none)
+        try FileManager.default.createDirectory(atPath: x.directory + "/config/pipcam/config", withIntermediateDirectories: true)
+        let result = try x.runPipcam(["--source", "test", "--frames", "3"])
+        #expect(result.exitCode == 2 && result.stderrText == "pipcam: \(x.directory)/config/pipcam/config: is a directory\n", "\(result)")
+    }
+
     @Test func aBadConfigLineIsOneErrorWithItsLineNumber() throws {
         let x = try makeServer(.none)
         try writeConfig(x, "size = 400x225\n\nshape = star\n")
