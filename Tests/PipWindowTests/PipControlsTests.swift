@@ -15,6 +15,20 @@ import Testing
         #expect(controls.control(atX: close.x + close.width / 2, y: close.y + close.height / 2, width: wide, height: wide * 9 / 16, now: Self.now) == .close)
     }
 
+    /// The "no camera" banner keeps clear of the controls' bottom row at both sizes, and its
+    /// text is as large as the controls.
+    @Test(arguments: [false, true])
+    func theBannerClearsTheControls(doubleSize: Bool) {
+        var controls = PipControls(doubleSize: doubleSize)
+        controls.pointerMoved(at: Self.now)
+        let (width, height) = (640, 360)
+        let mirror = controls.frame(of: .mirror, width: width, height: height)
+        let notices = NoticeAssets(doubleSize: doubleSize)
+        let bannerBottom = height - notices.controlsClearance + 6  // its dimmed band reaches 6 px below
+        #expect(bannerBottom <= mirror.y, "banner band ends at \(bannerBottom), the mirror control starts at \(mirror.y)")
+        #expect(notices.noCamera.height == AlphaMask.asset("notice-no-camera", doubleSize: doubleSize)!.height)
+    }
+
     /// Too narrow, or too low for the mirror control to sit below the others (they are not drawn):
     /// a press anywhere is the window's, to drag.
     @Test(arguments: [(false, 96), (false, 107), (false, 150), (true, 96), (true, 215), (true, 300)])

@@ -122,7 +122,7 @@ public final class PipcamApp {
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
         contentSize = (rotated.width, rotated.height)
-        notices = NoticeAssets()
+        notices = NoticeAssets(doubleSize: display.prefersDoubleSize)
         installBanner()
         status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames)
         applyPicture()
@@ -322,7 +322,7 @@ public final class PipcamApp {
         let banner = notices.noCamera
         let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { [unowned self] pixels, stride, w, h in
             guard status.camera == .waiting else { return }
-            let y = h - banner.height - 56  // above the PiP controls' bottom row
+            let y = h - banner.height - notices.controlsClearance  // above the PiP controls' bottom row
             compositor.dim(x: 0, y: y - 6, w: w, h: banner.height + 12, amount: 0.6, into: pixels, stride: stride, width: w, height: h)
             compositor.draw(banner, at: (w - banner.width) / 2, y: y, into: pixels, stride: stride, width: w, height: h)
         }

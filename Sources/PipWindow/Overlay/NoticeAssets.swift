@@ -8,11 +8,18 @@ struct NoticeAssets {
     /// The banner over the test pattern while pipcam waits for a camera.
     let noCamera: AlphaMask
 
-    init() {
-        noCamera = AlphaMask.asset("notice-no-camera")!
+    /// The space the PiP controls' bottom row takes above a window's bottom edge, which the
+    /// banner stays clear of.
+    let controlsClearance: Int
+
+    /// - Parameter doubleSize: 2× text, as the PiP controls have on a high-DPI screen. The
+    ///   camera-off icon is the 2× one at both: it is meant large.
+    init(doubleSize: Bool) {
+        noCamera = AlphaMask.asset("notice-no-camera", doubleSize: doubleSize)!
         cameraOff = AlphaMask.asset("camera-off", doubleSize: true)!
-        inUse = AlphaMask.asset("notice-in-use")!
-        disconnected = AlphaMask.asset("notice-disconnected")!
+        inUse = AlphaMask.asset("notice-in-use", doubleSize: doubleSize)!
+        disconnected = AlphaMask.asset("notice-disconnected", doubleSize: doubleSize)!
+        controlsClearance = PipControls.bottomClearance(doubleSize: doubleSize)
     }
 
     /// The notice that replaces the picture in `state`, or nil when frames are shown.

@@ -153,7 +153,7 @@ public final class PipController {
         proxyPresenter = try Presenter(display: display, window: proxy, allowShm: allowSharedMemory)
         machine = PipStateMachine(pipFrame: rect)
         machine.configuration.startsAutomatically = startsAutomaticallyWhenSourceHidden
-        controls = PipControls(doubleSize: display.dotsPerInch > 150)
+        controls = PipControls(doubleSize: display.prefersDoubleSize)
         self.contentSource = contentSource
         ownTokens.append(loop.register(pipWindow.id) { [unowned self] in handlePipWindowEvent($0) })
         ownTokens.append(loop.register(proxy) { [unowned self] event in

@@ -24,6 +24,13 @@ struct PipControls {
         iconSize = doubleSize ? 48 : 24
     }
 
+    /// How far above a window's bottom edge its controls' bottom row reaches, with a gap: what a
+    /// line drawn over the picture keeps clear of.
+    static func bottomClearance(doubleSize: Bool) -> Int {
+        let icon = doubleSize ? 48 : 24
+        return icon + 2 * (icon / 4) + icon / 3 + icon / 2
+    }
+
     func isVisible(at now: MonotonicInstant) -> Bool { visibleUntil.map { now < $0 } ?? false }
 
     mutating func pointerMoved(at now: MonotonicInstant) { visibleUntil = now.advanced(byNanoseconds: Self.fadeNanoseconds) }

@@ -201,6 +201,9 @@ extension XDisplay {
         return mm > 0 ? Double(XDisplayWidth(raw, screen)) * 25.4 / Double(mm) : 96
     }
 
+    /// Whether overlays use their 2× icons and text: a high-DPI screen (over 150 dpi).
+    public var prefersDoubleSize: Bool { dotsPerInch > 150 }
+
     /// A window's rectangle in root coordinates (nil if it is gone).
     public func rootGeometry(of w: WindowID) -> Rect? {
         let (rect, error) = withErrorTrap { () -> Rect? in
