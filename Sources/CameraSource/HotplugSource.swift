@@ -111,7 +111,7 @@ public final class HotplugSource: FrameSource {
             }
             // Opening every node is what costs; what it finds changes only with the nodes.
             if changed || failed.values.contains(where: { now >= $0.retryAt }) {
-                pendingCamera = findCamera(Set(failed.filter { now < $0.value.retryAt }.keys))
+                pendingCamera = findCamera(waitingOut(at: now))
             }
         }
         guard let path = pendingCamera, outstanding == 0 else { return }
@@ -126,7 +126,7 @@ public final class HotplugSource: FrameSource {
             let backoff = min(2 * (failed[path]?.backoff ?? Int64(Self.probeNanoseconds) / 2), Self.longestRetryNanoseconds)
             failed[path] = (now.advanced(byNanoseconds: backoff), backoff)
             // Another camera may be there: taken at the next frame.
-            pendingCamera = findCamera(Set(failed.filter { now < $0.value.retryAt }.keys))
+            pendingCamera = findCamera(waitingOut(at: now))
             return
         }
         // The pump's governor keeps its level: the camera must start there, or the governor's
@@ -135,5 +135,10 @@ public final class HotplugSource: FrameSource {
         current.stop()
         current = camera
         isCamera = true
+    }
+
+    /// The cameras that failed and are not due again at `now`.
+    private func waitingOut(at now: MonotonicInstant) -> Set<String> {
+        Set(failed.filter { now < $0.value.retryAt }.keys)
     }
 }

@@ -67,16 +67,16 @@ struct Launcher {
         if let text = command.wid ?? inherited, !text.isEmpty {
             let flag = command.wid != nil ? "--wid" : "$XEMBED"
             guard let id = PipcamCommand.parseWindowID(text) else { return "\(flag): '\(text)' is not a window id" }
-            guard display.isMapped(id) != nil else { return "\(flag) \(text): no such window" }
-            guard id != display.root else { return "\(flag) \(text): is the root window" }
+            if let problem = unusable(id, named: "\(flag) \(text)", display: display) { return problem }
             options.embedInto = id
         }
-        if let id = options.followWindow {
-            let text = command.followWindow ?? ""
-            guard display.isMapped(id) != nil else { return "--follow-window \(text): no such window" }
-            guard id != display.root else { return "--follow-window \(text): is the root window" }
-        }
-        return nil
+        return options.followWindow.flatMap { unusable($0, named: "--follow-window \(command.followWindow ?? "")", display: display) }
+    }
+
+    /// Why the window `id` (given as `name`) cannot be embedded into or followed, if it cannot.
+    private func unusable(_ id: WindowID, named name: String, display: XDisplay) -> String? {
+        guard display.isMapped(id) != nil else { return "\(name): no such window" }
+        return id == display.root ? "\(name): is the root window" : nil
     }
 
     /// The camera opens in the mode for the window that shows it first (the main window, or PiP at

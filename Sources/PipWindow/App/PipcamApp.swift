@@ -54,18 +54,16 @@ public final class PipcamApp {
             try setUp()
         } catch {
             pump.stop()
-            if case .cannotEmbed? = error as? DisplayError, let parent = options.embedInto {
-                // Gone while the source started: as a followed window that goes. Else the window
-                // given cannot hold a view (InputOnly, another screen): a bad input.
-                if loop.display.isMapped(parent) == nil {
-                    writeErrorLine("pipcam: window 0x\(String(parent, radix: 16)) is gone")
-                    return 0
-                }
-                writeErrorLine("pipcam: \(error)")
-                return 2
+            let cannotEmbed: Bool
+            if case .cannotEmbed? = error as? DisplayError { cannotEmbed = true } else { cannotEmbed = false }
+            // Gone while the source started: as a followed window that goes. Else a window that
+            // cannot hold a view (InputOnly, another screen) is a bad input.
+            if cannotEmbed, let parent = options.embedInto, loop.display.isMapped(parent) == nil {
+                writeErrorLine(Self.goneLine(parent))
+                return 0
             }
             writeErrorLine("pipcam: \(error)")
-            return 1
+            return cannotEmbed ? 2 : 1
         }
         pump.run()
         let code = loop.run()
@@ -75,9 +73,11 @@ public final class PipcamApp {
 
     /// The followed window was destroyed: nothing is left to show the camera for.
     private func followedWindowIsGone() {
-        writeErrorLine("pipcam: window 0x\(String(sourceWindow, radix: 16)) is gone")
+        writeErrorLine(Self.goneLine(sourceWindow))
         loop.stop(exitCode: 0)
     }
+
+    private static func goneLine(_ w: WindowID) -> String { "pipcam: window 0x\(String(w, radix: 16)) is gone" }
 
     private var allowShm: Bool {
         options.allowSharedMemory && getenv("PIPCAM_NO_XSHM").map { String(cString: $0) } != "1"

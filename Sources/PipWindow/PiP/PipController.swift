@@ -69,11 +69,9 @@ public final class PipController {
     /// The corner and size PiP was placed by while nobody has moved it: until then it starts on the
     /// monitor its source window is on now (the user may have moved that window to another one).
     private var defaultPlacement: (corner: Corner, size: (Int, Int)?)?
-    /// Until when a ConfigureNotify of the PiP window answers pipcam's own move (a placement, a
-    /// snap, a refit), not one the user made through the window manager.
-    private var ownMoveUntil: MonotonicInstant?
-    /// Where pipcam's last own move asked the window to go (its ConfigureNotify may not be here yet).
-    private var ownMoveTarget: Rect?
+    /// Where pipcam's last own move (a placement, a snap, a refit) asked the window to go, and
+    /// until when a ConfigureNotify there answers it rather than being a move the user made.
+    private var ownMove: (target: Rect, until: MonotonicInstant)?
     /// Whether the settle that is scheduled ends a move, resize or zoom the user made.
     private var settleByUser = false
     /// The monitors when PiP was last shown or last saw them change: where it was, relative to its
@@ -108,10 +106,6 @@ public final class PipController {
     public var phase: PipPhase { machine.phase }
     /// The PiP window's frame in root coordinates.
     public var pipFrame: Rect { pipWindow.rect }
-    /// Whether PiP is still where it was placed by default (no frame given, nobody moved, resized
-    /// or zoomed it): it then starts in its corner of the source window's monitor, wherever that
-    /// window is, so an owner that remembers PiP's frame should not save it yet.
-    public var followsSourceWindow: Bool { defaultPlacement != nil }
     /// `canStartPictureInPictureAutomaticallyFromInline`: start when the source window is hidden,
     /// stop (restoring it) when it comes back. Off by default, as in AVKit; turned on here, it
     /// acts on the next hiding (see `init` for a window hidden already).
@@ -129,7 +123,7 @@ public final class PipController {
     ///   - corner: where the PiP window goes, on the monitor of the source window (else of the
     ///     pointer); `size` overrides the default quarter of that monitor's work-area width.
     ///     Without `frame`, PiP follows the source window to another monitor until the user moves
-    ///     it (`followsSourceWindow`); `frame` (a remembered one) overrides all of it.
+    ///     it; `frame` (a remembered one) overrides all of it.
     ///   - startsAutomaticallyWhenSourceHidden: the property's first value; given here, a source
     ///     window already hidden starts PiP (set later, only later hiding does).
     public init(
@@ -473,7 +467,7 @@ public final class PipController {
                 base, by: factor, aroundCentre: centre, aspect: pipWindow.aspect, minWidth: FloatingWindow.minimumWidth, area: area)
         }
         lastZoom = (zoomed.rect, now, zoomed.centre)
-        ownMoveUntil = nil  // the user's: its answer is theirs
+        ownMove = nil  // the user's: its answer is theirs
         pipWindow.setRect(zoomed.rect)
         scheduleSettle(byUser: true)
     }
@@ -513,8 +507,17 @@ public final class PipController {
     /// For a second, a ConfigureNotify that puts the window at `r` (give or take a window
     /// manager's decoration offset, as i3 adds) answers pipcam's own request.
     private func expectOwnMove(to r: Rect) {
-        ownMoveUntil = MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)
-        ownMoveTarget = r
+        ownMove = (r, MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000))
+    }
+
+    /// Where pipcam's own move of the last second asked the window to go.
+    private var pendingOwnMove: Rect? {
+        ownMove.flatMap { MonotonicInstant.now() < $0.until ? $0.target : nil }
+    }
+
+    /// `a` is `b`'s size at most a window manager's decoration offset (i3's) away.
+    private static func isNearby(_ a: Rect, _ b: Rect) -> Bool {
+        a.width == b.width && a.height == b.height && abs(a.x - b.x) <= 32 && abs(a.y - b.y) <= 32
     }
 
     /// Whether the window at `r` is where pipcam's own last request put it, just now: a user's
@@ -522,10 +525,8 @@ public final class PipController {
     /// tells a move by a synthetic ConfigureNotify (ICCCM 4.1.5); its real ones, frame-relative,
     /// pass through passing positions while it reparents, so only their size tells.
     private func answersOwnMove(_ r: Rect, synthetic: Bool) -> Bool {
-        guard let until = ownMoveUntil, let target = ownMoveTarget, MonotonicInstant.now() < until,
-            r.width == target.width, r.height == target.height
-        else { return false }
-        return (wm.isRunning && !synthetic) || (abs(r.x - target.x) <= 32 && abs(r.y - target.y) <= 32)
+        guard let target = pendingOwnMove, r.width == target.width, r.height == target.height else { return false }
+        return (wm.isRunning && !synthetic) || Self.isNearby(r, target)
     }
 
     /// Feeds the machine; events raised while actions run (a synchronous restore completion) queue up.
@@ -574,8 +575,7 @@ public final class PipController {
     private func screenChanged() {
         guard pipShown else { return }
         // The window may not have taken pipcam's last request yet.
-        let moving = ownMoveUntil.map { MonotonicInstant.now() < $0 } ?? false
-        let r = (moving ? ownMoveTarget : nil) ?? pipWindow.rect
+        let r = pendingOwnMove ?? pipWindow.rect
         let layout = ScreenLayout(display: display), area = layout.area(for: r)
         let before = shownLayout?.area(for: r) ?? area
         shownLayout = layout
@@ -680,8 +680,7 @@ public final class PipController {
         guard let (want, until) = requestedPlacement, pipShown else { return }
         guard MonotonicInstant.now() < until else { return requestedPlacement = nil }
         let got = pipWindow.rect
-        let dx = abs(got.x - want.x), dy = abs(got.y - want.y)
-        guard got.width == want.width, got.height == want.height, dx + dy > 0, dx <= 32, dy <= 32 else { return }
+        guard got != want, Self.isNearby(got, want) else { return }
         requestedPlacement = nil
         movePip(to: want)
     }
