@@ -29,6 +29,26 @@ extension PipTests {
             #expect(abs(frame.width - monitor.width / 4) <= 2, "width: \(frame) on \(monitor)")
         }
 
+        /// mutter's top bar is on the primary only: `_NET_WORKAREA` takes its 30 px off the top of
+        /// the whole screen, `_GTK_WORKAREAS_D0` off the primary alone. A top-right PiP on the other
+        /// monitor sits 24 px from that monitor's top, not 54; on the primary, below the bar.
+        @Test func perMonitorWorkAreasPlacePipBesideAPanelOnAnotherMonitor() throws {
+            let x = try makeTwoMonitorServer(.none)
+            try x.runChecked(["xprop", "-root", "-f", "_NET_WORKAREA", "32c", "-set", "_NET_WORKAREA", "0, 30, 3200, 1170"])
+            try x.runChecked([
+                "xprop", "-root", "-f", "_GTK_WORKAREAS_D0", "32c", "-set", "_GTK_WORKAREAS_D0",
+                "1920, 0, 1280, 1024, 0, 30, 1920, 1170",
+            ])
+            for (monitor, top) in [(Self.small, 24), (Self.big, 54)] {
+                try x.movePointer(to: monitor.center)
+                let (p, window) = try x.startPip(["--source", "test", "--corner", "top-right"])
+                let frame = try x.settledGeometry(of: window)
+                #expect(abs(frame.y - top) <= 2 && abs(frame.maxX - (monitor.maxX - 24)) <= 2, "PiP \(frame) on \(monitor)")
+                p.send(SIGTERM)
+                #expect(try p.wait(timeout: .seconds(5)).termination == .exited(0))
+            }
+        }
+
         /// The main window opens centred on the pointer's monitor; moved to the other monitor
         /// before PiP starts, PiP grows out of it there, in that monitor's corner, and again after
         /// it is moved back: PiP follows it until the user moves PiP, and is not remembered.

@@ -28,6 +28,18 @@ import Testing
         #expect(l.areas[1] == small)
     }
 
+    /// mutter's `_GTK_WORKAREAS_D<n>`: its top bar is on the primary only, so `_NET_WORKAREA` takes
+    /// 30 px off the top of both monitors while the small one's own work area is all of it. The
+    /// rectangles come in any order; one that lies within no monitor (stale) is not used.
+    @Test func perMonitorWorkAreasWinOverTheCommonOne() {
+        let own = [Rect(x: 1920, y: 0, width: 1280, height: 1024), Rect(x: 0, y: 30, width: 1920, height: 1130)]
+        let l = ScreenLayout(monitors: [big, small], workArea: workArea, monitorWorkAreas: own)
+        #expect(l.areas == [own[1], own[0]])
+        let stale = ScreenLayout(
+            monitors: [big, small], workArea: workArea, monitorWorkAreas: [Rect(x: 1900, y: 0, width: 1300, height: 1024)])
+        #expect(stale.areas == layout.areas)
+    }
+
     @Test func thePointsMonitorElseTheNearest() {
         #expect(layout.area(containing: 2500, 500) == layout.areas[1])
         #expect(layout.area(containing: 100, 1100) == layout.areas[0])

@@ -77,9 +77,10 @@ public final class DisplayLoop {
             for body in beforeSleep { body() }
             if exitCode != nil { break }
             // XPending flushes our requests and reads what already arrived: an event Xlib has queued
-            // would not wake poll() (the X fd is drained), so look before sleeping.
-            if display.pendingEvents > 0 { continue }
-            sleepUntilActivity()
+            // would not wake poll() (the X fd is drained), so look before sleeping. With events
+            // queued the other descriptors are still looked at, without waiting: X events that
+            // never pause (a completion per frame) must not keep a signal from being read.
+            sleepUntilActivity(wait: display.pendingEvents == 0)
         }
         return exitCode ?? 0
     }
@@ -105,11 +106,11 @@ public final class DisplayLoop {
         }
     }
 
-    private func sleepUntilActivity() {
-        var timeout: Int32 = -1
+    private func sleepUntilActivity(wait: Bool) {
+        var timeout: Int32 = wait ? -1 : 0
         var nearest: MonotonicInstant?
         for timer in timers where nearest == nil || timer.deadline < nearest! { nearest = timer.deadline }
-        if let nearest {
+        if let nearest, wait {
             let now = MonotonicInstant.now()
             timeout = nearest > now ? Int32(min((nearest.nanoseconds - now.nanoseconds + 999_999) / 1_000_000, 60_000)) : 0
         }

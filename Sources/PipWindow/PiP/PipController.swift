@@ -42,6 +42,8 @@ public final class PipController {
     private var display: XDisplay { loop.display }
     private var machine: PipStateMachine
     private var wm: WindowManagerInfo
+    /// `_GTK_WORKAREAS_D<n>` of the current desktop, whose changes move the work areas.
+    private var monitorWorkAreasAtom: UInt?
     let pipWindow: FloatingWindow
     private let proxy: WindowID
     private let pipPresenter: Presenter
@@ -168,6 +170,7 @@ public final class PipController {
         // A window manager replaced while PiP runs must be told again what this window is; a
         // monitor unplugged (the root resized, the work area changed) may leave PiP nowhere.
         _ = display.watch(display.root, [.propertyChange, .structureNotify])
+        monitorWorkAreasAtom = WindowManagerInfo.monitorWorkAreasAtom(display: display)
         if let check = wm.checkWindow { _ = display.watch(check, [.structureNotify]) }
         display.watchScreenChanges()
         // Weak: observers stay with the loop, which may outlive the controller.
@@ -179,6 +182,12 @@ public final class PipController {
             case .destroyed(let w) where w == wm.checkWindow:
                 windowManagerChanged()
             case .property(let w, let atom, _) where w == display.root && atom == display[._NET_WORKAREA]:
+                screenMayHaveChanged()
+            case .property(let w, let atom, _) where w == display.root && atom == monitorWorkAreasAtom:
+                screenMayHaveChanged()
+            case .property(let w, let atom, _) where w == display.root && atom == display[._NET_CURRENT_DESKTOP]:
+                // Each desktop has its own work areas.
+                monitorWorkAreasAtom = WindowManagerInfo.monitorWorkAreasAtom(display: display)
                 screenMayHaveChanged()
             case .configure(let w, _, _) where w == display.root:
                 screenMayHaveChanged()

@@ -1,6 +1,7 @@
 /// The monitors the screen is made of and the part of each the window manager leaves free: where
 /// PiP is placed, snapped, zoomed and fitted. `_NET_WORKAREA` alone is one rectangle over all
-/// monitors, so on two monitors of different sizes it covers dead space no monitor shows.
+/// monitors, so on two monitors of different sizes it covers dead space no monitor shows, and a
+/// panel on one monitor is taken off all of them.
 public struct ScreenLayout: Equatable, Sendable {
     /// The monitors, the primary first, each once (mirrored outputs report the same rectangle).
     public let monitors: [Rect]
@@ -11,14 +12,18 @@ public struct ScreenLayout: Equatable, Sendable {
     ///   - monitors: the monitors' rectangles in root coordinates (Xinerama's order, the primary
     ///     first); none means the whole `workArea` is one monitor.
     ///   - workArea: `_NET_WORKAREA` (or the whole screen).
-    public init(monitors: [Rect], workArea: Rect) {
+    ///   - monitorWorkAreas: per-monitor work areas (`_GTK_WORKAREAS_D<n>`), if the window manager
+    ///     sets them: a monitor takes the one that lies within it, else its part of `workArea`.
+    public init(monitors: [Rect], workArea: Rect, monitorWorkAreas: [Rect] = []) {
         var unique: [Rect] = []
         for m in monitors where m.width > 0 && m.height > 0 && !unique.contains(m) { unique.append(m) }
         if unique.isEmpty { unique = [workArea] }
         self.monitors = unique
         // A work area that leaves a monitor nothing (a strut reported across all of them, or a
         // work area from before the monitor came) must not make PiP unplaceable there.
-        areas = unique.map { $0.intersection(workArea) ?? $0 }
+        areas = unique.map { m in
+            monitorWorkAreas.first { m.intersection($0) == $0 } ?? m.intersection(workArea) ?? m
+        }
     }
 
     /// The usable area of the first (primary) monitor.

@@ -22,7 +22,7 @@ public struct WindowManagerInfo: Sendable {
     /// The work area of the current desktop (`_NET_WORKAREA`), or the whole screen.
     public static func workArea(display: XDisplay) -> Rect {
         let area = display.integers(display.root, ._NET_WORKAREA)
-        let desktop = display.integers(display.root, ._NET_CURRENT_DESKTOP).first ?? 0
+        let desktop = currentDesktop(display: display)
         let screen = display.rootGeometry(of: display.root) ?? Rect(x: 0, y: 0, width: 1280, height: 720)
         // Another client's values: a negative desktop (0xFFFFFFFF comes back as -1) must not index,
         // and an area off the screen would place windows where X coordinates do not reach.
@@ -34,12 +34,37 @@ public struct WindowManagerInfo: Sendable {
         }
         return screen
     }
+
+    /// The current desktop's number (0 when the window manager names none).
+    static func currentDesktop(display: XDisplay) -> Int {
+        display.integers(display.root, ._NET_CURRENT_DESKTOP).first ?? 0
+    }
+
+    /// The atom of mutter's per-monitor work areas for the current desktop, `_GTK_WORKAREAS_D<n>`
+    /// (GTK reads it for the same reason: `_NET_WORKAREA` takes a panel on one monitor off all).
+    public static func monitorWorkAreasAtom(display: XDisplay) -> UInt? {
+        let desktop = currentDesktop(display: display)
+        return desktop >= 0 ? display.intern("_GTK_WORKAREAS_D\(desktop)") : nil
+    }
+
+    /// The current desktop's per-monitor work areas, where the window manager sets them (mutter:
+    /// one rectangle per monitor, in no promised order), else none.
+    public static func monitorWorkAreas(display: XDisplay) -> [Rect] {
+        guard let atom = monitorWorkAreasAtom(display: display) else { return [] }
+        let values = display.integers(display.root, atom: atom)
+        return stride(from: 0, to: values.count - 3, by: 4).compactMap {
+            let r = Rect(x: values[$0], y: values[$0 + 1], width: values[$0 + 2], height: values[$0 + 3])
+            return r.width > 0 && r.height > 0 ? r : nil
+        }
+    }
 }
 
 extension ScreenLayout {
     /// The monitors and work area the X server and the window manager describe now.
     public init(display: XDisplay) {
-        self.init(monitors: display.monitors(), workArea: WindowManagerInfo.workArea(display: display))
+        self.init(
+            monitors: display.monitors(), workArea: WindowManagerInfo.workArea(display: display),
+            monitorWorkAreas: WindowManagerInfo.monitorWorkAreas(display: display))
     }
 
     /// The usable area a new window goes on: the monitor showing most of `window` (the window PiP

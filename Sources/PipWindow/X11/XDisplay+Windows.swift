@@ -71,11 +71,14 @@ extension XDisplay {
     }
 
     /// Reads a format-32 property as integers (empty when absent or on a vanished window).
-    public func integers(_ w: WindowID, _ property: AtomName) -> [Int] {
+    public func integers(_ w: WindowID, _ property: AtomName) -> [Int] { integers(w, atom: self[property]) }
+
+    /// A 32-bit property named by an atom interned elsewhere (one whose name is made at run time).
+    public func integers(_ w: WindowID, atom: UInt) -> [Int] {
         var type: UInt = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let status = XGetWindowProperty(
-            raw, w, self[property], 0, 4096, 0, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
+            raw, w, atom, 0, 4096, 0, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
         defer { if let data { XFree(data) } }
         guard status == Success, format == 32, let data else { return [] }
         return data.withMemoryRebound(to: Int.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }

@@ -1,0 +1,39 @@
+import Foundation
+@testable import PipWindow
+import Testing
+
+/// `DisplayLoop` on its own Xvfb, in this process.
+@Suite struct DisplayLoopTests {
+    /// X events arriving without pause (shared-memory completions of a frame every iteration, in
+    /// a slow build or on a loaded machine) must not starve the loop's other descriptors: SIGTERM
+    /// reaches pipcam through one, and it went unanswered while frames kept coming.
+    @Test func descriptorsAreReadWhileXEventsKeepComing() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        defer { display.close() }
+        let loop = DisplayLoop(display: display)
+        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 64, height: 64), events: [.propertyChange])
+        loop.register(window) { _ in }
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var readerRan = false
+        loop.addReader(ends[0]) {
+            var byte: UInt8 = 0
+            _ = read(ends[0], &byte, 1)
+            readerRan = true
+            loop.stop(exitCode: 0)
+        }
+        var iterations = 0
+        loop.everyIteration {
+            iterations += 1
+            if iterations == 1 { _ = write(ends[1], "x", 1) }
+            if iterations > 1000 { loop.stop(exitCode: 1) }
+            // An event in Xlib's queue before the loop looks again, every time.
+            display.setProperty(window, .WM_NAME, text: "\(iterations)", type: .STRING_)
+            display.sync()
+        }
+        #expect(loop.run() == 0, "the descriptor was not read in \(iterations) iterations")
+        #expect(readerRan)
+    }
+}
