@@ -58,6 +58,32 @@ import Testing
         }
     }
 
+    /// A picture whose header gives a size libjpeg-turbo refuses (0, or over 65500) must not
+    /// spoil the pictures after it: libjpeg-turbo leaves its handle mid-header after such an
+    /// error, and every later picture of the stream (a camera's too) failed as "two SOI markers".
+    @Test(arguments: [(0, 0), (0xFF, 0xF0)])
+    func aBadHeaderDoesNotSpoilTheNextPicture(badHeight: (UInt8, UInt8)) throws {
+        let good = Self.encode(width: 67, height: 45, subsampling: TJSAMP_420, seed: 7)
+        var bad = good
+        let sof = try #require((0..<bad.count - 1).first { bad[$0] == 0xFF && bad[$0 + 1] == 0xC0 })
+        (bad[sof + 5], bad[sof + 6]) = badHeight
+        let decoder = JPEGDecoder()
+        // Full size (libjpeg-turbo) and half size (the reduced decoder, which leaves this to libjpeg-turbo).
+        for (mw, mh) in [(67, 45), (34, 23)] {
+            for (jpeg, decodes) in [(good, true), (bad, false), (good, true), (good, true)] {
+                try jpeg.withUnsafeBytes { bytes in
+                    let frame = Self.frame(bytes, width: 67, height: 45)
+                    if decodes {
+                        let picture = try decoder.decode(frame, minWidth: mw, minHeight: mh)
+                        #expect(picture.width >= mw && picture.height >= mh)
+                    } else {
+                        #expect(throws: JPEGError.self) { try decoder.decode(frame, minWidth: mw, minHeight: mh) }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func corruptJPEGThrows() {
         let garbage: [UInt8] = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }
         let dest = TestDestination(width: 8, height: 8)

@@ -11,7 +11,7 @@ import Synchronization
 /// Owns its output buffer: the returned frame is valid until the next `decode` call. Not thread-safe;
 /// use one decoder per thread.
 public final class JPEGDecoder {
-    private let handle: tjhandle
+    private var handle: tjhandle
     private var buffer: UnsafeMutableRawPointer?
     private var bufferSize = 0
     private let reduced: ReducedJPEGDecoder?
@@ -56,7 +56,7 @@ public final class JPEGDecoder {
         var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
         let status = tjDecompressHeader3(handle, jpeg, UInt(count), &w, &h, &sub, &cs)
         guard status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), w > 0, h > 0 else {
-            throw JPEGError.corrupt(lastError())
+            throw failure()
         }
         return (Int(w), Int(h), sub, cs)
     }
@@ -146,7 +146,7 @@ public final class JPEGDecoder {
         }
         // Warnings (e.g. extraneous bytes) still leave a complete picture; only fatal errors skip it.
         if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) {
-            throw JPEGError.corrupt(lastError())
+            throw failure()
         }
         let base = UnsafeRawPointer(out)
         let planar = format != .bgra && format != .gray
@@ -165,9 +165,15 @@ public final class JPEGDecoder {
         bufferSize = size
     }
 
-    private func lastError() -> String {
-        guard let s = tjGetErrorStr2(handle) else { return "corrupt JPEG" }
-        return String(cString: s)
+    /// The error libjpeg-turbo reported, with a fresh handle for the next picture: after a fatal
+    /// error in a header the old one stays mid-header, and every later picture fails.
+    private func failure() -> JPEGError {
+        let error = JPEGError.corrupt(tjGetErrorStr2(handle).map { String(cString: $0) } ?? "corrupt JPEG")
+        if let fresh = tjInitDecompress() {
+            tjDestroy(handle)
+            handle = fresh
+        }
+        return error
     }
 }
 
