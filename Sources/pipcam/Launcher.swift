@@ -13,9 +13,10 @@ struct Launcher {
         if command.listCameras { return listCameras() }
         SignalPipe.exitAtOnceOnSignal()
         let spec: SourceSpec?
+        // `auto`: the first camera, as with no --source (over a config file's source).
+        let given = command.source.flatMap { $0 == "auto" ? nil : $0 }
         do {
-            // `auto`: the first camera, as with no --source (over a config file's source).
-            spec = try command.source.flatMap { $0 == "auto" ? nil : $0 }.map { try SourceSpec.parse($0) }
+            spec = try given.map { try SourceSpec.parse($0) }
         } catch {
             return fail(error)
         }
@@ -27,8 +28,10 @@ struct Launcher {
             return 2
         }
         // Claimed before the source starts: a second pipcam must not take the camera from the first.
+        let claim: InstanceClaim
         do throws(InstanceClaim.Failure) {
-            options.control = try InstanceClaim.claim(display: display, name: command.name)
+            claim = try InstanceClaim.claim(display: display, name: command.name)
+            options.control = claim
         } catch {
             let flag = command.name.map { " --name \($0)" } ?? ""
             writeErrorLine(
@@ -40,12 +43,13 @@ struct Launcher {
         // reader and the X server (measured: 0.33× mpv's CPU per 1080p MJPEG frame split, 0.29× not).
         if command.untimed { JPEGDecoder.defaultThreads = 1 }
         let source = makeSource(spec, request: request(display: display, options: options))
-        // Read now, before the capture thread owns the source.
-        options.sourceName = spec?.description ?? source.name
-        do {
-            try source.start()
-        } catch {
-            return fail(error)
+        // Read now, before the capture thread owns the source; `status` names it as given.
+        options.sourceName = given ?? source.name
+        let starter = SourceStarter(display: display, claim: claim, sourceName: options.sourceName)
+        switch starter.start(source, startInPip: options.startInPip) {
+        case .started(let startInPip): options.startInPip = startInPip
+        case .failed(let error): return fail(error)
+        case .quit: return 0
         }
         return PipcamApp(display: display, source: source, options: options).run()
     }

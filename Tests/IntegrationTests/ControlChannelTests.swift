@@ -187,4 +187,39 @@ import Testing
         print(String(format: "pipcam status round trip (whole process): median %.1f ms, max %.1f ms of 20", median, times[19]))
         #expect(median < 1000, "replies well within the 1 s the client waits")
     }
+
+    /// While its source starts (a FIFO nobody writes to yet) the instance answers: `status` says
+    /// it shows nothing yet and names the source as given, `toggle` decides that PiP starts once
+    /// frames come. Before, every command timed out with exit 1 and the toggle was lost.
+    @Test func commandsWhileTheSourceStartsAreAnsweredAndKept() throws {
+        let x = try XServer(windowManager: .none)
+        let fifo = x.directory + "/late.mjpeg"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let p = try x.startPipcam(["--source", "mjpeg:\(fifo)"])
+        try waitUntilWaitingForAWriter(p)
+        let (idle, text) = try x.pipcamStatus()
+        #expect(idle["state"] as? String == "idle" && idle["camera"] as? String == "waiting", "\(text)")
+        #expect(idle["source"] as? String == "mjpeg:\(fifo)", "the source as given: \(text)")
+        #expect(try x.runPipcam(["toggle"]).succeeded)
+        #expect(try x.pipcamStatus().object["state"] as? String == "starting")
+        let clip = try TestMedia.mjpeg(width: 160, height: 120, frames: 30)
+        try x.startStalledWriter(into: fifo, from: clip)
+        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture")
+        try waitUntil("PiP is up", timeout: .seconds(5)) { try x.isViewable(pip) }
+        #expect(try x.windows(className: "pipcam", role: "main").allSatisfy { try !x.isViewable($0) }, "PiP, not the main window")
+        #expect(try x.runPipcam(["quit"]).succeeded)
+        #expect(try p.wait(timeout: .seconds(5)).termination == .exited(0))
+    }
+
+    /// `quit` while the source starts ends pipcam at once, with 0.
+    @Test func quitWhileTheSourceStartsEndsPipcam() throws {
+        let x = try XServer(windowManager: .none)
+        let fifo = x.directory + "/never.y4m"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let p = try x.startPipcam(["--source", "y4m:\(fifo)"])
+        try waitUntilWaitingForAWriter(p)
+        let quit = try x.runPipcam(["quit"])
+        #expect(quit.succeeded, "\(quit)")
+        #expect(try p.wait(timeout: .seconds(2)).termination == .exited(0))
+    }
 }

@@ -206,15 +206,17 @@ extension XServer {
     }
 }
 
-/// Waits until `process` waits in `open` for a FIFO's writer (its source starts: everything
-/// before, such as checking the windows it was given, is done). Where the kernel hides what a
-/// process waits in, waits a second instead.
+/// Waits until a thread of `process` waits in `open` for a FIFO's writer (its source starts:
+/// everything before, such as checking the windows it was given and claiming its name, is done).
+/// Where the kernel hides what a process waits in, waits a second instead.
 func waitUntilWaitingForAWriter(_ process: RunningProcess) throws {
-    let path = "/proc/\(process.pid)/wchan"
-    guard let first = try? String(contentsOfFile: path, encoding: .utf8), first != "0" else {
+    guard let first = try? String(contentsOfFile: "/proc/\(process.pid)/wchan", encoding: .utf8), first != "0" else {
         return Thread.sleep(forTimeInterval: 1)
     }
     try waitUntil("pipcam to open the FIFO", timeout: .seconds(10)) {
-        (try? String(contentsOfFile: path, encoding: .utf8)) == "wait_for_partner"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
+        return threads.contains {
+            (try? String(contentsOfFile: "/proc/\(process.pid)/task/\($0)/wchan", encoding: .utf8)) == "wait_for_partner"
+        }
     }
 }

@@ -1,0 +1,83 @@
+import CameraSource
+import PipWindow
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts the source on a thread of its own while this thread answers `pipcam
+/// toggle|start|stop|status|quit`: opening a FIFO waits for its writer and a camera can take a
+/// second, and meanwhile the instance has claimed its name, so a control command must not time out.
+///
+/// `status` reports the instance as not showing frames yet (`camera` `waiting`, no windows);
+/// `start`, `stop` and `toggle` decide whether PiP starts once the source has; `quit` ends pipcam.
+struct SourceStarter {
+    enum Outcome {
+        /// The source started; PiP is to start at once (or not).
+        case started(startInPip: Bool)
+        case failed(Error)
+        /// `pipcam quit` came first.
+        case quit
+    }
+
+    let display: XDisplay
+    let claim: InstanceClaim
+    let sourceName: String
+
+    func start(_ source: FrameSource, startInPip: Bool) -> Outcome {
+        let job = StartJob(source: source)
+        job.run()
+        let loop = DisplayLoop(display: display)
+        var wantsPip = startInPip
+        let server = ControlServer(display: display, claim: claim) { [sourceName] in
+            let none = Rect(x: 0, y: 0, width: 0, height: 0)
+            return InstanceStatus(
+                state: wantsPip ? "starting" : "idle", source: sourceName, camera: CameraState.waiting.description,
+                shown: 0, dropped: 0, fps: 0, pip: none, main: none, mainVisible: false)
+        }
+        server.onCommand = { command in
+            switch command {
+            case .start: wantsPip = true
+            case .stop: wantsPip = false
+            case .toggle: wantsPip.toggle()
+            case .quit: loop.stop(exitCode: 1)
+            case .status: break
+            }
+        }
+        server.install(on: loop)
+        loop.addReader(job.done.fd) { loop.stop(exitCode: 0) }
+        if loop.run() != 0 { return .quit }
+        if let error = job.error { return .failed(error) }
+        return .started(startInPip: wantsPip)
+    }
+}
+
+/// The source and what its `start()` threw, handed from the starting thread back to the caller.
+private final class StartJob: @unchecked Sendable {
+    // Owned by the starting thread until `done` is signalled, by the caller after.
+    private let source: FrameSource
+    private let failure = Mutex<(any Error)?>(nil)
+    /// Signalled when `start()` has returned.
+    let done = WakeSignal()
+
+    init(source: FrameSource) { self.source = source }
+
+    var error: (any Error)? { failure.withLock { $0 } }
+
+    func run() {
+        let box = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { arg in
+            let job = Unmanaged<StartJob>.fromOpaque(arg!).takeRetainedValue()
+            do {
+                try job.source.start()
+            } catch {
+                job.failure.withLock { $0 = error }
+            }
+            job.done.signal()
+            return nil
+        }, box.toOpaque())
+        precondition(rc == 0, "pthread_create failed: \(rc)")
+        pthread_detach(thread)
+    }
+}
