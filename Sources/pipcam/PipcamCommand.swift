@@ -23,10 +23,14 @@ struct PipcamCommand: ParsableCommand {
         valueName: "spec"))
     var source: String?
 
-    @Option(help: ArgumentHelp("The PiP window size, e.g. 480x270.", valueName: "WxH"))
+    // Unconditional: `--size -480x270` is a (refused) value, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The PiP window size, e.g. 480x270; auto for the default (over a config file's size).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right).", valueName: "corner"))
+    @Option(help: ArgumentHelp(
+        "Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right); auto for the default (over a config file's corner).",
+        valueName: "corner"))
     var corner: String?
 
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Flip the picture horizontally (default: on for cameras, off for files).")
@@ -66,21 +70,26 @@ struct PipcamCommand: ParsableCommand {
     @Flag(help: "List capture devices with their formats, sizes and frame rates.")
     var listCameras = false
 
-    @Option(name: [.customShort("w"), .customLong("wid")], help: ArgumentHelp(
+    @Option(name: [.customShort("w"), .customLong("wid")], parsing: .unconditional, help: ArgumentHelp(
         "Embed the camera view into window XID (decimal or 0x hex); $XEMBED works too.", valueName: "XID"))
     var wid: String?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Use another application's window as the PiP source and restore target: minimizing it starts PiP.",
         valueName: "XID"))
     var followWindow: String?
 
     func validate() throws {
-        if let size, Self.parseSize(size) == nil {
-            throw ValidationError("--size: bad size '\(size)': expected WxH, e.g. 480x270")
+        if let size = givenSize {
+            guard let (w, h) = Self.parseSize(size) else {
+                throw ValidationError("--size: bad size '\(size)': expected WxH, e.g. 480x270, or auto")
+            }
+            guard Self.sizeRange.contains(w), Self.sizeRange.contains(h) else {
+                throw ValidationError("--size: \(size): width and height must be \(Self.sizeRange.lowerBound) to \(Self.sizeRange.upperBound)")
+            }
         }
-        if let corner, Corner(rawValue: corner) == nil {
-            throw ValidationError("--corner: unknown corner '\(corner)' (expected top-left, top-right, bottom-left or bottom-right)")
+        if let corner = givenCorner, Corner(rawValue: corner) == nil {
+            throw ValidationError("--corner: unknown corner '\(corner)' (expected top-left, top-right, bottom-left, bottom-right or auto)")
         }
         if ![0, 90, 180, 270].contains(rotate) {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
@@ -128,20 +137,25 @@ struct PipcamCommand: ParsableCommand {
         return value
     }
 
-    /// "WxH" with both sides in 16…16384.
+    /// The sides `--size` takes.
+    static let sizeRange = 16...16384
+
+    /// "WxH" as two numbers (`validate` checks their range).
     static func parseSize(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-            (16...16384).contains(w), (16...16384).contains(h)
-        else { return nil }
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
         return (w, h)
     }
 
+    /// `--size` and `--corner` unless `auto` (which undoes a config file's value).
+    private var givenSize: String? { size == "auto" ? nil : size }
+    private var givenCorner: String? { corner == "auto" ? nil : corner }
+
     var sessionOptions: SessionOptions {
         var o = SessionOptions()
-        o.size = size.flatMap(Self.parseSize)
-        o.corner = corner.flatMap(Corner.init(rawValue:)) ?? .bottomRight
-        o.remembersGeometry = corner == nil && size == nil
+        o.size = givenSize.flatMap(Self.parseSize)
+        o.corner = givenCorner.flatMap(Corner.init(rawValue:)) ?? .bottomRight
+        o.remembersGeometry = givenCorner == nil && givenSize == nil
         o.mirror = mirror
         o.rotation = Rotation(degrees: rotate) ?? Rotation(degrees: 0)!
         o.frameLimit = frames

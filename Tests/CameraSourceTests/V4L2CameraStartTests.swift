@@ -117,6 +117,16 @@ func makeCamera(_ device: FakeV4L2Device, _ w: Int = 480, _ h: Int = 270) -> V4L
         #expect(e?.description == "/dev/video7: no such device")
     }
 
+    /// `--source /dev/shm`: a directory is a bad source (exit 2), not a camera failure (exit 1).
+    @Test func aDirectoryIsBadInput() {
+        let cam = V4L2Camera(path: "/dev/shm", openDevice: { _ throws(V4L2Error) in
+            throw V4L2Error(call: "open", errno: EISDIR)
+        })
+        let e = sourceError { try cam.start() }
+        #expect(e?.exitCode == 2)
+        #expect(e?.description == "/dev/shm: not a video capture device (is a directory)")
+    }
+
     @Test func permissionDeniedNamesTheVideoGroup() {
         let cam = V4L2Camera(path: "/dev/video0", openDevice: { _ throws(V4L2Error) in
             throw V4L2Error(call: "open", errno: EACCES)

@@ -4,7 +4,7 @@ import Testing
 /// Input pipcam must refuse with exit 2 and one `pipcam: …` line naming the culprit.
 enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case noDisplay, unknownSource, missingFile, badY4MHeader, truncatedY4M, mjpegNotJPEG,
-        unknownRawFormat, badSize, badRotate, badCorner, rotateOutOfRange, negativeRotate, negativeFrames, newlineInPath, tinyRate
+        unknownRawFormat, badSize, sizeOutOfRange, negativeSize, badRotate, badCorner, rotateOutOfRange, negativeRotate, negativeFrames, newlineInPath, tinyRate
 
     var testDescription: String { rawValue }
 
@@ -36,6 +36,8 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let path = try write("frames.raw", Data(repeating: 0, count: 640 * 360 * 2))
             return ["--pip", "--source", "raw:\(path):640x360:abcd"]
         case .badSize: return ["--pip", "--source", "test", "--size", "10"]
+        case .sizeOutOfRange: return ["--pip", "--source", "test", "--size", "15x15"]
+        case .negativeSize: return ["--pip", "--source", "test", "--size", "-480x270"]
         case .badRotate: return ["--pip", "--source", "test", "--rotate", "45"]
         case .badCorner: return ["--pip", "--source", "test", "--corner", "middle"]
         case .rotateOutOfRange: return ["--pip", "--source", "test", "--rotate", "450"]
@@ -57,6 +59,8 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .mjpegNotJPEG: "not-a-jpeg.mjpeg"
         case .unknownRawFormat: "abcd"
         case .badSize: "size"
+        case .sizeOutOfRange: "--size: 15x15: width and height must be 16 to 16384"
+        case .negativeSize: "--size: -480x270: width and height"
         case .badRotate: "45"
         case .badCorner: "middle"
         case .rotateOutOfRange: "450"

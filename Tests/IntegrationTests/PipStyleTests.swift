@@ -54,6 +54,14 @@ import Testing
         (process, pip) = try x.startPip(["--source", "test", "--size", "320x180"])
         g = try x.settledGeometry(of: pip)
         #expect(g.width == 320 && g.height == 180 && g.x == 24, "\(g)")
+        process.send(SIGTERM)
+        _ = try process.wait(timeout: .seconds(5))
+        // `auto` undoes the config's size and corner: a quarter of the work area wide, bottom right.
+        (process, pip) = try x.startPip(["--source", "test", "--size", "auto", "--corner", "auto"])
+        g = try x.settledGeometry(of: pip)
+        let area = try x.workArea()
+        #expect(abs(g.width - area.width / 4) <= 2 && abs(g.maxX - (area.maxX - 24)) <= 2 && abs(g.maxY - (area.maxY - 24)) <= 2,
+                "\(g) in \(area)")
     }
 
     /// `name = cam` in the config names the instance its control commands talk to, unless they

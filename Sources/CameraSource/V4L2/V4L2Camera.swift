@@ -244,6 +244,9 @@ public final class V4L2Camera: FrameSource {
         case EBUSY: return interrupt(.inUse)
         // libv4l2's open runs QUERYCAP: a file or device that is not V4L2 fails here.
         case ENOTTY, EINVAL: return .badInput(thing: name, reason: "not a video capture device")
+        // A path that names no device at all (`/dev/shm`): the user's mistake, not the camera's.
+        case EISDIR, ENOTDIR, ELOOP, ENAMETOOLONG:
+            return .badInput(thing: name, reason: "not a video capture device (\(SourceError.describe(errno: error.errno)))")
         default: return .runtime(thing: name, reason: "cannot open: \(SourceError.describe(errno: error.errno))")
         }
     }
