@@ -101,16 +101,18 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
     @Test func aResizedMainWindowTellsItsNewSizeAndAMovedOneNothing() throws {
         let session = try Session()
         let (app, display) = (session.app, session.display)
-        var moved = false
-        session.at(400) {
+        let script = LoopScript()
+        script.wait("the main window to show a frame", until: {
+            app.main.map { display.isViewable($0.id) == true } == true && !session.sizes.isEmpty
+        }) {
             guard let main = app.main else { return }
-            moved = true
             display.moveResize(main.id, to: Rect(x: 40, y: 30, width: main.size.width, height: main.size.height))
         }
-        session.at(800) { if let main = app.main { display.moveResize(main.id, to: Rect(x: 0, y: 0, width: 1000, height: 700)) } }
-        session.at(1400) { app.loop.stop(exitCode: 0) }
-        #expect(app.run() == 0)
-        #expect(moved)
+        script.pause(400) { if let main = app.main { display.moveResize(main.id, to: Rect(x: 0, y: 0, width: 1000, height: 700)) } }
+        script.wait("the new size to be told", until: { session.sizes.count >= 2 })
+        script.pause(300)
+        script.start(on: app.loop)
+        #expect(app.run() == 0, "timed out waiting for \(script.failedStep ?? "")")
         // 1000×700 shows the 16:9 picture at 1000×562.
         #expect(session.sizes == [[894, 503], [1000, 562]], "display sizes told: \(session.sizes)")
     }

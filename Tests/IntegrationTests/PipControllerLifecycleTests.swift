@@ -19,24 +19,22 @@ import Testing
             loop: loop, contentSource: PipContentSource(sourceWindow: window, preferredContentSize: (640, 360)))
         let pipWindow = pip!.pipWindowID
         var pipFrame: Rect?
-        let start = MonotonicInstant.now()
-        func at(_ milliseconds: Int64, _ body: @escaping () -> Void) {
-            _ = loop.schedule(at: start.advanced(byNanoseconds: milliseconds * 1_000_000), body)
-        }
-        at(300) { pip?.start() }
-        at(1000) {
+        let script = LoopScript()
+        script.wait("the window to show", until: { display.isViewable(window) == true }) { pip?.start() }
+        script.wait("PiP to be up", until: { pip?.isActive == true }) {
             pipFrame = display.rootGeometry(of: pipWindow)
             if let r = pipFrame {
                 _ = try? x.run(["xdotool", "mousemove", "\(r.x + r.width / 2)", "\(r.y + r.height / 2)"])
             }
         }
-        at(1300) {
+        script.pause(300) {
             #expect(pip?.isActive == true)
             pip?.tearDown()
             pip = nil
         }
-        at(4500) { loop.stop(exitCode: 0) }
-        #expect(loop.run() == 0)
+        script.pause(3200)
+        script.start(on: loop)
+        #expect(loop.run() == 0, "timed out: \(script.failedStep ?? "")")
         #expect(pipFrame != nil, "PiP was up")
         #expect(try x.info(of: XWindowID(UInt32(pipWindow))) == nil, "PiP's window is gone")
         display.close()
@@ -56,30 +54,27 @@ import Testing
         let pip = try PipController(
             loop: loop, contentSource: PipContentSource(sourceWindow: first, preferredContentSize: (640, 360)))
         var seen: [String] = []
-        let start = MonotonicInstant.now()
-        func at(_ milliseconds: Int64, _ body: @escaping () -> Void) {
-            _ = loop.schedule(at: start.advanced(byNanoseconds: milliseconds * 1_000_000), body)
-        }
-        at(300) { pip.start() }
-        at(1000) {
+        let script = LoopScript()
+        script.wait("the window to show", until: { display.isViewable(first) == true }) { pip.start() }
+        script.wait("PiP to be up", until: { pip.isActive }) {
             seen.append("active before: \(pip.isActive)")
             pip.contentSource = PipContentSource(sourceWindow: second, preferredContentSize: (480, 360))
         }
-        at(1300) {
+        script.pause(300) {
             seen.append("active after switching: \(pip.isActive)")
             display.destroy(first)
             display.flush()
         }
-        at(1700) {
+        script.pause(400) {
             seen.append("active after the old window went: \(pip.isActive)")
             display.destroy(second)
             display.flush()
         }
-        at(2100) {
+        script.wait("PiP to be impossible", until: { !pip.isPossible }) {
             seen.append("possible after the new window went: \(pip.isPossible)")
-            loop.stop(exitCode: 0)
         }
-        #expect(loop.run() == 0)
+        script.start(on: loop)
+        #expect(loop.run() == 0, "timed out: \(script.failedStep ?? "")")
         #expect(seen == [
             "active before: true", "active after switching: true", "active after the old window went: true",
             "possible after the new window went: false",
@@ -105,10 +100,9 @@ import Testing
         }
     }
 
-    /// A server, a loop, a mapped 640×360 source window, and a way to run `body` at a time.
+    /// A server, a loop, a mapped 640×360 source window, and a way to run a `LoopScript`.
     struct Setup {
         let x: XServer, display: XDisplay, loop: DisplayLoop, window: WindowID
-        let start = MonotonicInstant.now()
         init() throws {
             x = try makeServer()
             display = try XDisplay(name: x.display)
@@ -119,8 +113,19 @@ import Testing
         func controller() throws -> PipController {
             try PipController(loop: loop, contentSource: PipContentSource(sourceWindow: window, preferredContentSize: (640, 360)))
         }
-        func at(_ milliseconds: Int64, _ body: @escaping () -> Void) {
-            _ = loop.schedule(at: start.advanced(byNanoseconds: milliseconds * 1_000_000), body)
+        /// Runs `script` on the loop; true when every step was reached.
+        func run(_ script: LoopScript) -> Bool {
+            script.start(on: loop)
+            let code = loop.run()
+            if let step = script.failedStep { Issue.record("timed out waiting for \(step)") }
+            return code == 0
+        }
+
+        /// A script whose first step starts once the source window shows.
+        func script() -> LoopScript {
+            let script = LoopScript()
+            script.wait("the source window to show", until: { [display, window] in display.isViewable(window) == true })
+            return script
         }
     }
 
@@ -130,18 +135,16 @@ import Testing
         let s = try Setup()
         var pip: PipController? = try s.controller()
         let pipWindow = pip!.pipWindowID
-        s.at(300) { pip?.start() }
-        s.at(900) {
-            #expect(pip?.isActive == true)
-            pip = nil
-        }
-        s.at(1200) {
+        let script = s.script()
+        script.pause(0) { pip?.start() }
+        script.wait("PiP to be up", until: { pip?.isActive == true }) { pip = nil }
+        script.pause(300) {
             s.display.moveResize(s.window, to: Rect(x: 120, y: 100, width: 600, height: 340))
             s.display.unmap(s.window)
             s.display.flush()
         }
-        s.at(2600) { s.loop.stop(exitCode: 0) }
-        #expect(s.loop.run() == 0)
+        script.pause(1400)
+        #expect(s.run(script))
         #expect(try s.x.info(of: XWindowID(UInt32(pipWindow))) == nil, "PiP's window is gone")
         s.display.close()
     }
@@ -152,19 +155,20 @@ import Testing
         let s = try Setup()
         let kept = try s.controller(), recorder = Recorder()
         kept.delegate = recorder
-        s.at(300) { kept.start() }
-        s.at(900) { kept.stop() }
-        s.at(1500) {
-            #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore"])
-            kept.tearDown()
-            recorder.keptCompletion?()
-        }
         let inside = try s.controller(), insideRecorder = Recorder()
         inside.delegate = insideRecorder
         insideRecorder.onWillStart = { inside.tearDown() }
-        s.at(1600) { inside.start() }
-        s.at(2400) { s.loop.stop(exitCode: 0) }
-        #expect(s.loop.run() == 0)
+        let script = s.script()
+        script.pause(0) { kept.start() }
+        script.wait("PiP to be up", until: { recorder.calls.contains("didStart") }) { kept.stop() }
+        script.wait("the restore call", until: { recorder.calls.contains("restore") }) {
+            #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore"])
+            kept.tearDown()
+            recorder.keptCompletion?()
+            inside.start()
+        }
+        script.pause(800)
+        #expect(s.run(script))
         #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore"], "\(recorder.calls)")
         #expect(insideRecorder.calls == ["willStart"], "\(insideRecorder.calls)")
         #expect(!inside.isActive && !inside.isShowingVideo)
@@ -192,12 +196,17 @@ import Testing
         let pip = try s.controller()
         #expect(!pip.startsAutomaticallyWhenSourceHidden, "off by default")
         if enabled { pip.startsAutomaticallyWhenSourceHidden = true }
-        s.at(300) {
+        let script = s.script()
+        script.pause(0) {
             s.display.unmap(s.window)
             s.display.flush()
         }
-        s.at(1200) { s.loop.stop(exitCode: 0) }
-        #expect(s.loop.run() == 0)
+        if enabled {
+            script.wait("PiP to start by itself", until: { pip.isActive })
+        } else {
+            script.pause(900)
+        }
+        #expect(s.run(script))
         #expect(pip.isActive == enabled)
         pip.tearDown()
         s.display.close()

@@ -61,6 +61,19 @@ extension PipTests {
             let down = shot.cropped(to: XRect(x: shot.width / 2, y: 0, width: 1, height: shot.height)).commonColorCount()
             let (alongBars, acrossBars) = quarter ? (across, down) : (down, across)
             #expect(acrossBars >= 5 && alongBars <= 3, "\(degrees)°: \(across) colours across, \(down) down")
+            // The bars darken from the picture's left to its right (white … black, one step back
+            // up where the scrolling wraps): left to right in the window at 0°, top to bottom at
+            // 90° (clockwise), and the other way at 180° and 270°.
+            let length = quarter ? shot.height : shot.width
+            let luma = (0..<64).map { i -> Double in
+                let t = (2 * i + 1) * length / 128
+                let p = quarter ? shot.pixel(shot.width / 2, t) : shot.pixel(t, shot.height / 2)
+                return 0.299 * p.red + 0.587 * p.green + 0.114 * p.blue
+            }
+            let falls = zip(luma, luma.dropFirst()).filter { $1 < $0 - 8 }.count
+            let rises = zip(luma, luma.dropFirst()).filter { $1 > $0 + 8 }.count
+            let darkening = degrees < 180 ? falls > rises + 2 : rises > falls + 2
+            #expect(darkening, "\(degrees)°: \(falls) steps darker, \(rises) lighter along the bars")
             #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "stderr: \(pipcam.stderrText)")
         }
 
@@ -74,9 +87,15 @@ extension PipTests {
             let before = try x.settledGeometry(of: window)
             try x.movePointer(to: before.center)
             for _ in 0..<4 {
-                for key in ["plus", "minus"] {
-                    try x.runChecked(["xdotool", "key", key])
-                    Thread.sleep(forTimeInterval: 0.4)
+                try x.runChecked(["xdotool", "key", "plus"])
+                let grown = try poll(timeout: .seconds(5), what: "PiP to grow with +") {
+                    let g = try x.geometry(of: window)
+                    return g.width > before.width ? g : nil
+                }
+                try x.runChecked(["xdotool", "key", "minus"])
+                _ = try poll(timeout: .seconds(5), what: "PiP to shrink with -") {
+                    let g = try x.geometry(of: window)
+                    return g.width < grown.width ? g : nil
                 }
             }
             let after = try x.settledGeometry(of: window)

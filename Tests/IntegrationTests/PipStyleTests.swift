@@ -108,6 +108,24 @@ import Testing
         let undone = try x.runPipcam(["--source", "auto", "--hotkey", "none", "--frames", "3"])
         #expect(undone.exitCode == 0, "\(undone)")
         #expect(undone.stderrText.contains("no camera found"), "\(undone.stderrText)")
+        // The config's key toggles PiP; with `--hotkey none` it does nothing (a ping round trip
+        // after the press: pipcam has read it by then).
+        for (arguments, toggles) in [([String](), true), (["--hotkey", "none"], false)] {
+            let p = try x.startPipcam(["--source", "auto"] + arguments)
+            let main = try x.waitForWindow(className: "pipcam", role: "main")
+            try waitUntil("the main window shows", timeout: .seconds(5)) { try x.isViewable(main) }
+            try x.runChecked(["xdotool", "key", "super+shift+p"])
+            if toggles {
+                try waitUntil("the config's hotkey starts PiP", timeout: .seconds(5)) {
+                    try x.pipcamStatus().object["state"] as? String != "idle"
+                }
+            } else {
+                try x.waitForPipcamToCatchUp(main)
+                #expect(try x.pipcamStatus().object["state"] as? String == "idle", "--hotkey none left the key grabbed")
+            }
+            p.send(SIGTERM)
+            #expect(try p.wait(timeout: .seconds(5)).termination == .exited(0))
+        }
     }
 
     /// A config file that cannot be read (a directory where it should be) is one error, not

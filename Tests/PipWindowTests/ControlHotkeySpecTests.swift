@@ -52,4 +52,13 @@ import Testing
         let spec = try HotkeySpec.parse("alt+Foo") { $0 == "foo" ? 42 : nil }
         #expect(spec.keysym == 42 && spec.keyName == "foo" && spec.text == "alt+Foo")
     }
+
+    /// pipcam's own keys work with Shift (`+` is Shift+= on a US keyboard) and the lock keys on,
+    /// not with Control, Alt or Super held: Super+Shift+P is a shortcut, not a `p`.
+    @Test func plainKeysAllowShiftAndLocksOnly() {
+        let plain: [KeyModifiers] = [[], .shift, .lock, .mod2, [.shift, .lock, .mod2], .mod5]
+        let shortcuts: [KeyModifiers] = [.control, .mod1, .mod4, [.mod4, .shift], [.control, .mod2]]
+        for m in plain { #expect(KeyModifiers.isPlainKeyPress(state: m.rawValue | 1 << 8), "\(m.rawValue)") }
+        for m in shortcuts { #expect(!KeyModifiers.isPlainKeyPress(state: m.rawValue), "\(m.rawValue)") }
+    }
 }

@@ -135,7 +135,7 @@ final class MainWindow {
             return .close
         case .clientMessage(_, let type, let data) where type == display[._XEMBED]:
             handleXEmbed(message: data.1, detail: data.2, data1: data.3)
-        case .keyPress(_, let keysym, _):
+        case .keyPress(_, let keysym, let state) where KeyModifiers.isPlainKeyPress(state: state):
             // Keys reach an embedded view as events its embedder forwards (XEmbed).
             switch keysym {
             case 0xff1b: return content == .placeholder ? .returnFromPip : nil  // Escape

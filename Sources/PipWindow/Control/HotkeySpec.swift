@@ -13,6 +13,13 @@ public struct KeyModifiers: OptionSet, Sendable, Hashable {
     /// All eight modifier bits (key events also carry pointer-button bits above them).
     public static let all = KeyModifiers(rawValue: 0xff)
 
+    /// Whether a key press with modifier `state` is for pipcam's own keys (`p`, `m`, `+`…): Shift
+    /// and the lock keys may be held, Control, Alt and Super not. Those are other shortcuts, such
+    /// as pipcam's own `super+shift+p` hotkey when it is not grabbed, which toggled PiP as a `p`.
+    public static func isPlainKeyPress(state: UInt32) -> Bool {
+        KeyModifiers(rawValue: state).isDisjoint(with: [.control, .mod1, .mod4])
+    }
+
     /// The names `--hotkey` accepts, lower case.
     static let names: [String: KeyModifiers] = [
         "shift": .shift, "ctrl": .control, "control": .control, "alt": .mod1, "meta": .mod1,

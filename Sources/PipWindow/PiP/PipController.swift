@@ -367,7 +367,7 @@ public final class PipController {
             feed(.pipWindowClosed)
         case .visibility(_, _, let unobscured) where !unobscured:
             pipWindow.raiseIfObscured()
-        case .keyPress(_, let keysym, _):
+        case .keyPress(_, let keysym, let state) where KeyModifiers.isPlainKeyPress(state: state):
             handleKey(keysym)
         case .motion, .pointerEntered:
             showControls()
