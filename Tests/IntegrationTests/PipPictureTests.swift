@@ -61,20 +61,32 @@ extension PipTests {
             let down = shot.cropped(to: XRect(x: shot.width / 2, y: 0, width: 1, height: shot.height)).commonColorCount()
             let (alongBars, acrossBars) = quarter ? (across, down) : (down, across)
             #expect(acrossBars >= 5 && alongBars <= 3, "\(degrees)°: \(across) colours across, \(down) down")
-            // The bars darken from the picture's left to its right (white … black, one step back
-            // up where the scrolling wraps): left to right in the window at 0°, top to bottom at
-            // 90° (clockwise), and the other way at 180° and 270°.
-            let length = quarter ? shot.height : shot.width
-            let luma = (0..<64).map { i -> Double in
-                let t = (2 * i + 1) * length / 128
-                let p = quarter ? shot.pixel(shot.width / 2, t) : shot.pixel(t, shot.height / 2)
-                return 0.299 * p.red + 0.587 * p.green + 0.114 * p.blue
-            }
-            let falls = zip(luma, luma.dropFirst()).filter { $1 < $0 - 8 }.count
-            let rises = zip(luma, luma.dropFirst()).filter { $1 > $0 + 8 }.count
-            let darkening = degrees < 180 ? falls > rises + 2 : rises > falls + 2
-            #expect(darkening, "\(degrees)°: \(falls) steps darker, \(rises) lighter along the bars")
+            // Left to right in the window at 0°, top to bottom at 90° (clockwise), the other way
+            // at 180° and 270°.
+            let darkening = shot.barsDarkening(vertical: quarter)
+            #expect(degrees < 180 ? darkening > 2 : darkening < -2, "\(degrees)°: darkening \(darkening) along the bars")
             #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "stderr: \(pipcam.stderrText)")
+        }
+
+        /// `--mirror` flips the test pattern (not mirrored by default: it is no camera), and `m`
+        /// in PiP flips it back.
+        @Test func mirrorFlipsThePictureAndMFlipsItBack() throws {
+            let x = try makeServer()
+            func darkening(_ window: XWindowID) throws -> Int {
+                try poll(timeout: .seconds(5), what: "the window to show a picture") {
+                    let shot = try x.screenshot(of: window)
+                    return shot.distinctColorCount >= 8 ? shot : nil
+                }.barsDarkening(vertical: false)
+            }
+            var (pipcam, window) = try x.startPip(["--source", "test", "--size", "320x180"])
+            #expect(try darkening(window) > 2, "unmirrored, white comes first")
+            pipcam.send(SIGTERM)
+            _ = try pipcam.wait(timeout: .seconds(5))
+            (pipcam, window) = try x.startPip(["--source", "test", "--size", "320x180", "--mirror"])
+            #expect(try darkening(window) < -2, "mirrored, black comes first")
+            try x.movePointer(to: try x.geometry(of: window).center)
+            try x.runChecked(["xdotool", "key", "m"])
+            try waitUntil("m to unmirror the picture", timeout: .seconds(5)) { try darkening(window) > 2 }
         }
 
         /// `+` and `-` in PiP zoom around its centre, and as many of each bring it back exactly

@@ -34,6 +34,21 @@ struct Screenshot: Sendable {
         return Screenshot(width: clip.width, height: clip.height, rgb: bytes)
     }
 
+    /// Which way the test pattern's colour bars run along the line through the middle (down it
+    /// when `vertical`): of 64 samples, the steps darker less the steps lighter. The bars darken
+    /// from the picture's left (white) to its right (black), one step back up where they wrap as
+    /// they scroll, so this is about 7 when the picture's left comes first and -7 when its right does.
+    func barsDarkening(vertical: Bool) -> Int {
+        let length = vertical ? height : width
+        let luma = (0..<64).map { i -> Double in
+            let t = (2 * i + 1) * length / 128
+            let p = vertical ? pixel(width / 2, t) : pixel(t, height / 2)
+            return 0.299 * p.red + 0.587 * p.green + 0.114 * p.blue
+        }
+        let steps = zip(luma, luma.dropFirst())
+        return steps.filter { $1 < $0 - 8 }.count - steps.filter { $1 > $0 + 8 }.count
+    }
+
     /// The mean colour of `rect` (the whole image when nil).
     func meanColor(in rect: XRect? = nil) -> RGB {
         let region = rect.map { cropped(to: $0) } ?? self
