@@ -158,4 +158,33 @@ import Testing
         let result = try p.wait(timeout: .seconds(5))
         #expect(result.exitCode == 0, "\(result)")
     }
+
+    /// Escape pressed in PiP (clicked first, as a user would to give it the keys) stops PiP and
+    /// brings the main window back.
+    @Test func escapeInPipBringsTheMainWindowBack() throws {
+        let x = try XServer(windowManager: .openbox)
+        _ = try x.startPipcam(["--source", "test"])
+        let (main, pip, _) = try windows(x)
+        _ = try x.waitForStableGeometry(of: main)
+        #expect(try x.runPipcam(["start"]).succeeded)
+        try waitUntil("PiP is up", timeout: .seconds(5)) { try isViewable(x, pip) }
+        let frame = try x.settledGeometry(of: pip)
+        try x.runChecked(["xdotool", "mousemove", "\(frame.center.x)", "\(frame.center.y)", "click", "1"])
+        try x.waitForPipcamToCatchUp(pip)
+        try x.key("Escape")
+        try waitUntil("Escape stops PiP", timeout: .seconds(5)) { try !isViewable(x, pip) && isViewable(x, main) }
+        try waitUntil("PiP is idle", timeout: .seconds(5)) { try x.pipcamStatus().object["state"] as? String == "idle" }
+    }
+
+    /// With `--pip` and no main window shown yet, the window manager's close of PiP ends pipcam
+    /// with 0, as its close control does.
+    @Test func closingPipStartedWithPipExitsZero() throws {
+        let x = try XServer(windowManager: .openbox)
+        let (p, pip) = try x.startPip(["--source", "test"])
+        _ = try x.settledGeometry(of: pip)
+        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(pip.raw)"])
+        try x.key("alt+F4")
+        let result = try p.wait(timeout: .seconds(5))
+        #expect(result.exitCode == 0, "\(result)")
+    }
 }
