@@ -187,4 +187,20 @@ import Testing
         let result = try p.wait(timeout: .seconds(5))
         #expect(result.exitCode == 0, "\(result)")
     }
+
+    /// On a high-DPI screen the main window's PiP button is twice the size (72 px, 24 px from
+    /// the corner): a click in its outer part, outside where the 1× button would be, starts PiP.
+    /// (The 1× button was a 36 px target there; the test fails with it.)
+    @Test func theButtonIsDoubleSizeOnAHighDPIScreen() throws {
+        let x = try XServer(windowManager: .none, dpi: 192)
+        _ = try x.startPipcam(["--source", "test"])
+        let (main, pip, _) = try windows(x)
+        let frame = try x.waitForStableGeometry(of: main)
+        // The button shows once the first frame is in: wait for a picture.
+        _ = try poll(timeout: .seconds(5), what: "the main window to show a picture") {
+            try x.screenshot(of: main).distinctColorCount >= 8 ? true : nil
+        }
+        try x.runChecked(["xdotool", "mousemove", "\(frame.maxX - 90)", "\(frame.maxY - 90)", "click", "1"])
+        try waitUntil("the 2× button starts PiP", timeout: .seconds(5)) { try isViewable(x, pip) }
+    }
 }

@@ -24,6 +24,8 @@ final class MainWindow {
     /// Draws the current frame again (video content); set by the owner.
     var redrawVideo: () -> Void = {}
     private let icons: (start: AlphaMask, stop: AlphaMask, title: AlphaMask, action: AlphaMask)
+    /// 2 on a high-DPI screen (the button and the placeholder's text at twice the size), else 1.
+    private let scale: Int
     private let compositor: Compositor
     /// The window this view is embedded in (`--wid`), and the XEmbed embedder once it introduced itself.
     let parent: WindowID?
@@ -74,9 +76,12 @@ final class MainWindow {
         presenter = try Presenter(display: display, window: id, allowShm: allowSharedMemory)
         presenter.resize(width: size.width, height: size.height)
         compositor = Compositor(layout: presenter.pixelLayout)
+        let double = display.prefersDoubleSize
+        scale = double ? 2 : 1
+        // The placeholder's icon is the large one at any density.
         icons = (
-            AlphaMask.asset("pip-start")!, AlphaMask.asset("pip-stop", doubleSize: true)!,
-            AlphaMask.asset("placeholder-title")!, AlphaMask.asset("placeholder-action")!
+            AlphaMask.asset("pip-start", doubleSize: double)!, AlphaMask.asset("pip-stop", doubleSize: true)!,
+            AlphaMask.asset("placeholder-title", doubleSize: double)!, AlphaMask.asset("placeholder-action", doubleSize: double)!
         )
         presenter.overlay = { [unowned self] pixels, stride, w, h in
             bannerOverlay?(pixels, stride, w, h)
@@ -110,7 +115,10 @@ final class MainWindow {
     }
 
     /// The PiP button's rectangle in window coordinates.
-    var buttonRect: Rect { Rect(x: size.width - 12 - 36, y: size.height - 12 - 36, width: 36, height: 36) }
+    var buttonRect: Rect {
+        let (side, margin) = (36 * scale, 12 * scale)
+        return Rect(x: size.width - margin - side, y: size.height - margin - side, width: side, height: side)
+    }
 
     /// Handles an event about the window; returns what the user asked for, if anything.
     func handle(_ event: WindowEvent) -> Intent? {
@@ -178,7 +186,7 @@ final class MainWindow {
         let b = buttonRect
         compositor.dim(x: b.x, y: b.y, w: b.width, h: b.height, amount: 0.55, into: pixels, stride: stride, width: w, height: h)
         compositor.draw(
-            icons.start, at: b.x + 6, y: b.y + 6, opacity: buttonEnabled ? 1 : 0.35, into: pixels, stride: stride,
+            icons.start, at: b.x + 6 * scale, y: b.y + 6 * scale, opacity: buttonEnabled ? 1 : 0.35, into: pixels, stride: stride,
             width: w, height: h)
     }
 
