@@ -40,6 +40,20 @@ import Testing
         #expect(presenter.isIdle)
     }
 
+    /// A drag that grows the window step by step makes new images once, not at every step: the
+    /// first growth gets a quarter more room each way. (Each step made a pair of shared-memory
+    /// images before: 18 for this drag.)
+    @Test func aGrowingDragMakesNewImagesOnce() throws {
+        let (x, _, presenter) = try Self.presenter()
+        defer { withExtendedLifetime(x) {} }
+        #expect(presenter.imagesMade == 2)
+        for step in 1...8 { presenter.resize(width: 320 + 10 * step, height: 180 + 6 * step) }
+        #expect(presenter.imagesMade == 4, "images made: \(presenter.imagesMade)")
+        #expect(presenter.canPresent)
+        presenter.resize(width: 500, height: 281)
+        #expect(presenter.imagesMade == 6, "past the room made, new images again")
+    }
+
     /// A picture put while both images are with the server is owed: the presenter says so until a
     /// later put goes through, so its owner can draw a static picture again after a completion.
     @Test func aPictureThatFindsBothImagesBusyIsOwed() throws {

@@ -53,19 +53,30 @@ public final class Presenter {
         gc = display.createGC(window)
     }
 
+    /// Images made so far (pairs count twice); for tests.
+    private(set) var imagesMade = 0
+
     /// Matches the images to the window's size. Images are reallocated only when the window grows
-    /// past them, so an animation or a shrinking resize costs no allocation.
+    /// past them, so an animation or a shrinking resize costs no allocation. The first images are
+    /// the window's size; a window that outgrows them gets a quarter more each way (up to the
+    /// screen's size), so the next steps of a drag or a zoom fit without new shared memory.
     public func resize(width: Int, height: Int) {
         guard width > 0, height > 0, width != self.width || height != self.height else { return }
         self.width = width
         self.height = height
         lastPresented = nil
         if let first = images.first, first.width >= width, first.height >= height { return }
+        let growing = !images.isEmpty
         releaseImages()
+        let screen = display.screenSize
+        let (w, h) = growing
+            ? (max(width, min(width + width / 4, screen.width)), max(height, min(height + height / 4, screen.height)))
+            : (width, height)
         for _ in 0..<2 {
-            guard let image = display.makeImage(width: width, height: height, allowShm: allowShm) else { continue }
+            guard let image = display.makeImage(width: w, height: h, allowShm: allowShm) else { continue }
             images.append(image)
             captureTimes.append(nil)
+            imagesMade += 1
         }
     }
 

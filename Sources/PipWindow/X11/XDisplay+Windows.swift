@@ -204,6 +204,9 @@ extension XDisplay {
         return mm > 0 ? Double(XDisplayWidth(raw, screen)) * 25.4 / Double(mm) : 96
     }
 
+    /// The screen's size in pixels (no round trip).
+    public var screenSize: (width: Int, height: Int) { (Int(XDisplayWidth(raw, screen)), Int(XDisplayHeight(raw, screen))) }
+
     /// Whether overlays use their 2× icons and text: a high-DPI screen (over 150 dpi).
     public var prefersDoubleSize: Bool { dotsPerInch > 150 }
 
