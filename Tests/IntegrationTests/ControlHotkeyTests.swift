@@ -55,10 +55,21 @@ import Testing
     /// once: the repeated presses are not new ones.
     @Test func aHeldHotkeyTogglesOnce() throws {
         let (x, pip) = try startWithHotkey("super+shift+p")
-        try x.runChecked(["xdotool", "keydown", "super+shift+p", "sleep", "1.5", "keyup", "super+shift+p"])
-        Thread.sleep(forTimeInterval: 0.8)
+        // The server repeats a held key (else this test would prove nothing).
+        #expect(try x.runChecked(["xset", "q"]).stdoutText.contains("auto repeat:  on"))
+        let hold = try x.start(["xdotool", "keydown", "super+shift+p", "sleep", "1.5", "keyup", "super+shift+p"])
+        // Watched while held: once PiP is on its way up, it never turns back (each repeat taken
+        // as a press would stop and start it again, about 20 times).
+        var states: [String] = []
+        while hold.isRunning {
+            if let state = try x.pipcamStatus().object["state"] as? String, state != states.last { states.append(state) }
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        #expect(hold.termination == .exited(0))
+        try waitUntil("PiP is up", timeout: .seconds(5)) { try x.isViewable(pip) }
         #expect(try x.pipcamStatus().object["state"] as? String == "active")
-        #expect(try x.isViewable(pip))
+        let turned = states.drop { $0 == "idle" }
+        #expect(!turned.contains("stopping") && !turned.contains("idle"), "states while held: \(states)")
     }
 
     /// A key whose keysym needs Shift (`plus` is Shift+equal on a US keyboard) works as typed.
