@@ -5,6 +5,30 @@ import Testing
 extension PipTests {
     /// `--stats` lines (PRODUCT.md "Stats line") and ending by signal.
     @Suite struct Lifecycle {
+        /// `PIPCAM_STATS_FIRST_FRAME=1` (what `make bench` reads) adds `first_frame_ms=` to the
+        /// line at exit only: from the process's start to the first frame's completion, which
+        /// must come after the process started and before it ended.
+        @Test func theFirstFrameTimeEndsTheLastLineOnlyWhenAsked() throws {
+            let x = try makeServer()
+            let clock = ContinuousClock()
+            let started = clock.now
+            let result = try x.start(
+                [Pipcam.binaryPath(), "--pip", "--source", "test", "--frames", "3", "--stats"],
+                extraEnvironment: ["PIPCAM_STATS_FIRST_FRAME": "1"]
+            ).wait(timeout: .seconds(10))
+            let took = (clock.now - started).seconds * 1000
+            #expect(result.exitCode == 0, "\(result)")
+            let all = lines(of: result.stderrText)
+            let last = try #require(all.last)
+            let match = try #require(last.firstMatch(of: /\ first_frame_ms=([0-9]+\.[0-9]{2})$/), "\(last)")
+            let ms = try #require(Double(match.output.1))
+            #expect(ms > 0 && ms < took + 20, "first frame \(ms) ms in a run of \(took) ms")
+            #expect(StatsLine(String(last[..<match.range.lowerBound])) != nil, "the contract's line comes first: \(last)")
+            #expect(all.dropLast().allSatisfy { !$0.contains("first_frame_ms") })
+            let plain = try x.runPipcam(["--pip", "--source", "test", "--frames", "3", "--stats"])
+            #expect(!plain.stderrText.contains("first_frame_ms"), "\(plain.stderrText)")
+        }
+
         @Test func statsLinesFollowTheFormat() throws {
             let x = try makeServer()
             let (pipcam, _) = try x.startPip(["--source", "test", "--stats"])
