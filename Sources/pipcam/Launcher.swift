@@ -47,7 +47,12 @@ struct Launcher {
         options.sourceName = given ?? source.name
         let starter = SourceStarter(display: display, claim: claim, sourceName: options.sourceName)
         switch starter.start(source, startInPip: options.startInPip) {
-        case .started(let startInPip): options.startInPip = startInPip
+        case .started(let startInPip) where startInPip != options.startInPip:
+            // Asked for PiP: the main window still comes first (closing PiP must not end pipcam, as
+            // with --pip). Asked to stop a --pip start: the main window alone.
+            options.startPipWhenPossible = startInPip
+            options.startInPip = false
+        case .started: break
         case .failed(let error): return fail(error)
         case .quit: return 0
         }

@@ -13,7 +13,7 @@ import Glibc
 /// `start`, `stop` and `toggle` decide whether PiP starts once the source has; `quit` ends pipcam.
 struct SourceStarter {
     enum Outcome {
-        /// The source started; PiP is to start at once (or not).
+        /// The source started; whether PiP is to start now (a command may have changed `--pip`'s choice).
         case started(startInPip: Bool)
         case failed(Error)
         /// `pipcam quit` came first.

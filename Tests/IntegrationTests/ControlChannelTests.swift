@@ -190,7 +190,8 @@ import Testing
 
     /// While its source starts (a FIFO nobody writes to yet) the instance answers: `status` says
     /// it shows nothing yet and names the source as given, `toggle` decides that PiP starts once
-    /// frames come. Before, every command timed out with exit 1 and the toggle was lost.
+    /// frames come. Before, every command timed out with exit 1 and the toggle was lost. The main
+    /// window comes up too (this is no `--pip` start): stopping PiP leaves pipcam running.
     @Test func commandsWhileTheSourceStartsAreAnsweredAndKept() throws {
         let x = try XServer(windowManager: .none)
         let fifo = x.directory + "/late.mjpeg"
@@ -206,7 +207,11 @@ import Testing
         try x.startStalledWriter(into: fifo, from: clip)
         let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture")
         try waitUntil("PiP is up", timeout: .seconds(5)) { try x.isViewable(pip) }
-        #expect(try x.windows(className: "pipcam", role: "main").allSatisfy { try !x.isViewable($0) }, "PiP, not the main window")
+        let main = try x.waitForWindow(className: "pipcam", role: "main")
+        #expect(try x.isViewable(main), "the main window shows too")
+        #expect(try x.runPipcam(["stop"]).succeeded)
+        try waitUntil("PiP stops", timeout: .seconds(5)) { try !x.isViewable(pip) }
+        #expect(p.isRunning, "stopping PiP does not end a pipcam with a main window")
         #expect(try x.runPipcam(["quit"]).succeeded)
         #expect(try p.wait(timeout: .seconds(5)).termination == .exited(0))
     }

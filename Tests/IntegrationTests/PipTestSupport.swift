@@ -208,15 +208,16 @@ extension XServer {
 
 /// Waits until a thread of `process` waits in `open` for a FIFO's writer (its source starts:
 /// everything before, such as checking the windows it was given and claiming its name, is done).
-/// Where the kernel hides what a process waits in, waits a second instead.
+/// Where the kernel hides what threads wait in (every channel reads "0"), waits a second instead.
 func waitUntilWaitingForAWriter(_ process: RunningProcess) throws {
-    guard let first = try? String(contentsOfFile: "/proc/\(process.pid)/wchan", encoding: .utf8), first != "0" else {
-        return Thread.sleep(forTimeInterval: 1)
-    }
+    let clock = ContinuousClock(), started = clock.now
+    var channelsShown = false
     try waitUntil("pipcam to open the FIFO", timeout: .seconds(10)) {
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
-        return threads.contains {
-            (try? String(contentsOfFile: "/proc/\(process.pid)/task/\($0)/wchan", encoding: .utf8)) == "wait_for_partner"
-        }
+        let channels = threads.compactMap { try? String(contentsOfFile: "/proc/\(process.pid)/task/\($0)/wchan", encoding: .utf8) }
+        if channels.contains("wait_for_partner") { return true }
+        // A running thread reads "0" too: only a second of nothing else means the kernel hides them.
+        if channels.contains(where: { $0 != "0" && !$0.isEmpty }) { channelsShown = true }
+        return !channelsShown && clock.now - started > .seconds(1)
     }
 }

@@ -40,6 +40,15 @@ import Testing
         #expect(stale.areas == layout.areas)
     }
 
+    /// Overlapping monitors (a 1280×1024 one showing the top left of a 1920×1080 one): each takes
+    /// the largest area within it, whatever the order, so the larger is not confined to the smaller's.
+    @Test func overlappingMonitorsTakeTheLargestAreaWithinThem() {
+        let large = Rect(x: 0, y: 0, width: 1920, height: 1080), small = Rect(x: 0, y: 0, width: 1280, height: 1024)
+        let own = [Rect(x: 0, y: 27, width: 1280, height: 997), Rect(x: 0, y: 27, width: 1920, height: 1053)]
+        let l = ScreenLayout(monitors: [large, small], workArea: large, monitorWorkAreas: own)
+        #expect(l.areas == [own[1], own[0]])
+    }
+
     @Test func thePointsMonitorElseTheNearest() {
         #expect(layout.area(containing: 2500, 500) == layout.areas[1])
         #expect(layout.area(containing: 100, 1100) == layout.areas[0])

@@ -23,6 +23,8 @@ public final class PipcamApp {
     /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
     /// size at once — the animation proxy on every step, the PiP window on hand-over.
     private var held: VideoFrame?
+    /// PiP is to start once it is possible (`SessionOptions.startPipWhenPossible`).
+    private var pipWanted = false
     /// The source's last status as the display acted on it.
     var status = SourceStatus(camera: .streaming, prefersMirror: false)
     /// The picture's size after rotation, as the PiP window's aspect ratio was last set from it.
@@ -127,7 +129,13 @@ public final class PipcamApp {
         status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames)
         applyPicture()
         pip.delegate = self
-        pip.onPossibleChanged = { [unowned self] in main?.buttonEnabled = $0 }
+        pip.onPossibleChanged = { [unowned self] possible in
+            main?.buttonEnabled = possible
+            if possible && pipWanted {
+                pipWanted = false
+                pip.start()
+            }
+        }
         pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
         pip.onFrameShown = { [unowned self] in noteShown(captured: $0) }
         pip.onMirrorToggle = { [unowned self] in
@@ -165,6 +173,9 @@ public final class PipcamApp {
         installControl()
         expect(status.frames)
         if options.startInPip { pip.start() } else { main?.show() }
+        if options.startPipWhenPossible && !options.startInPip {
+            if pip.isPossible { pip.start() } else { pipWanted = true }
+        }
         noteMainDisplaySize()
         for second in 1...5 {
             loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: Int64(second) * 1_000_000_000)) { [unowned self] in

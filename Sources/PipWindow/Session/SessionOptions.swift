@@ -14,6 +14,9 @@ public struct SessionOptions: Sendable {
     public var printStats = false
     /// Start in Picture in Picture (`--pip`): the main window appears only when PiP stops.
     public var startInPip = false
+    /// Show the main window as usual, then start PiP as soon as it can (`pipcam start` or
+    /// `toggle` while the source was starting): unlike `--pip`, closing PiP keeps pipcam running.
+    public var startPipWhenPossible = false
     /// Put the PiP window where it was last time (when neither size nor corner was given).
     public var remembersGeometry = true
     /// Create the main view inside this window (`--wid`, `$XEMBED`).

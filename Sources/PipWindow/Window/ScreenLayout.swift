@@ -13,7 +13,7 @@ public struct ScreenLayout: Equatable, Sendable {
     ///     first); none means the whole `workArea` is one monitor.
     ///   - workArea: `_NET_WORKAREA` (or the whole screen).
     ///   - monitorWorkAreas: per-monitor work areas (`_GTK_WORKAREAS_D<n>`), if the window manager
-    ///     sets them: a monitor takes the one that lies within it, else its part of `workArea`.
+    ///     sets them: a monitor takes the largest that lies within it, else its part of `workArea`.
     public init(monitors: [Rect], workArea: Rect, monitorWorkAreas: [Rect] = []) {
         var unique: [Rect] = []
         for m in monitors where m.width > 0 && m.height > 0 && !unique.contains(m) { unique.append(m) }
@@ -21,8 +21,11 @@ public struct ScreenLayout: Equatable, Sendable {
         self.monitors = unique
         // A work area that leaves a monitor nothing (a strut reported across all of them, or a
         // work area from before the monitor came) must not make PiP unplaceable there.
+        // The largest that lies within the monitor: of overlapping monitors (one mirroring part of
+        // another), the larger one also holds the smaller one's area.
         areas = unique.map { m in
-            monitorWorkAreas.first { m.intersection($0) == $0 } ?? m.intersection(workArea) ?? m
+            monitorWorkAreas.filter { m.intersection($0) == $0 }.max { $0.width * $0.height < $1.width * $1.height }
+                ?? m.intersection(workArea) ?? m
         }
     }
 

@@ -48,9 +48,13 @@ public struct WindowManagerInfo: Sendable {
     }
 
     /// The current desktop's per-monitor work areas, where the window manager sets them (mutter:
-    /// one rectangle per monitor, in no promised order), else none.
+    /// one rectangle per monitor, in no promised order), else none. Only while the running window
+    /// manager lists `_GTK_WORKAREAS` in `_NET_SUPPORTED`, as GTK checks: one that replaced mutter
+    /// (or none at all) leaves mutter's property behind, stale.
     public static func monitorWorkAreas(display: XDisplay) -> [Rect] {
-        guard let atom = monitorWorkAreasAtom(display: display) else { return [] }
+        guard WindowManagerInfo(display: display).supports(display.intern("_GTK_WORKAREAS")),
+            let atom = monitorWorkAreasAtom(display: display)
+        else { return [] }
         let values = display.integers(display.root, atom: atom)
         return stride(from: 0, to: values.count - 3, by: 4).compactMap {
             let r = Rect(x: values[$0], y: values[$0 + 1], width: values[$0 + 2], height: values[$0 + 3])
