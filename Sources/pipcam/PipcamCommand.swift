@@ -25,11 +25,11 @@ struct PipcamCommand: ParsableCommand {
 
     // Unconditional: `--size -480x270` is a (refused) value, not a missing one.
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "The PiP window size, e.g. 480x270; auto for the default (over a config file's size).", valueName: "WxH"))
+        "The PiP window size, e.g. 480x270 (default: as left last time, else a quarter of the work area's width); auto for the default (over a config file's size).", valueName: "WxH"))
     var size: String?
 
     @Option(help: ArgumentHelp(
-        "Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right); auto for the default (over a config file's corner).",
+        "Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right; a given --size or --corner sets that memory aside); auto for the default (over a config file's corner).",
         valueName: "corner"))
     var corner: String?
 

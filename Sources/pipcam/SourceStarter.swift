@@ -1,6 +1,5 @@
 import CameraSource
 import PipWindow
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,7 +55,7 @@ struct SourceStarter {
 private final class StartJob: @unchecked Sendable {
     // Owned by the starting thread until `done` is signalled, by the caller after.
     private let source: FrameSource
-    private let failure = Mutex<(any Error)?>(nil)
+    private let failure = Locked<(any Error)?>(nil)
     /// Signalled when `start()` has returned.
     let done = WakeSignal()
 

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 @testable import CameraSource
 #if canImport(Glibc)
@@ -20,9 +19,9 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     var stopped = false
     var failAt: Int?
     /// Levels passed to `setThrottle` (from the pump's thread).
-    let throttleLevels = Mutex<[Int]>([])
+    let throttleLevels = Locked<[Int]>([])
     /// Sizes passed to `displaySizeChanged` (from the pump's thread).
-    let displaySizes = Mutex<[[Int]]>([])
+    let displaySizes = Locked<[[Int]]>([])
     private let storage = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
 
     init(total: Int, buffers: Int, live: Bool, failAt: Int? = nil) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The hand-over point between the capture thread and the display thread.
 ///
 /// Holds at most one frame waiting to be shown. Live sources replace a frame that was not taken
@@ -24,7 +22,7 @@ public final class FrameMailbox: Sendable {
         var displaySize: (width: Int, height: Int)?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Readable when a frame (or the ending) is waiting for the display thread.
     public let toDisplay = WakeSignal()
     /// Readable when a buffer came back (or a stop was requested) for the capture thread.
@@ -32,7 +30,7 @@ public final class FrameMailbox: Sendable {
 
     /// - Parameter capacity: the most buffers that can be on their way back at once.
     public init(capacity: Int = 16) {
-        state = Mutex(State(pending: nil, returns: Array(repeating: 0, count: capacity)))
+        state = Locked(State(pending: nil, returns: Array(repeating: 0, count: capacity)))
     }
 
     // MARK: capture side
