@@ -78,7 +78,9 @@ bench: release bench-kernels
 
 bench-kernels:
 	scripts/bootstrap bench
-	cd Benchmarks/ConvertBench && $(SWIFT) build -c release
+	# SwiftPM can miss a file added to the package it takes by path (`cannot find 'X' in scope`):
+	# then once more from a clean build directory.
+	cd Benchmarks/ConvertBench && ($(SWIFT) build -c release || (rm -rf .build && $(SWIFT) build -c release))
 	mkdir -p $${BENCH_DIR:-/tmp/pipcam-bench}
 	jpeg=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-1920x1080-30.mjpeg; \
 	[ -s $$jpeg ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=8:allf=t \
