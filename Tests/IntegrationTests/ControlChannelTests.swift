@@ -188,16 +188,22 @@ import Testing
         #expect(median < 1000, "replies well within the 1 s the client waits")
     }
 
+    /// pipcam reading `format:FIFO` from a FIFO nobody writes to yet, once it waits for a writer.
+    func startWaitingForAWriter(_ x: XServer, format: String) throws -> (RunningProcess, fifo: String) {
+        let fifo = x.directory + "/late.\(format)"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let p = try x.startPipcam(["--source", "\(format):\(fifo)"])
+        try waitUntilWaitingForAWriter(p)
+        return (p, fifo)
+    }
+
     /// While its source starts (a FIFO nobody writes to yet) the instance answers: `status` says
     /// it shows nothing yet and names the source as given, `toggle` decides that PiP starts once
     /// frames come. Before, every command timed out with exit 1 and the toggle was lost. The main
     /// window comes up too (this is no `--pip` start): stopping PiP leaves pipcam running.
     @Test func commandsWhileTheSourceStartsAreAnsweredAndKept() throws {
         let x = try XServer(windowManager: .none)
-        let fifo = x.directory + "/late.mjpeg"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let p = try x.startPipcam(["--source", "mjpeg:\(fifo)"])
-        try waitUntilWaitingForAWriter(p)
+        let (p, fifo) = try startWaitingForAWriter(x, format: "mjpeg")
         let (idle, text) = try x.pipcamStatus()
         #expect(idle["state"] as? String == "idle" && idle["camera"] as? String == "waiting", "\(text)")
         #expect(idle["source"] as? String == "mjpeg:\(fifo)", "the source as given: \(text)")
@@ -219,10 +225,7 @@ import Testing
     /// `quit` while the source starts ends pipcam at once, with 0.
     @Test func quitWhileTheSourceStartsEndsPipcam() throws {
         let x = try XServer(windowManager: .none)
-        let fifo = x.directory + "/never.y4m"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let p = try x.startPipcam(["--source", "y4m:\(fifo)"])
-        try waitUntilWaitingForAWriter(p)
+        let (p, _) = try startWaitingForAWriter(x, format: "y4m")
         let quit = try x.runPipcam(["quit"])
         #expect(quit.succeeded, "\(quit)")
         #expect(try p.wait(timeout: .seconds(2)).termination == .exited(0))

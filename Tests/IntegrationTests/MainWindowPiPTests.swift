@@ -18,6 +18,15 @@ import Testing
 
     func isViewable(_ x: XServer, _ w: XWindowID) throws -> Bool { try x.info(of: w)?.isViewable == true }
 
+    /// Closes `window` as its user would with openbox (activate, Alt+F4: xdotool has no
+    /// WM_DELETE_WINDOW, openbox's close sends it) and expects pipcam `p` to end with 0.
+    func expectClosingEndsPipcam(_ x: XServer, _ window: XWindowID, _ p: RunningProcess) throws {
+        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(window.raw)"])
+        try x.key("alt+F4")
+        let result = try p.wait(timeout: .seconds(5))
+        #expect(result.exitCode == 0, "\(result)")
+    }
+
     @Test(arguments: [WindowManager.openbox, .none])
     func hidingTheMainWindowStartsPipAndShowingItStopsPip(wm: WindowManager) throws {
         let x = try XServer(windowManager: wm)
@@ -152,11 +161,7 @@ import Testing
         let p = try x.startPipcam(["--source", "test"])
         let main = try x.waitForWindow(className: "pipcam", role: "main")
         _ = try x.waitForStableGeometry(of: main)
-        // xdotool has no WM_DELETE_WINDOW; openbox's close (via the keyboard binding) sends it.
-        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(main.raw)"])
-        try x.key("alt+F4")
-        let result = try p.wait(timeout: .seconds(5))
-        #expect(result.exitCode == 0, "\(result)")
+        try expectClosingEndsPipcam(x, main, p)
     }
 
     /// Escape pressed in PiP (clicked first, as a user would to give it the keys) stops PiP and
@@ -182,10 +187,7 @@ import Testing
         let x = try XServer(windowManager: .openbox)
         let (p, pip) = try x.startPip(["--source", "test"])
         _ = try x.settledGeometry(of: pip)
-        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(pip.raw)"])
-        try x.key("alt+F4")
-        let result = try p.wait(timeout: .seconds(5))
-        #expect(result.exitCode == 0, "\(result)")
+        try expectClosingEndsPipcam(x, pip, p)
     }
 
     /// On a high-DPI screen the main window's PiP button is twice the size (72 px, 24 px from

@@ -181,9 +181,7 @@ public final class PipController {
                 windowManagerChanged()
             case .destroyed(let w) where w == wm.checkWindow:
                 windowManagerChanged()
-            case .property(let w, let atom, _) where w == display.root && atom == display[._NET_WORKAREA]:
-                screenMayHaveChanged()
-            case .property(let w, let atom, _) where w == display.root && atom == monitorWorkAreasAtom:
+            case .property(let w, let atom, _) where w == display.root && (atom == display[._NET_WORKAREA] || atom == monitorWorkAreasAtom):
                 screenMayHaveChanged()
             case .property(let w, let atom, _) where w == display.root && atom == display[._NET_CURRENT_DESKTOP]:
                 // Each desktop has its own work areas.
