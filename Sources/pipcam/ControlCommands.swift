@@ -7,7 +7,7 @@ import Glibc
 
 /// Which running instance a control command is for.
 struct ControlTarget: ParsableArguments {
-    @Option(help: ArgumentHelp("The instance started with --name NAME (default: the unnamed one).", valueName: "name"))
+    @Option(help: ArgumentHelp("The instance started with --name NAME (default: the unnamed one, or a config file's name; none for the unnamed one).", valueName: "name"))
     var name: String?
 
     func validate() throws {
@@ -29,7 +29,7 @@ extension ControlSubcommand {
         guard let (display, displayName) = DisplayConnection.open() else { return 2 }
         defer { display.close() }
         // ArgumentParser gives `--name` to the first command that declares it, before or after the subcommand.
-        let name = target.name ?? root.name
+        let name = InstanceName.given(target.name ?? root.name)
         let outcome = ControlClient(display: display, displayName: displayName, name: name).send(Self.command)
         if let output = outcome.output { print(output) }
         if let error = outcome.error { writeErrorLine(error) }

@@ -30,12 +30,12 @@ struct Launcher {
         // Claimed before the source starts: a second pipcam must not take the camera from the first.
         let claim: InstanceClaim
         do throws(InstanceClaim.Failure) {
-            claim = try InstanceClaim.claim(display: display, name: command.name)
+            claim = try InstanceClaim.claim(display: display, name: command.instanceName)
             options.control = claim
         } catch {
-            let flag = command.name.map { " --name \($0)" } ?? ""
+            let flag = command.instanceName.map { " --name \($0)" } ?? ""
             writeErrorLine(
-                "pipcam: already running on \(InstanceName.describe(display: displayName, name: command.name)) "
+                "pipcam: already running on \(InstanceName.describe(display: displayName, name: command.instanceName)) "
                     + "(use 'pipcam toggle|start|stop|status|quit\(flag)', or --name NAME for another instance)")
             return 1
         }
@@ -94,7 +94,7 @@ struct Launcher {
         let parent = options.embedInto.flatMap { display.rootGeometry(of: $0) }.map { ($0.width, $0.height) }
         let size = options.firstDisplaySize(
             workArea: ScreenLayout(display: display).homeArea(display: display, near: options.followWindow), parentSize: parent,
-            rememberedPip: GeometryMemory.filePath(name: command.name).flatMap(GeometryMemory.load(from:)).map { ($0.width, $0.height) })
+            rememberedPip: GeometryMemory.filePath(name: command.instanceName).flatMap(GeometryMemory.load(from:)).map { ($0.width, $0.height) })
         return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed)
     }
 

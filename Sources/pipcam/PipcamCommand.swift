@@ -55,8 +55,11 @@ struct PipcamCommand: ParsableCommand {
     var hotkey: String?
 
     @Option(help: ArgumentHelp(
-        "Run as the instance NAME, besides the unnamed one; control it with 'pipcam toggle --name NAME'.", valueName: "name"))
+        "Run as the instance NAME, besides the unnamed one; control it with 'pipcam toggle --name NAME'; none for the unnamed one (over a config file's name).", valueName: "name"))
     var name: String?
+
+    /// The instance this pipcam runs as: nil for the unnamed one (`--name none` or no `--name`).
+    var instanceName: String? { InstanceName.given(name) }
 
     @Option(help: ArgumentHelp("The PiP window's outline: rect, rounded or circle.", valueName: "shape"))
     var shape: String?

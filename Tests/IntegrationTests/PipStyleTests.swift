@@ -78,6 +78,21 @@ import Testing
         #expect(try x.runPipcam(["help"]).succeeded, "help is not given the name")
     }
 
+    /// `--name none` runs and controls the unnamed instance over the config's `name`.
+    @Test func nameNoneUndoesTheConfigsName() throws {
+        let x = try makeServer(.none)
+        try writeConfig(x, "name = cam\n")
+        _ = try x.startPip(["--source", "test", "--name", "none"])
+        try waitUntil("the unnamed one answers", timeout: .seconds(5)) { try x.runPipcam(["status", "--name", "none"]).succeeded }
+        #expect(try x.runPipcam(["status"]).exitCode == 3, "no instance called cam runs")
+        // With no config the plain command means the unnamed instance: it is the one running.
+        try writeConfig(x, "")
+        let status = try x.runPipcam(["status"])
+        #expect(status.stdoutText.contains("\"state\":\"active\""), "\(status)")
+        try writeConfig(x, "name = cam\n")
+        #expect(try x.runPipcam(["--name", "none", "quit"]).succeeded)
+    }
+
     /// Control commands read only `name` from the config, with `--name` before them as well, and
     /// help comes up whatever the config says.
     @Test func controlCommandsAndHelpIgnoreTheRestOfTheConfig() throws {

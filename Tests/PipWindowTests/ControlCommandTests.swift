@@ -22,6 +22,13 @@ import Testing
         #expect(InstanceName.describe(display: ":3", name: "a") == ":3 (name 'a')")
     }
 
+    @Test func noneMeansTheUnnamedInstance() {
+        #expect(InstanceName.given("none") == nil)
+        #expect(InstanceName.given(nil) == nil)
+        #expect(InstanceName.given("cam") == "cam")
+        #expect(InstanceName.given("None") == "None", "names are case-sensitive, as selections are")
+    }
+
     @Test(arguments: ["a", "cam-2", "Work_cam.1", String(repeating: "x", count: 64)])
     func goodNames(name: String) {
         #expect(InstanceName.problem(with: name) == nil)

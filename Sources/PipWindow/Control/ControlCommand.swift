@@ -40,6 +40,10 @@ public enum InstanceName {
         return allowed ? nil : "--name: '\(name)' may hold only letters, digits, '-', '_' and '.'"
     }
 
+    /// The instance a `--name` means: nil (the unnamed one) for `none`, which undoes a config
+    /// file's `name`.
+    public static func given(_ text: String?) -> String? { text == "none" ? nil : text }
+
     /// How messages name an instance: ":3" or ":3 (name 'cam')".
     public static func describe(display: String, name: String?) -> String {
         display + (name.map { " (name '\($0)')" } ?? "")
