@@ -51,6 +51,14 @@ extension PipTests {
                 return frame.y
             }
             #expect(abs(try pipTop(on: Self.small) - 54) <= 2, "stale per-monitor areas are not used")
+            try addGtkWorkAreasToSupported(x)
+            let top = try pipTop(on: Self.small)
+            #expect(abs(top - 24) <= 2, "the small monitor has no bar: PiP at y = \(top)")
+            #expect(abs(try pipTop(on: Self.big) - 54) <= 2, "below the big monitor's bar")
+        }
+
+        /// Adds `_GTK_WORKAREAS` to openbox's `_NET_SUPPORTED`, as mutter lists it.
+        private func addGtkWorkAreasToSupported(_ x: XServer) throws {
             // xprop sets one atom per property: the list goes in as numbers (read as such too), ours
             // first, as xprop takes at most 64 of them (openbox's are mostly its own after that).
             func atomIDs(_ property: String) throws -> [Int] {
@@ -63,9 +71,34 @@ extension PipTests {
             try x.runChecked([
                 "xprop", "-root", "-f", "_NET_SUPPORTED", "32c", "-set", "_NET_SUPPORTED", supported.map(String.init).joined(separator: ","),
             ])
-            let top = try pipTop(on: Self.small)
-            #expect(abs(top - 24) <= 2, "the small monitor has no bar: PiP at y = \(top)")
-            #expect(abs(try pipTop(on: Self.big) - 54) <= 2, "below the big monitor's bar")
+        }
+
+        /// A shown PiP follows its monitor's work area when `_GTK_WORKAREAS_D<n>` changes (a bar
+        /// added on the small monitor) and when another desktop, with other areas, comes up.
+        @Test func pipFollowsPerMonitorWorkAreasAsTheyChange() throws {
+            let x = try makeTwoMonitorServer(.openbox)
+            try addGtkWorkAreasToSupported(x)
+            func setAreas(desktop: Int, smallTop: Int) throws {
+                let property = "_GTK_WORKAREAS_D\(desktop)"
+                try x.runChecked([
+                    "xprop", "-root", "-f", property, "32c", "-set", property,
+                    "1920, \(smallTop), 1280, \(1024 - smallTop), 0, 30, 1920, 1170",
+                ])
+            }
+            try setAreas(desktop: 0, smallTop: 0)
+            try setAreas(desktop: 1, smallTop: 0)
+            try x.movePointer(to: Self.small.center)
+            let (_, window) = try x.startPip(["--source", "test", "--corner", "top-right", "--size", "320x180"])
+            _ = try x.settledGeometry(of: window)
+            let opened = try x.outerGeometry(of: window)
+            #expect(abs(opened.y - 24) <= 2, "\(opened)")
+            try setAreas(desktop: 0, smallTop: 40)
+            try waitUntil("PiP below the new bar", timeout: .seconds(5)) { abs(try x.outerGeometry(of: window).y - 64) <= 2 }
+            try x.runChecked(["xdotool", "set_desktop", "1"])
+            try waitUntil("PiP on desktop 1's area", timeout: .seconds(5)) { abs(try x.outerGeometry(of: window).y - 24) <= 2 }
+            #expect(try x.isViewable(window), "PiP is on every desktop")
+            let frame = try x.outerGeometry(of: window)
+            #expect(abs(frame.maxX - (Self.small.maxX - 24)) <= 2, "still in the small monitor's corner: \(frame)")
         }
 
         /// The main window opens centred on the pointer's monitor; moved to the other monitor

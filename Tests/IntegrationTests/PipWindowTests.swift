@@ -162,6 +162,43 @@ extension PipTests {
             #expect(after.width == before.width && after.height == before.height, "the same size: \(before) → \(after)")
         }
 
+        /// A panel added while PiP is shown moves PiP with the work area's edge, 24 px from it, and
+        /// PiP goes back when the panel goes.
+        @Test func pipKeepsItsCornerWhenTheWorkAreaChanges() throws {
+            let x = try makeServer()
+            let (_, window) = try x.startPip(["--source", "test", "--size", "320x180"])
+            let before = try x.settledGeometry(of: window)
+            #expect(before.maxX == x.width - 24 && before.maxY == x.height - 24, "\(before)")
+            func setWorkArea(bottom: Int) throws {
+                try x.runChecked(["xprop", "-root", "-f", "_NET_CURRENT_DESKTOP", "32c", "-set", "_NET_CURRENT_DESKTOP", "0"])
+                try x.runChecked([
+                    "xprop", "-root", "-f", "_NET_WORKAREA", "32c", "-set", "_NET_WORKAREA", "0, 0, \(x.width), \(x.height - bottom)",
+                ])
+            }
+            try setWorkArea(bottom: 60)
+            try waitUntil("PiP above the panel", timeout: .seconds(5)) { try x.geometry(of: window).maxY == x.height - 60 - 24 }
+            let above = try x.settledGeometry(of: window)
+            #expect(above.maxX == before.maxX && above.width == before.width && above.height == before.height,
+                    "only up: \(before) → \(above)")
+            try setWorkArea(bottom: 0)
+            try waitUntil("PiP back in the corner", timeout: .seconds(5)) { try x.geometry(of: window) == before }
+        }
+
+        /// The same under openbox with a real panel: a window reserving a strip at the bottom
+        /// (`_NET_WM_STRUT`) and then giving it up.
+        @Test func pipKeepsItsCornerWhenAPanelComesAndGoesUnderOpenbox() throws {
+            let x = try makeServer(.openbox)
+            let (_, window) = try x.startPip(["--source", "test", "--size", "320x180"])
+            _ = try x.settledGeometry(of: window)
+            let before = try x.outerGeometry(of: window)
+            #expect(abs(before.maxY - (x.height - 24)) <= 2, "\(before)")
+            let area = try reserveStruts(on: x, left: 0, top: 0, bottom: 60)
+            try waitUntil("PiP above the panel", timeout: .seconds(5)) { abs(try x.outerGeometry(of: window).maxY - (area.maxY - 24)) <= 2 }
+            let panel = try x.waitForWindow(className: "xmessage")
+            try x.runChecked(["xprop", "-id", "\(panel)", "-remove", "_NET_WM_STRUT"])
+            try waitUntil("PiP back in the corner", timeout: .seconds(5)) { try x.outerGeometry(of: window) == before }
+        }
+
         private func reserveStruts(on x: XServer, left: Int, top: Int, bottom: Int) throws -> XRect {
             _ = try x.start(["xmessage", "-geometry", "+400+300", "panel"])
             let panel = try x.waitForWindow(className: "xmessage")

@@ -586,8 +586,14 @@ public final class PipController {
         let layout = ScreenLayout(display: display), area = layout.area(for: r)
         let before = shownLayout?.area(for: r) ?? area
         shownLayout = layout
-        guard !layout.shows(r) || r.width > area.width || r.height > area.height else { return }
+        let lost = !layout.shows(r) || r.width > area.width || r.height > area.height
+        // A panel added or taken away: PiP that lay on the old work area keeps its distance from
+        // the nearest corner of the new one, as iOS PiP keeps its corner of the safe area. One
+        // the user left over a panel stays.
+        let areaMoved = area != before && before.intersection(r) == r
+        guard lost || areaMoved else { return }
         let placed = GeometryMemory(rect: r, in: before).rect(in: area)
+        guard placed != r else { return }
         movePip(to: placed)
         onFrameChanged?(placed)
     }
