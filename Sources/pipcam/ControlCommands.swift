@@ -5,6 +5,40 @@ import PipWindow
 import Glibc
 #endif
 
+/// The arguments of `pipcam toggle|start|stop|status|quit|help`, looked at before parsing.
+enum ControlArguments {
+    static let subcommands: Set<String> = ["toggle", "start", "stop", "status", "quit", "help"]
+
+    static func isNameOption(_ argument: String) -> Bool { argument == "--name" || argument.hasPrefix("--name=") }
+
+    /// The subcommand the arguments name: the first argument, or the one after `--name NAME` (the
+    /// only option control commands take, which may come before them).
+    static func subcommand(in arguments: [String]) -> String? {
+        var rest = arguments[...]
+        while let first = rest.first, isNameOption(first) {
+            rest = rest.dropFirst(first == "--name" ? 2 : 1)
+        }
+        return rest.first.flatMap { subcommands.contains($0) ? $0 : nil }
+    }
+
+    /// The first argument besides `subcommand` (once) and `--name NAME`, which a control command
+    /// does not take; nil when there is none.
+    static func stray(in arguments: [String], subcommand: String) -> String? {
+        var rest = arguments[...], seenSubcommand = false
+        while let first = rest.first {
+            if isNameOption(first) {
+                rest = rest.dropFirst(first == "--name" ? 2 : 1)
+            } else if first == subcommand && !seenSubcommand {
+                seenSubcommand = true
+                rest = rest.dropFirst()
+            } else {
+                return first
+            }
+        }
+        return nil
+    }
+}
+
 /// Which running instance a control command is for.
 struct ControlTarget: ParsableArguments {
     @Option(help: ArgumentHelp("The instance started with --name NAME (default: the unnamed one, or a config file's name; none for the unnamed one).", valueName: "name"))

@@ -7,10 +7,15 @@ struct PipcamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipcam",
         abstract: "Show a camera in a floating Picture-in-Picture window.",
+        usage: """
+            pipcam [<options>]
+              pipcam toggle|start|stop|status|quit [--name <name>]
+            """,
         discussion: """
             With no --source, pipcam shows the first capture camera, or the built-in test pattern \
             when there is none. File sources play once and pipcam exits at their end. \
-            One pipcam runs per display (more with --name); the subcommands control it.
+            One pipcam runs per display (more with --name); the subcommands control it \
+            ('pipcam help toggle').
             """,
         subcommands: [ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, QuitCommand.self])
 

@@ -12,18 +12,7 @@ for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
 
 // The config file's settings go before the command line's, which therefore win.
 var arguments = Array(CommandLine.arguments.dropFirst())
-let subcommands: Set<String> = ["toggle", "start", "stop", "status", "quit", "help"]
-func isNameOption(_ argument: String) -> Bool { argument == "--name" || argument.hasPrefix("--name=") }
-/// The subcommand the arguments name: the first argument, or the one after `--name NAME` (the only
-/// option control commands take, which may come before them).
-func subcommand(in arguments: [String]) -> String? {
-    var rest = arguments[...]
-    while let first = rest.first, isNameOption(first) {
-        rest = rest.dropFirst(first == "--name" ? 2 : 1)
-    }
-    return rest.first.flatMap { subcommands.contains($0) ? $0 : nil }
-}
-let named = subcommand(in: arguments)
+let named = ControlArguments.subcommand(in: arguments)
 let asksForHelp = arguments.contains { $0 == "--help" || $0 == "-h" }
 if named == nil && !asksForHelp {
     switch ConfigArguments.load() {
@@ -32,7 +21,7 @@ if named == nil && !asksForHelp {
         writeErrorLine("pipcam: \(problem)")
         exit(2)
     }
-} else if named != "help", !asksForHelp, !arguments.contains(where: isNameOption),
+} else if named != "help", !asksForHelp, !arguments.contains(where: ControlArguments.isNameOption),
     case .success(let fromFile) = ConfigArguments.load(), let name = ConfigArguments.value(of: "--name", in: fromFile)
 {
     // The instance the config names is the one its control commands mean (a bad config is
@@ -54,7 +43,16 @@ do {
     writeErrorLine("pipcam: \(message) (see 'pipcam --help')")
     exit(2)
 }
-if let control = parsed as? any ControlSubcommand { exit(control.send()) }
+if let control = parsed as? any ControlSubcommand {
+    // ArgumentParser lets the main command's options through to a control command, which would
+    // ignore them: `pipcam toggle --pip` is a usage error (PRODUCT.md: exit 2), not a toggle.
+    let name = type(of: control).configuration.commandName ?? ""
+    if let stray = ControlArguments.stray(in: arguments, subcommand: name) {
+        writeErrorLine("pipcam: '\(name)' takes only --name NAME, not '\(stray)' (see 'pipcam help \(name)')")
+        exit(2)
+    }
+    exit(control.send())
+}
 guard let command = parsed as? PipcamCommand else {
     // `--help` and `help` come back as ArgumentParser's own help command once there are subcommands.
     var other = parsed

@@ -87,6 +87,24 @@ import Testing
         #expect(r.stderrText.hasPrefix("pipcam: ") && r.stderrText.filter { $0 == "\n" }.count == 1, "\(r)")
     }
 
+    /// The main command's options given to a control command are refused, not ignored: the
+    /// running pipcam is not toggled by `pipcam toggle --pip`.
+    @Test func controlCommandsRefuseTheMainCommandsOptions() throws {
+        let x = try XServer()
+        _ = try x.startPipcam(["--source", "test"])
+        try waitUntil("pipcam answers", timeout: .seconds(5)) { try x.runPipcam(["status"]).succeeded }
+        for arguments in [["toggle", "--pip"], ["--pip", "toggle"], ["--source", "test", "start"], ["status", "--stats"],
+                          ["--name", "cam", "quit", "--frames", "1"]] {
+            let r = try x.runPipcam(arguments)
+            let command = arguments.first { ["toggle", "start", "status", "quit"].contains($0) } ?? ""
+            #expect(r.exitCode == 2 && r.stderrText.hasPrefix("pipcam: '\(command)' takes only --name NAME, not '--"), "\(arguments): \(r)")
+            #expect(r.stderrText.filter { $0 == "\n" }.count == 1 && r.stdoutText.isEmpty, "\(arguments): \(r)")
+        }
+        try waitUntil("the status", timeout: .seconds(5)) { try x.pipcamStatus().object["state"] as? String == "idle" }
+        #expect(try x.runPipcam(["--name=none", "toggle"]).succeeded, "--name=NAME before the command is taken")
+        try waitUntil("PiP started by the toggle", timeout: .seconds(5)) { try x.pipcamStatus().object["state"] as? String == "active" }
+    }
+
     @Test func aSecondPipcamIsRefusedAndKillNineFreesTheDisplay() throws {
         let x = try XServer(windowManager: .openbox)
         let first = try x.startPipcam(["--source", "test"])
