@@ -114,27 +114,30 @@ public final class HotplugSource: FrameSource {
                 pendingCamera = findCamera(waitingOut(at: now))
             }
         }
-        guard let path = pendingCamera, outstanding == 0 else { return }
-        pendingCamera = nil
-        let camera = makeCamera(path, request)
-        do {
-            try camera.start()
-        } catch {
-            // Not usable after all (no mode it can stream, the USB bus full): said once, tried
-            // again later, and the other cameras meanwhile.
-            if reported.insert(path).inserted { writeErrorLine("pipcam: \(error); showing the test source meanwhile") }
-            let backoff = min(2 * (failed[path]?.backoff ?? Int64(Self.probeNanoseconds) / 2), Self.longestRetryNanoseconds)
-            failed[path] = (now.advanced(byNanoseconds: backoff), backoff)
-            // Another camera may be there: taken at the next frame.
-            pendingCamera = findCamera(waitingOut(at: now))
-            return
+        // Each camera that fails joins those waited out, so this ends.
+        while let path = pendingCamera, outstanding == 0 {
+            pendingCamera = nil
+            let camera = makeCamera(path, request)
+            do {
+                try camera.start()
+            } catch {
+                // Not usable after all (no mode it can stream, the USB bus full): said once, tried
+                // again later, and the other cameras meanwhile.
+                if reported.insert(path).inserted { writeErrorLine("pipcam: \(error); showing the test source meanwhile") }
+                let backoff = min(2 * (failed[path]?.backoff ?? Int64(Self.probeNanoseconds) / 2), Self.longestRetryNanoseconds)
+                failed[path] = (now.advanced(byNanoseconds: backoff), backoff)
+                // Another camera may be there: tried now, as nothing may wake the capture thread
+                // later (no test frame out to come back, no descriptor to poll).
+                pendingCamera = findCamera(waitingOut(at: now))
+                continue
+            }
+            // The pump's governor keeps its level: the camera must start there, or the governor's
+            // next step down would throttle a camera under no pressure.
+            camera.setThrottle(level: throttle)
+            current.stop()
+            current = camera
+            isCamera = true
         }
-        // The pump's governor keeps its level: the camera must start there, or the governor's
-        // next step down would throttle a camera under no pressure.
-        camera.setThrottle(level: throttle)
-        current.stop()
-        current = camera
-        isCamera = true
     }
 
     /// The cameras that failed and are not due again at `now`.

@@ -283,6 +283,39 @@ final class StubSource: FrameSource {
         #expect(rig.placeholder.stopped)
     }
 
+    /// Two cameras appear and the first cannot stream (a depth node, a full USB bus): the second
+    /// is taken in the same call. Waiting for it instead, with no test frame out to come back and
+    /// no descriptor to wake the capture thread, froze the test pattern for good.
+    @Test(arguments: [false, true])
+    func aSecondCameraIsTakenAtOnceWhenTheFirstFails(testFrameOut: Bool) throws {
+        let placeholder = StubSource(name: "test")
+        var nodes: [String] = [], made: [StubSource] = []
+        let hp = HotplugSource(
+            request: request, findCamera: { excluded in nodes.first { !excluded.contains($0) } }, listNodes: { nodes },
+            makeCamera: { path, _ in
+                let camera = StubSource(name: path)
+                if path == "/dev/video0" { camera.startError = .runtime(thing: path, reason: "offers no pixel format pipcam can show") }
+                made.append(camera)
+                return camera
+            },
+            placeholder: placeholder)
+        try hp.start()
+        let held = try #require(expectFrame(try hp.nextFrame(now: t0)))
+        if !testFrameOut { hp.recycle(bufferIndex: held.bufferIndex) }
+        nodes = ["/dev/video0", "/dev/video1"]
+        var step = try hp.nextFrame(now: t0 + probe)
+        if testFrameOut {
+            #expect(step.waitDeadline == .some(nil), "no camera before the test frame is back")
+            #expect(hp.needsBuffersBack)
+            hp.recycle(bufferIndex: held.bufferIndex)
+            step = try hp.nextFrame(now: t0 + probe)
+        }
+        _ = try #require(expectFrame(step), "the second camera's frame, in the same call")
+        #expect(made.map(\.name) == ["/dev/video0", "/dev/video1"] && made.allSatisfy(\.started))
+        #expect(hp.name == "/dev/video1" && hp.cameraState == .streaming)
+        #expect(placeholder.stopped)
+    }
+
     /// A camera that keeps failing is tried again after 2, 4, 8 … up to 64 s, and forgotten
     /// (tried at once) when its node goes and comes back.
     @Test func aCameraThatKeepsFailingIsTriedLessOften() throws {
