@@ -23,12 +23,15 @@ import Glibc
         #expect(shop.device.log.contains("S_FMT YUYV 640x480"))
         #expect(cam.frameWidth == 640 && cam.frameHeight == 480)
         let held = try #require(expectFrame(try cam.nextFrame(now: t0)))
+        #expect(cam.pollDescriptor != nil)
 
         cam.displaySizeChanged(width: 800, height: 600)
         // The display still holds a frame mapped from the device: it is asked for it, nothing else happens.
         #expect(cam.needsBuffersBack)
         #expect(try cam.nextFrame(now: t0).waitDeadline == .some(nil))
         #expect(shop.opens == 1 && !shop.device.isClosed)
+        // Nor is the device polled meanwhile: its frames stay undequeued, so it would always be readable.
+        #expect(cam.pollDescriptor == nil)
 
         cam.recycle(bufferIndex: held.bufferIndex)
         #expect(!cam.needsBuffersBack)
@@ -39,6 +42,7 @@ import Glibc
         #expect(cam.frameWidth == 1280 && cam.frameHeight == 720 && cam.frameFormat == .mjpeg)
         #expect(cam.modeSwitches == 1 && cam.cameraState == .streaming)
         #expect(expectFrame(try cam.nextFrame(now: t0)) != nil, "streams in the new mode")
+        #expect(cam.pollDescriptor != nil)
     }
 
     /// Unplugged while the mode switch waits for its frames: the reopen finds no node, for the new

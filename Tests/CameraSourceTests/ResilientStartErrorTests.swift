@@ -54,7 +54,8 @@ import Glibc
         #expect(cam.cameraState == .streaming && cam.currentInterruption == nil)
         #expect(cam.isLive && cam.mirroredByDefault)
         #expect(cam.frameWidth == 640 && cam.frameHeight == 480 && cam.frameRate == 30)
-        #expect(try cam.nextFrame(now: t0).waitDeadline == .some(nil))
+        // Nothing yet: the poll, and the stall deadline for a first frame.
+        #expect(try cam.nextFrame(now: t0).waitDeadline == t0.advanced(byNanoseconds: V4L2Camera.firstFrameStallNanoseconds))
         cam.stop()
         #expect(Array(shop.device.log.suffix(6)) == ["STREAMOFF", "MUNMAP 0", "MUNMAP 1", "MUNMAP 2", "MUNMAP 3", "CLOSE"])
     }

@@ -224,6 +224,17 @@ func makeCamera(_ device: FakeV4L2Device, _ w: Int = 480, _ h: Int = 270) -> V4L
         #expect(error == .runtime(thing: "/dev/video0", reason: "VIDIOC_STREAMON failed: input/output error"), "\(String(describing: error))")
     }
 
+    /// Off USB, EIO from STREAMON is the driver's own failure, not the bus's: no cheaper mode is
+    /// tried in its place (it would stream smaller without a word).
+    @Test func anEIOOffUSBIsNotTakenForWantOfBandwidth() {
+        let dev = FakeCameras.uvcWebcam()
+        dev.capabilities.busInfo = "platform:vivid-000"
+        dev.fail("STREAMON", EIO, times: 1)
+        let error = sourceError { try makeCamera(dev).start() }
+        #expect(error == .runtime(thing: "/dev/video0", reason: "VIDIOC_STREAMON failed: input/output error"), "\(String(describing: error))")
+        #expect(dev.log.filter { $0.hasPrefix("STREAMON") }.count == 1, "\(dev.log)")
+    }
+
     @Test func aNodeThatCannotStreamSaysSo() {
         let dev = FakeCameras.uvcWebcam()
         dev.capabilities.canStream = false

@@ -23,11 +23,51 @@ import Glibc
         return f
     }
 
-    @Test func wouldBlockWaitsForThePollWithoutSpinning() throws {
+    @Test func wouldBlockWaitsForThePollUntilTheStallDeadline() throws {
         let (cam, dev, start) = try streaming()
         guard case .wait(let deadline) = try cam.nextFrame(now: now) else { Issue.record("no wait"); return }
-        #expect(deadline == nil)
+        #expect(deadline == now.advanced(byNanoseconds: V4L2Camera.firstFrameStallNanoseconds))
         #expect(Array(dev.log[start...]) == ["DQBUF"])
+    }
+
+    /// Buffers queued and no frame (the driver stopped filling them without an error): the stream
+    /// is restarted after 3 s (6 s for the first frame), then after twice as long each time, up
+    /// to 48 s, and never given up on; a frame resets the wait.
+    @Test func aStalledStreamIsRestartedAndNeverGivenUp() throws {
+        let (cam, dev, _) = try streaming()
+        dev.dequeueScript = [.frame(sequence: 0)]
+        let f = try #require(frame(try cam.nextFrame(now: now)))
+        cam.recycle(bufferIndex: f.bufferIndex)
+        var t = now, restarts: [Int64] = []
+        for _ in 0..<8 {
+            guard case .wait(let next) = try cam.nextFrame(now: t), let next else { Issue.record("no deadline"); return }
+            let before = cam.streamRestarts
+            t = next
+            guard case .wait = try cam.nextFrame(now: t) else { Issue.record("no wait"); return }
+            if cam.streamRestarts > before { restarts.append(Int64(t.nanoseconds - now.nanoseconds) / 1_000_000_000) }
+        }
+        // Restarted at 3, 3+6, 9+12, 21+24, then every 48 s.
+        #expect(Array(restarts.prefix(6)) == [3, 9, 21, 45, 93, 141], "\(restarts)")
+        #expect(cam.stalls == restarts.count && cam.streamRestarts == cam.stalls)
+        #expect(dev.log.suffix(6).contains("STREAMON"))
+        // A frame again: the next stall is 3 s away.
+        dev.dequeueScript = [.frame(sequence: 0)]
+        let g = try #require(frame(try cam.nextFrame(now: t)))
+        cam.recycle(bufferIndex: g.bufferIndex)
+        guard case .wait(let next) = try cam.nextFrame(now: t) else { Issue.record("no wait"); return }
+        #expect(next == t.advanced(byNanoseconds: V4L2Camera.stallNanoseconds))
+    }
+
+    /// While the display holds every buffer no frame can come: no stall deadline, no restart.
+    @Test func noStallWhileTheDisplayHoldsEveryBuffer() throws {
+        let (cam, dev, _) = try streaming()
+        dev.dequeueScript = (0..<4).map { .frame(sequence: UInt32($0)) }
+        for _ in 0..<4 { _ = try #require(frame(try cam.nextFrame(now: now))) }
+        guard case .wait(let deadline) = try cam.nextFrame(now: now.advanced(byNanoseconds: 60_000_000_000)) else {
+            Issue.record("no wait")
+            return
+        }
+        #expect(deadline == nil && cam.streamRestarts == 0)
     }
 
     @Test func deliversFramesWithBufferTimestampAndSequence() throws {

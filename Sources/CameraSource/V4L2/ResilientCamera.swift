@@ -55,7 +55,11 @@ public final class ResilientCamera: FrameSource {
     public var frameHeight: Int { lastSize.height }
     public var frameRate: Double? { camera.frameRate }
     public var frameFormat: PixelFormat? { camera.frameFormat }
-    public var pollDescriptor: Int32? { isOpen && interruption == nil ? camera.pollDescriptor : nil }
+    /// None while a mode switch waits for the display's frames: the device stays readable with
+    /// frames nobody dequeues, and polling it would spin; the frames' return wakes the pump.
+    public var pollDescriptor: Int32? {
+        isOpen && interruption == nil && !(pendingRequest != nil && camera.clientHeldBuffers > 0) ? camera.pollDescriptor : nil
+    }
     public var cameraState: CameraState {
         if let interruption { return .interrupted(interruption) }
         return throttle > 0 ? .interrupted(.pressure) : .streaming

@@ -15,7 +15,7 @@ extension V4L2Camera {
                 b = try dev.dequeueBuffer()
             } catch {
                 switch error {
-                case .wouldBlock: return .wait(deadline: nil)
+                case .wouldBlock: return try waitForFrame(dev, now: now)
                 case .interrupted: continue
                 case .noDevice: throw remember(interrupt(.disconnected))
                 case .io:
@@ -42,6 +42,7 @@ extension V4L2Camera {
             }
             framesCaptured += 1
             restartsWithoutFrame = 0
+            stallWatch = nil
             bufferStates[b.index] = .withClient
             let buffer = buffers[b.index]
             return .frame(layout.frame(
@@ -81,15 +82,43 @@ extension V4L2Camera {
         }
     }
 
-    /// STREAMOFF (which takes back all queued buffers), queue every buffer the display does not
-    /// hold, STREAMON. Gives up when restarts keep producing no frame.
+    /// Nothing to dequeue: waits for the descriptor, and for the stall deadline while buffers are
+    /// queued. A driver can stop filling buffers without an error (a UVC stream broken by USB
+    /// errors); the picture would then freeze for good, so the stream is restarted. It is not
+    /// given up on: unplugging ends it (ENODEV) and plugging in again reopens it.
+    private func waitForFrame(_ dev: any V4L2Device, now: MonotonicInstant) throws(SourceError) -> SourceStep {
+        guard bufferStates.contains(.queued) else {
+            stallWatch = nil  // the display holds them all: no frame can come
+            return .wait(deadline: nil)
+        }
+        let watch = stallWatch ?? (now, framesCaptured > 0 ? Self.stallNanoseconds : Self.firstFrameStallNanoseconds)
+        let deadline = watch.since.advanced(byNanoseconds: watch.patience)
+        guard now >= deadline else {
+            stallWatch = watch
+            return .wait(deadline: deadline)
+        }
+        stalls += 1
+        try requeueAllAndRestart(dev)
+        let patience = min(2 * watch.patience, Self.longestStallNanoseconds)
+        stallWatch = (now, patience)
+        return .wait(deadline: now.advanced(byNanoseconds: patience))
+    }
+
+    /// After EIO: STREAMOFF, requeue, STREAMON. Gives up when restarts keep producing no frame.
     private func restartStream(_ dev: any V4L2Device) throws(SourceError) {
         consecutiveIOErrors = 0
         restartsWithoutFrame += 1
         guard restartsWithoutFrame <= Self.restartsBeforeFailure else {
             throw remember(.runtime(thing: name, reason: "input/output error (stream restarted \(Self.restartsBeforeFailure) times without a frame)"))
         }
+        try requeueAllAndRestart(dev)
+    }
+
+    /// STREAMOFF (which takes back all queued buffers), queue every buffer the display does not
+    /// hold, STREAMON.
+    private func requeueAllAndRestart(_ dev: any V4L2Device) throws(SourceError) {
         streamRestarts += 1
+        stallWatch = nil
         do {
             try dev.streamOff()
             isStreaming = false

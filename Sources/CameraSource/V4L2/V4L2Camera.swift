@@ -18,6 +18,13 @@ public final class V4L2Camera: FrameSource {
     public static let ioErrorsBeforeRestart = 3
     /// Stream restarts with no good frame in between before giving up.
     public static let restartsBeforeFailure = 3
+    /// How long buffers may stay queued with no frame before the stream counts as stalled (the
+    /// driver stopped filling them without an error) and is restarted: after frames came, and
+    /// for the first frame, which some cameras take a second or two to expose. Each restart
+    /// that brings nothing doubles the wait, up to `longestStallNanoseconds`.
+    public static let stallNanoseconds: Int64 = 3_000_000_000
+    public static let firstFrameStallNanoseconds: Int64 = 6_000_000_000
+    public static let longestStallNanoseconds: Int64 = 48_000_000_000
 
     /// The device path.
     public let name: String
@@ -62,6 +69,10 @@ public final class V4L2Camera: FrameSource {
     var lastSequence: UInt32?
     var consecutiveIOErrors = 0
     var restartsWithoutFrame = 0
+    /// Since when buffers wait in the driver with no frame, and how long they may.
+    var stallWatch: (since: MonotonicInstant, patience: Int64)?
+    /// Stream restarts for a stall (`stallNanoseconds`).
+    public internal(set) var stalls = 0
 
     enum BufferState { case idle, queued, withClient }
 
@@ -205,10 +216,13 @@ public final class V4L2Camera: FrameSource {
         do {
             try dev.streamOn()
         } catch {
-            if error.errno == ENOSPC || error.errno == EIO { return error }
+            // uvcvideo's EIO means no alternate setting is fast enough; another driver's is its own.
+            let usb = capabilities?.busInfo.hasPrefix("usb") == true
+            if error.errno == ENOSPC || (error.errno == EIO && usb) { return error }
             throw failure(error)
         }
         isStreaming = true
+        stallWatch = nil
         return nil
     }
 
