@@ -123,15 +123,45 @@ import Glibc
     }
 
     /// A camera that comes back unusable for another reason fails the source instead of looping.
-    @Test func reopenFailingForAnotherReasonThrows() throws {
+    /// Reopens that keep failing for another reason than a missing node are tried again with the
+    /// disconnect's back-off a few times, then end the source with that error.
+    @Test func reopenFailingForAnotherReasonThrowsAfterAFewTries() throws {
         let shop = FakeCameraShop()
         shop.prepare = { $0.dequeueScript = [.fail(.noDevice)] }
         let cam = shop.resilient()
         try cam.start(now: t0)
         #expect(try cam.nextFrame(now: t0).waitDeadline == .some(t0 + ms(250)))
         shop.prepare = { $0.fail("S_FMT", EINVAL) }
-        let error = sourceError { _ = try cam.nextFrame(now: t0 + ms(250)) }
+        var now = t0 + ms(250), error: SourceError?
+        for _ in 0...ResilientCamera.failedReopensAllowed {
+            error = sourceError {
+                let step = try cam.nextFrame(now: now)
+                now = try #require(step.waitDeadline ?? nil, "\(step)")
+            }
+        }
+        #expect(shop.opens == 2 + ResilientCamera.failedReopensAllowed)
         #expect(error == .runtime(thing: "/nonexistent/video0", reason: "VIDIOC_S_FMT failed: invalid argument"))
+    }
+
+    /// A camera plugged back in that fails its first reopens (uvcvideo timing out) streams once
+    /// one works; the state stays disconnected meanwhile.
+    @Test func reopenFailingBrieflyStreamsAgain() throws {
+        let shop = FakeCameraShop()
+        shop.prepare = { $0.dequeueScript = [.fail(.noDevice)] }
+        let cam = shop.resilient()
+        try cam.start(now: t0)
+        var now = try #require(try cam.nextFrame(now: t0).waitDeadline ?? nil)
+        var failures = 2
+        shop.prepare = { device in
+            if failures > 0 { device.fail("STREAMON", ETIMEDOUT) }
+            failures -= 1
+        }
+        for _ in 0..<2 {
+            now = try #require(try cam.nextFrame(now: now).waitDeadline ?? nil)
+            #expect(cam.cameraState == .interrupted(.disconnected))
+        }
+        _ = try cam.nextFrame(now: now)
+        #expect(cam.cameraState == .streaming && shop.opens == 4)
     }
 
     /// Disconnected, then another application grabs the camera first: in use, retried each second.

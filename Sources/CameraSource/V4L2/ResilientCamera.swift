@@ -6,7 +6,9 @@ import Glibc
 /// takes the device it waits and retries about once a second; when the device disappears it closes
 /// every handle (the device comes back only then) and reopens it by a stable path with back-off;
 /// under pressure it hands out fewer frames; when the window showing it is resized a lot it
-/// switches to the mode that suits the new size (`displaySizeChanged`). It never ends on its own.
+/// switches to the mode that suits the new size (`displaySizeChanged`). It ends only on an error no wait
+/// can cure (a reopen that keeps failing for another reason than a missing node, a stream that
+/// keeps failing with EIO).
 public final class ResilientCamera: FrameSource {
     public let name: String
     private var request: SourceRequest
@@ -21,6 +23,8 @@ public final class ResilientCamera: FrameSource {
     private var interruption: CameraInterruption?
     private var retryAt = MonotonicInstant(nanoseconds: 0)
     private var failedAttempts = 0
+    /// Reopens after a disconnect that failed for another reason than a missing node.
+    private var failedReopens = 0
     private var reopenPath: String
     private var throttle = 0
     private var throttleCounter = 0
@@ -37,6 +41,8 @@ public final class ResilientCamera: FrameSource {
     /// First and longest wait between attempts to reopen a disconnected camera.
     public static let reconnectFirstNanoseconds: UInt64 = 250_000_000
     public static let reconnectLongestNanoseconds: UInt64 = 2_000_000_000
+    /// Reopens after a disconnect that may fail with a runtime error before pipcam gives up.
+    public static let failedReopensAllowed = 5
 
     public init(
         path: String, request: SourceRequest = SourceRequest(),
@@ -152,6 +158,7 @@ public final class ResilientCamera: FrameSource {
         isOpen = true
         interruption = nil
         failedAttempts = 0
+        failedReopens = 0
         throttleCounter = 0
         throttled = 0
         restartsSeen = 0
@@ -209,11 +216,15 @@ public final class ResilientCamera: FrameSource {
     }
 
     /// After an open that failed: an interruption was noted by `open`; a missing node means the
-    /// camera is unplugged (also one another application held), a disconnect to wait out; any
-    /// other error is rethrown.
+    /// camera is unplugged (also one another application held), a disconnect to wait out. Any
+    /// other error is rethrown, except in the first `failedReopensAllowed` reopens after a
+    /// disconnect: a camera just plugged back in can fail them (uvcvideo's probe timing out, EIO
+    /// while the device settles), and ending pipcam for that would be wrong.
     private func interruptForFailedOpen(_ error: SourceError, now: MonotonicInstant) throws {
         guard error.cameraInterruption == nil else { return }
-        guard case .badInput = error else { throw error }
+        if case .badInput = error { return interrupt(.disconnected, now: now) }
+        guard interruption == .disconnected, failedReopens < Self.failedReopensAllowed else { throw error }
+        failedReopens += 1
         interrupt(.disconnected, now: now)
     }
 
