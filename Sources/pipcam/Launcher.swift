@@ -54,7 +54,12 @@ struct Launcher {
             options.startInPip = false
         case .started: break
         case .failed(let error): return fail(error)
-        case .quit: return 0
+        case .quit(let startInPip):
+            // PRODUCT.md: a stats line at exit, here with nothing shown yet.
+            if options.printStats {
+                writeErrorLine(FrameStats(now: .now()).line(state: startInPip ? "starting" : "idle", camera: CameraState.waiting.description))
+            }
+            return 0
         }
         return PipcamApp(display: display, source: source, options: options).run()
     }

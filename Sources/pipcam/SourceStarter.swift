@@ -9,14 +9,15 @@ import Glibc
 /// second, and meanwhile the instance has claimed its name, so a control command must not time out.
 ///
 /// `status` reports the instance as not showing frames yet (`camera` `waiting`, no windows);
-/// `start`, `stop` and `toggle` decide whether PiP starts once the source has; `quit` ends pipcam.
+/// `start`, `stop` and `toggle` decide whether PiP starts once the source has; `quit`, SIGINT and
+/// SIGTERM end pipcam.
 struct SourceStarter {
     enum Outcome {
         /// The source started; whether PiP is to start now (a command may have changed `--pip`'s choice).
         case started(startInPip: Bool)
         case failed(Error)
-        /// `pipcam quit` came first.
-        case quit
+        /// `pipcam quit`, SIGINT or SIGTERM came first; whether PiP was to start.
+        case quit(startInPip: Bool)
     }
 
     let display: XDisplay
@@ -45,7 +46,8 @@ struct SourceStarter {
         }
         server.install(on: loop)
         loop.addReader(job.done.fd) { loop.stop(exitCode: 0) }
-        if loop.run() != 0 { return .quit }
+        loop.addReader(SignalPipe.shared.fd) { loop.stop(exitCode: 1) }
+        if loop.run() != 0 { return .quit(startInPip: wantsPip) }
         if let error = job.error { return .failed(error) }
         return .started(startInPip: wantsPip)
     }

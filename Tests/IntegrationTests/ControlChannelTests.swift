@@ -207,10 +207,10 @@ import Testing
     }
 
     /// pipcam reading `format:FIFO` from a FIFO nobody writes to yet, once it waits for a writer.
-    func startWaitingForAWriter(_ x: XServer, format: String) throws -> (RunningProcess, fifo: String) {
+    func startWaitingForAWriter(_ x: XServer, format: String, options: [String] = []) throws -> (RunningProcess, fifo: String) {
         let fifo = x.directory + "/late.\(format)"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let p = try x.startPipcam(["--source", "\(format):\(fifo)"])
+        let p = try x.startPipcam(["--source", "\(format):\(fifo)"] + options)
         try waitUntilWaitingForAWriter(p)
         return (p, fifo)
     }
@@ -240,12 +240,23 @@ import Testing
         #expect(try p.wait(timeout: .seconds(5)).termination == .exited(0))
     }
 
-    /// `quit` while the source starts ends pipcam at once, with 0.
-    @Test func quitWhileTheSourceStartsEndsPipcam() throws {
+    /// `quit`, SIGTERM or SIGINT while the source starts end pipcam at once, with 0, and with
+    /// `--stats` the line PRODUCT.md promises at exit: nothing shown, the camera waiting.
+    @Test(arguments: ["quit", "SIGTERM", "SIGINT"])
+    func endingPipcamWhileTheSourceStarts(how: String) throws {
         let x = try XServer(windowManager: .none)
-        let (p, _) = try startWaitingForAWriter(x, format: "y4m")
-        let quit = try x.runPipcam(["quit"])
-        #expect(quit.succeeded, "\(quit)")
-        #expect(try p.wait(timeout: .seconds(2)).termination == .exited(0))
+        let (p, _) = try startWaitingForAWriter(x, format: "y4m", options: ["--stats", "--pip"])
+        _ = try x.pipcamStatus()  // the start-up server answers: the signal comes while it runs
+        switch how {
+        case "quit":
+            let quit = try x.runPipcam(["quit"])
+            #expect(quit.succeeded, "\(quit)")
+        default:
+            p.send(how == "SIGINT" ? SIGINT : SIGTERM)
+        }
+        let result = try p.wait(timeout: .seconds(2))
+        #expect(result.termination == .exited(0), "\(result)")
+        #expect(result.stderrText == "pipcam: state=starting camera=waiting fps=0.00 shown=0 dropped=0 latency_p50_ms=0.00 latency_p99_ms=0.00 cpu_ms_per_frame=0.00\n",
+                "\(result.stderrText)")
     }
 }

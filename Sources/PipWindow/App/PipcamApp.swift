@@ -13,7 +13,7 @@ public final class PipcamApp {
     /// A camera's frames go on while no window shows video; a file's wait (read before the
     /// capture thread owns the source).
     private let sourceIsLive: Bool
-    private let signals = SignalPipe()
+    private let signals = SignalPipe.shared
     /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
     var main: MainWindow?
     /// The window PiP grows out of and restores: the main window's top-level, or the followed window.

@@ -8,9 +8,13 @@ nonisolated(unsafe) private var signalWriteEnd: Int32 = -1
 
 /// Turns SIGINT and SIGTERM into a readable descriptor the event loop polls, so they end the
 /// program through the normal shutdown path (camera released, shared memory freed).
-public final class SignalPipe {
+public final class SignalPipe: Sendable {
     private let wake = WakeSignal()
     public var fd: Int32 { wake.fd }
+
+    /// The process's pipe: a signal that comes between two users of it (pipcam's start-up and its
+    /// app) waits in it instead of going to a pipe nobody reads.
+    public static let shared = SignalPipe()
 
     /// Until a `SignalPipe` exists, SIGINT and SIGTERM end the process with 0 at once. Start-up
     /// (opening a pipe nobody writes to yet can wait for good) has made nothing the kernel and the
