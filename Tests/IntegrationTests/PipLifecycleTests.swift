@@ -165,5 +165,16 @@ extension PipTests {
             #expect(result.exitCode == 2, "\(result)")
             #expect(result.stderrText == "pipcam: no X display: $DISPLAY is not set\n", "\(result)")
         }
+
+        /// A display no server answers on: one line that names it and says why, exit 2.
+        @Test(arguments: [[], ["status"]])
+        func anUnreachableDisplayExitsTwoWithOneLine(_ arguments: [String]) throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment["DISPLAY"] = ":987"
+            let result = try run([Pipcam.binaryPath()] + arguments, environment: environment)
+            #expect(result.exitCode == 2, "\(result)")
+            #expect(result.stderrText == "pipcam: cannot open display ':987': no X server answers there, or it refused the connection\n",
+                    "\(result)")
+        }
     }
 }

@@ -111,7 +111,7 @@ public enum DisplayError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotEmbed(let what): return "cannot embed into \(what)"
-        case .cannotOpen(let name): return "cannot open display '\(name)'"
+        case .cannotOpen(let name): return "cannot open display '\(name)': no X server answers there, or it refused the connection"
         case .unsupportedVisual(let what): return "unsupported X visual: \(what)"
         }
     }
