@@ -156,6 +156,22 @@ extension PipTests {
             #expect(result.stderrText == "pipcam: lost the connection to the X server\n", "stderr: \(result.stderrText)")
         }
 
+        /// With `--stats`, the line at exit comes after that one: what was shown until then.
+        @Test func theStatsLineComesAlsoWhenTheXServerDies() throws {
+            let x = try makeServer()
+            let (pipcam, _) = try x.startPip(["--source", "test", "--stats"])
+            try waitUntil("frames shown", timeout: .seconds(5)) { try x.pipcamStatus().object["shown"] as? Int ?? 0 > 3 }
+            kill(x.serverPID, SIGKILL)
+            let result = try pipcam.wait(timeout: .seconds(5))
+            #expect(result.termination == .exited(1), "\(result)")
+            let lines = result.stderrText.split(separator: "\n").map(String.init)
+            let lost = try #require(lines.firstIndex(of: "pipcam: lost the connection to the X server"), "\(lines)")
+            let last = try #require(lines.last)
+            #expect(lost == lines.count - 2 && last.hasPrefix("pipcam: state=active camera=streaming fps="), "\(lines)")
+            let shown = last.firstMatch(of: /shown=(\d+)/).flatMap { Int($0.1) } ?? 0
+            #expect(shown > 3, "\(last)")
+        }
+
         /// No display to talk to is a usage error, for pipcam and for its control commands.
         @Test(arguments: [[], ["status"], ["toggle"]])
         func noDisplayExitsTwoWithOneLine(_ arguments: [String]) throws {

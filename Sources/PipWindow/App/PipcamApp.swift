@@ -68,7 +68,10 @@ public final class PipcamApp {
             return cannotEmbed ? 2 : 1
         }
         pump.run()
+        // PRODUCT.md: a stats line at exit, also when the X server goes away.
+        if options.printStats { XDisplay.lastWordsOnLostConnection = { [unowned self] in printFinalStats() } }
         let code = loop.run()
+        XDisplay.lastWordsOnLostConnection = nil
         tearDown()
         return code
     }
@@ -412,12 +415,14 @@ public final class PipcamApp {
             loop.display.destroy(main.id)
         }
         loop.display.sync()
-        if options.printStats {
-            stats.finishRate()
-            // The contract's line ends at cpu_ms_per_frame; benchmarks ask for the start-up time too.
-            let withFirstFrame = getenv("PIPCAM_STATS_FIRST_FRAME").map { String(cString: $0) } == "1"
-            writeErrorLine(stats.line(state: stateName, camera: status.camera.description, final: withFirstFrame))
-        }
+        if options.printStats { printFinalStats() }
+    }
+
+    private func printFinalStats() {
+        stats.finishRate()
+        // The contract's line ends at cpu_ms_per_frame; benchmarks ask for the start-up time too.
+        let withFirstFrame = getenv("PIPCAM_STATS_FIRST_FRAME").map { String(cString: $0) } == "1"
+        writeErrorLine(stats.line(state: stateName, camera: status.camera.description, final: withFirstFrame))
     }
 }
 

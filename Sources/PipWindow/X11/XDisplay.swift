@@ -20,6 +20,7 @@ private let recordingErrorHandler: @convention(c) (OpaquePointer?, UnsafeMutable
 
 private let connectionLostHandler: @convention(c) (OpaquePointer?) -> Int32 = { _ in
     writeErrorLine("pipcam: lost the connection to the X server")
+    XDisplay.lastWordsOnLostConnection?()
     exit(1)
 }
 
@@ -30,6 +31,9 @@ public final class XDisplay {
     let raw: OpaquePointer
     public let screen: Int32
     public let root: WindowID
+    /// Run on the display's thread when the connection to the X server is lost, just before the
+    /// process exits with 1 (Xlib lets nothing return from there): a stats line, say.
+    nonisolated(unsafe) public static var lastWordsOnLostConnection: (() -> Void)?
     /// The connection's descriptor, to poll for incoming events.
     public let fileDescriptor: Int32
     private var atomValues: [UInt] = []
