@@ -43,7 +43,7 @@ enum ConfigArguments {
             do {
                 _ = try PipcamCommand.parse(entry.arguments)
             } catch {
-                let message = PipcamCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad value"
+                let message = PipcamCommand.oneLine(for: error, otherwise: "bad value")
                 return .failure(Problem(description: "\(path): line \(entry.line): \(message)"))
             }
         }

@@ -145,6 +145,15 @@ struct PipcamCommand: ParsableCommand {
         return value
     }
 
+    /// A parse error as the first part of one line: ArgumentParser's sentences ("Unknown option
+    /// '--x'") start lower-case there, as pipcam's own messages do.
+    static func oneLine(for error: Error, otherwise: String) -> String {
+        guard let line = message(for: error).split(separator: "\n").first.map(String.init) else { return otherwise }
+        let head = line.prefix(2)
+        guard head.count == 2, head.first!.isUppercase, head.last!.isLowercase else { return line }
+        return line.prefix(1).lowercased() + line.dropFirst()
+    }
+
     /// The sides `--size` takes.
     static let sizeRange = 16...16384
 

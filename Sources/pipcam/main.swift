@@ -39,7 +39,7 @@ do {
         print(PipcamCommand.fullMessage(for: error))
         exit(0)
     }
-    let message = PipcamCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
+    let message = PipcamCommand.oneLine(for: error, otherwise: "bad arguments")
     writeErrorLine("pipcam: \(message) (see 'pipcam --help')")
     exit(2)
 }

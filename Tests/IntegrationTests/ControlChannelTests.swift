@@ -85,6 +85,8 @@ import Testing
         let r = try x.runPipcam(arguments)
         #expect(r.exitCode == 2, "\(r)")
         #expect(r.stderrText.hasPrefix("pipcam: ") && r.stderrText.filter { $0 == "\n" }.count == 1, "\(r)")
+        // ArgumentParser's sentences too go on as pipcam's do, lower-case after "pipcam: ".
+        #expect(r.stderrText.dropFirst("pipcam: ".count).first?.isUppercase == false, "\(r)")
     }
 
     /// The main command's options given to a control command are refused, not ignored: the
