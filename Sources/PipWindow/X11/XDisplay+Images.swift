@@ -48,7 +48,7 @@ extension XDisplay {
     /// and checked with a trapped, synced attach: the extension being present does not mean attaching
     /// works (containers, remote displays).
     public func makeImage(width: Int, height: Int, allowShm: Bool) -> ImageBuffer? {
-        if allowShm && hasShm, let image = makeSharedImage(width: width, height: height) { return image }
+        if allowShm && hasShm && !shmRefused, let image = makeSharedImage(width: width, height: height) { return image }
         guard let data = malloc(max(1, width * height * 4)) else { return nil }
         guard let image = XCreateImage(
             raw, visual, UInt32(depth), ZPixmap, 0, data.assumingMemoryBound(to: CChar.self),
@@ -82,11 +82,14 @@ extension XDisplay {
         info.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)
         info.pointee.readOnly = 0
         image.pointee.data = info.pointee.shmaddr
-        let (_, error) = withErrorTrap { XShmAttach(raw, info) }
-        // Marked for removal right away: the segment then vanishes with the last process using it,
-        // even if pipcam is killed.
+        // Marked for removal before the server attaches (Linux lets it attach a segment so
+        // marked): the segment then vanishes with the last process using it, even if pipcam is
+        // killed during the attach's two round trips.
         _ = CX11_ShmRemove(info.pointee.shmid)
+        let (_, error) = withErrorTrap { XShmAttach(raw, info) }
         guard error == nil else {
+            // Refused once (a remote display, another IPC namespace), refused again: not asked again.
+            shmRefused = true
             shmdt(address)
             image.pointee.data = nil
             _ = CX11_DestroyImage(image)

@@ -39,6 +39,8 @@ public final class XDisplay {
     private var atomValues: [UInt] = []
     private let shmEventBase: Int32
     public let hasShm: Bool
+    /// The server refused to attach a segment: images are made without shared memory from then on.
+    public internal(set) var shmRefused = false
     /// RandR's first event number, -1 without RandR.
     let randrEventBase: Int32
     let visual: UnsafeMutablePointer<Visual>
