@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PipWindow
 import Testing
 
 extension PipTests {
@@ -143,6 +144,28 @@ extension PipTests {
             let result = try x.run(["sh", "-c", "exec \"$0\" --pip --source y4m:- <&-", try Pipcam.binaryPath()], timeout: .seconds(10))
             #expect(result.exitCode == 2, "\(result)")
             #expect(result.stderrText == "pipcam: stdin: empty file\n", "\(result)")
+        }
+
+        /// Another program destroying the PiP window (`XDestroyWindow`, as `xdotool windowclose`
+        /// does) ends pipcam with 0, as destroying its main window does; it used to wait for put
+        /// completions that never came, showing nothing and never ending.
+        @Test(arguments: [true, false])
+        func anotherProgramDestroyingThePipWindowEndsPipcam(startInPip: Bool) throws {
+            let x = try makeServer()
+            let pipcam: RunningProcess, pip: XWindowID
+            if startInPip {
+                (pipcam, pip) = try x.startPip(["--source", "test"])
+            } else {
+                pipcam = try x.startPipcam(["--source", "test"])
+                pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
+            }
+            try waitUntil("frames shown", timeout: .seconds(5)) { try x.pipcamStatus().object["shown"] as? Int ?? 0 > 3 }
+            let other = try XDisplay(name: x.display)
+            other.destroy(WindowID(pip.raw))
+            other.sync()
+            other.close()
+            let result = try pipcam.wait(timeout: .seconds(5))
+            #expect(result.termination == .exited(0) && result.stderrText.isEmpty, "\(result)")
         }
 
         /// The X server going away is a runtime failure: one line, exit 1, no crash trace.

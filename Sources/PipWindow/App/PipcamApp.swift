@@ -153,6 +153,8 @@ public final class PipcamApp {
             redrawHeldFrame()
         }
         pip.onFrameChanged = { [unowned self] rect in noteDisplaySize(rect) }
+        // As when the main window is destroyed: nothing is left to show PiP in.
+        pip.onWindowDestroyed = { [unowned self] in loop.stop(exitCode: 0) }
         pip.onFrameSettled = { [unowned self] rect in
             guard let path = geometryFile() else { return }
             GeometryMemory(rect: rect, in: ScreenLayout(display: loop.display)).save(to: path)

@@ -31,6 +31,9 @@ public final class PipController {
     public weak var delegate: PipControllerDelegate?
     /// Called on the loop's thread whenever `isPossible` changes (drives a PiP button).
     public var onPossibleChanged: ((Bool) -> Void)?
+    /// Called when another program destroyed the PiP window (`XDestroyWindow` on it): the controller
+    /// can show PiP no more, and its puts to the window would never complete.
+    public var onWindowDestroyed: (() -> Void)?
     /// Called when the controller needs the current frame drawn again (its window appeared or was resized).
     public var onNeedsFrame: (() -> Void)?
     /// Called when a frame put through shared memory has reached the screen, with its capture time
@@ -341,6 +344,8 @@ public final class PipController {
 
     private func handlePipWindowEvent(_ event: WindowEvent) {
         switch event {
+        case .destroyed(let w) where w == pipWindow.id:
+            onWindowDestroyed?()
         case .configure(_, let r, let synthetic):
             let old = pipWindow.rect
             defer { checkPlacement() }
