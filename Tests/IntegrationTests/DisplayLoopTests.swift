@@ -36,4 +36,25 @@ import Testing
         #expect(loop.run() == 0, "the descriptor was not read in \(iterations) iterations")
         #expect(readerRan)
     }
+
+    /// A handler that unregisters one registered after it for the same window (an app releasing
+    /// a PiP controller, whose source-window watcher is registered there too): the removed one
+    /// does not run for that event.
+    @Test func aHandlerRemovedDuringDispatchDoesNotRun() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        defer { display.close() }
+        let loop = DisplayLoop(display: display)
+        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 64, height: 64), events: [.propertyChange])
+        var later: Int?, laterRan = 0
+        loop.register(window) { _ in
+            if let token = later { loop.unregister(token) }
+            loop.stop(exitCode: 0)
+        }
+        later = loop.register(window) { _ in laterRan += 1 }
+        display.setProperty(window, .WM_NAME, text: "x", type: .STRING_)
+        display.sync()
+        #expect(loop.run() == 0)
+        #expect(laterRan == 0)
+    }
 }

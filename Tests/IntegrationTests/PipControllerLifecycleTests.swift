@@ -7,8 +7,9 @@ import Testing
 /// (no window manager).
 @Suite struct PipControllerLifecycleTests {
     /// Torn down and released while PiP is up, with its hover controls showing (their hiding is
-    /// timed) and its map check pending, the controller leaves nothing behind in the loop that
-    /// could call into it: the loop runs on for seconds, and PiP's windows are gone.
+    /// timed), its map check pending and a work-area change being waited out, the controller
+    /// leaves nothing behind in the loop that could call into it: the loop runs on for seconds,
+    /// and PiP's windows are gone.
     @Test func tearDownWhilePipIsUpLeavesNothingRunning() throws {
         let x = try makeServer()
         let display = try XDisplay(name: x.display)
@@ -27,7 +28,12 @@ import Testing
                 _ = try? x.run(["xdotool", "mousemove", "\(r.x + r.width / 2)", "\(r.y + r.height / 2)"])
             }
         }
-        script.pause(300) {
+        // A work area changed just before: the controller waits 300 ms for the burst to end.
+        script.pause(200) {
+            display.setProperty(display.root, ._NET_WORKAREA, type: .CARDINAL_, values: [0, 0, 1280, 700])
+            display.flush()
+        }
+        script.pause(100) {
             #expect(pip?.isActive == true)
             pip?.tearDown()
             pip = nil

@@ -294,15 +294,16 @@ public final class PipController {
         guard !isTornDown else { return }
         isTornDown = true
         queuedEvents.removeAll()
-        for timer in [tickTimer, controlsTimer, settleTimer, mapRetryTimer] {
+        for timer in [tickTimer, controlsTimer, settleTimer, mapRetryTimer, screenTimer] {
             if let timer { loop.cancelTimer(timer) }
         }
-        (tickTimer, controlsTimer, settleTimer, mapRetryTimer) = (nil, nil, nil, nil)
+        (tickTimer, controlsTimer, settleTimer, mapRetryTimer, screenTimer) = (nil, nil, nil, nil, nil)
         for token in ownTokens + watcherTokens { loop.unregister(token) }
         pipPresenter.close()
         proxyPresenter.close()
         display.destroy(proxy)
         display.destroy(pipWindow.id)
+        (pipShown, proxyShown) = (false, false)
     }
 
     // MARK: events in
