@@ -4,15 +4,21 @@ import Testing
 
 /// `DisplayLoop` on its own Xvfb, in this process.
 @Suite struct DisplayLoopTests {
+    /// A loop on its own Xvfb, and a window whose property changes it gets.
+    private func loopWithAWindow() throws -> (XServer, XDisplay, DisplayLoop, WindowID) {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let loop = DisplayLoop(display: display)
+        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 64, height: 64), events: [.propertyChange])
+        return (x, display, loop, window)
+    }
+
     /// X events arriving without pause (shared-memory completions of a frame every iteration, in
     /// a slow build or on a loaded machine) must not starve the loop's other descriptors: SIGTERM
     /// reaches pipcam through one, and it went unanswered while frames kept coming.
     @Test func descriptorsAreReadWhileXEventsKeepComing() throws {
-        let x = try makeServer()
-        let display = try XDisplay(name: x.display)
-        defer { display.close() }
-        let loop = DisplayLoop(display: display)
-        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 64, height: 64), events: [.propertyChange])
+        let (x, display, loop, window) = try loopWithAWindow()
+        defer { display.close(); withExtendedLifetime(x) {} }  // the server lives as long as the test
         loop.register(window) { _ in }
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
@@ -41,11 +47,8 @@ import Testing
     /// a PiP controller, whose source-window watcher is registered there too): the removed one
     /// does not run for that event.
     @Test func aHandlerRemovedDuringDispatchDoesNotRun() throws {
-        let x = try makeServer()
-        let display = try XDisplay(name: x.display)
-        defer { display.close() }
-        let loop = DisplayLoop(display: display)
-        let window = display.createWindow(rect: Rect(x: 0, y: 0, width: 64, height: 64), events: [.propertyChange])
+        let (x, display, loop, window) = try loopWithAWindow()
+        defer { display.close(); withExtendedLifetime(x) {} }  // the server lives as long as the test
         var later: Int?, laterRan = 0
         loop.register(window) { _ in
             if let token = later { loop.unregister(token) }
