@@ -153,4 +153,35 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
         #expect(sizes.first == [894, 503] && sizes.last == [894, 503], "display sizes told: \(sizes)")
         #expect(sizes.contains([320, 180]), "display sizes told: \(sizes)")
     }
+
+    /// `--follow-window` given a view inside another application's window: when the picture's
+    /// shape becomes known (or changes: `r`, another camera), PiP still grows out of and shrinks
+    /// into that view, not the whole window (it was dropped, and the window's watch rebuilt).
+    @Test func aFollowedViewStaysTheAnimationWindowWhenThePictureChangesShape() throws {
+        let source = DisplaySizeLog(width: 1280, height: 720, sizeUnknownAtStart: true)
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let top = display.createWindow(rect: Rect(x: 100, y: 100, width: 800, height: 600), events: [])
+        let view = display.createWindow(parent: top, rect: Rect(x: 20, y: 40, width: 320, height: 180), events: [])
+        display.map(view)
+        display.map(top)
+        display.sync()
+        try source.start()
+        var options = SessionOptions()
+        options.remembersGeometry = false
+        options.followWindow = view
+        let app = PipcamApp(display: display, source: source, options: options)
+        var seen: [(WindowID?, Int?)] = []
+        for milliseconds in [0, 1500] as [Int64] {
+            _ = app.loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: (milliseconds + 50) * 1_000_000)) {
+                seen.append((app.pip.contentSource?.animationWindow, app.pip.contentSource?.preferredContentWidth))
+                if seen.count == 2 { app.loop.stop(exitCode: 0) }
+            }
+        }
+        #expect(app.run() == 0)
+        try #require(seen.count == 2)
+        // At start the size was guessed (1920×1080: the camera's is not known); the frames' is 1280.
+        #expect(seen[0].0 == view, "at start: the view (\(seen[0]))")
+        #expect(seen[1].0 == view && seen[1].1 == 1280, "once the frames' size is known: still the view (\(seen[1]))")
+    }
 }

@@ -328,8 +328,10 @@ public final class PipcamApp {
         let rotated = rotation.rotatedSize(width: frame.width, height: frame.height)
         guard rotated.width != contentSize.width || rotated.height != contentSize.height else { return }
         contentSize = (rotated.width, rotated.height)
+        // The same windows (with --follow-window, maybe a view inside the application's): only the shape changes.
         pip.contentSource = PipContentSource(
-            sourceWindow: sourceWindow, preferredContentSize: (rotated.width, rotated.height), animationWindow: main?.id)
+            sourceWindow: sourceWindow, preferredContentSize: (rotated.width, rotated.height),
+            animationWindow: pip.contentSource?.animationWindow ?? main?.id)
     }
 
     /// While pipcam waits for a camera, a line over the test pattern says so.
