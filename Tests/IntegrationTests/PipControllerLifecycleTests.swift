@@ -181,6 +181,41 @@ import Testing
         s.display.close()
     }
 
+    /// A restore completion counts once, for its own stop: called twice, or kept from an earlier
+    /// stop and called during a later one, it does not end that later restore (no `didStop`
+    /// before the application calls that restore's own completion).
+    @Test func aStaleOrRepeatedRestoreCompletionIsIgnored() throws {
+        let s = try Setup()
+        let pip = try s.controller(), recorder = Recorder()
+        pip.delegate = recorder
+        var first: (() -> Void)?
+        var afterStale: [String] = []
+        let script = s.script()
+        script.pause(0) { pip.start() }
+        script.wait("PiP to be up", until: { recorder.calls.contains("didStart") }) { pip.stop() }
+        script.wait("the first restore", until: { recorder.calls.contains("restore") }) {
+            first = recorder.keptCompletion
+            first?()
+            first?()
+        }
+        script.wait("the first stop", until: { recorder.calls.contains("didStop") }) {
+            recorder.calls = []
+            pip.start()
+        }
+        script.wait("PiP up again", until: { recorder.calls.contains("didStart") }) { pip.stop() }
+        script.wait("the second restore", until: { recorder.calls.contains("restore") }) { first?() }
+        script.pause(300) {
+            afterStale = recorder.calls
+            recorder.keptCompletion?()
+        }
+        script.wait("the second stop", until: { recorder.calls.contains("didStop") })
+        #expect(s.run(script))
+        #expect(afterStale == ["willStart", "didStart", "willStop", "restore"], "\(afterStale)")
+        #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore", "didStop"], "\(recorder.calls)")
+        pip.tearDown()
+        s.display.close()
+    }
+
     /// A style with full opacity again removes the opacity property (a compositor reads it).
     @Test func opacityGoesBackToOpaque() throws {
         let s = try Setup()

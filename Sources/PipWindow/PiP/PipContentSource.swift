@@ -34,7 +34,9 @@ public protocol PipControllerDelegate: AnyObject {
     func pipController(_ controller: PipController, failedToStartWith error: PipError)
     func pipControllerWillStop(_ controller: PipController)
     /// Bring your user interface back (show the source window's content), then call `completion`;
-    /// `didStop` follows only after that.
+    /// `didStop` follows only after that. A completion counts once, for this stop only: calling it
+    /// again, or during a later stop, does nothing. Until it is called PiP stays stopping, and a
+    /// `start()` waits.
     func pipController(_ controller: PipController, restoreUserInterfaceWithCompletion completion: @escaping () -> Void)
     func pipControllerDidStop(_ controller: PipController)
 }
