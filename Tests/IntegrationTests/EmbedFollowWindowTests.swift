@@ -115,6 +115,12 @@ extension EmbedTests {
             #expect(try x.pipcamStatus().object["state"] as? String == "active", "PiP stopped for a window that was withdrawn, not shown")
             #expect(try x.isViewable(pip))
             #expect(try x.info(of: app.window)?.mapState == "IsUnMapped", "the withdrawn window was mapped again")
+            // Stopped by the user: PiP goes, and the window its application hid stays hidden.
+            #expect(try x.runPipcam(["stop"]).succeeded)
+            try waitUntil("PiP is idle", timeout: .seconds(5)) { try x.pipcamStatus().object["state"] as? String == "idle" }
+            #expect(try !x.isViewable(pip))
+            try x.waitForPipcamToCatchUp(pip)
+            #expect(try x.info(of: app.window)?.mapState == "IsUnMapped", "stopping PiP showed the window its application hid")
         }
     }
 

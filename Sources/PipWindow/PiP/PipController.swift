@@ -723,7 +723,8 @@ public final class PipController {
 
     /// Maps (de-iconifies, ICCCM 4.1.4) and activates the source window; its frame is the one it had.
     private func restoreSourceWindow() {
-        guard let w = watcher?.window else { return }
+        guard let watcher, !watcher.withdrawnByItsApplication else { return }
+        let w = watcher.window
         display.map(w)
         if wm.isRunning && wm.supports(display[._NET_ACTIVE_WINDOW]) {
             display.sendToRoot(about: w, ._NET_ACTIVE_WINDOW, [1, 0, 0])

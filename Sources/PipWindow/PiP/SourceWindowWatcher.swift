@@ -59,6 +59,10 @@ final class SourceWindowWatcher {
         }
     }
 
+    /// Its application withdrew it while it was hidden (closed to the tray): stopping PiP must not
+    /// show it again (ICCCM: only its client takes a window out of Withdrawn).
+    private(set) var withdrawnByItsApplication = false
+
     /// Reads again whether the window is hidden (what that means changed: a window manager came or went).
     func recheck() { updateVisibility() }
 
@@ -68,7 +72,11 @@ final class SourceWindowWatcher {
         // Withdrawn by its application (closed to the tray) while minimized: the window manager
         // drops WM_STATE, which is no sign the window came back, and restoring it would show a
         // window its application hid.
-        if windowManagerRunning, !hidden, isWithdrawn { return }
+        if windowManagerRunning, !hidden, isWithdrawn {
+            withdrawnByItsApplication = true
+            return
+        }
+        withdrawnByItsApplication = false
         isHidden = hidden
         if !hidden { refreshFrame() }
         report(hidden ? .sourceHidden : .sourceShown)
