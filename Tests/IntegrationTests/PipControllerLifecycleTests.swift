@@ -216,6 +216,21 @@ import Testing
         s.display.close()
     }
 
+    /// Controllers made and torn down, or released, one after another leave no observers
+    /// behind in the loop (each used to leave two, run on every shared-memory completion).
+    @Test func controllersLeaveNoObserversBehind() throws {
+        let s = try Setup()
+        let before = s.loop.otherEventObservers
+        for release in [false, true, false] {
+            var pip: PipController? = try s.controller()
+            #expect(s.loop.otherEventObservers > before)
+            if !release { pip?.tearDown() }
+            pip = nil
+        }
+        #expect(s.loop.otherEventObservers == before)
+        s.display.close()
+    }
+
     /// A style with full opacity again removes the opacity property (a compositor reads it).
     @Test func opacityGoesBackToOpaque() throws {
         let s = try Setup()

@@ -13,7 +13,7 @@ public final class DisplayLoop {
     public let display: XDisplay
     private var windowHandlers: [WindowID: [(token: Int, handler: EventHandler)]] = [:]
     private var nextToken = 0
-    private var otherHandlers: [EventHandler] = []
+    private var otherHandlers: [(token: Int, handler: EventHandler)] = []
     private var readers: [(fd: Int32, handler: () -> Void)] = []
     private var timers: [(id: Int, deadline: MonotonicInstant, handler: () -> Void)] = []
     private var nextTimerID = 0
@@ -32,16 +32,26 @@ public final class DisplayLoop {
         return nextToken
     }
 
-    /// Removes the handler `register` returned `token` for.
+    /// Removes the handler `register` or `observeOtherEvents` returned `token` for.
     public func unregister(_ token: Int) {
         for (window, list) in windowHandlers {
             let kept = list.filter { $0.token != token }
             windowHandlers[window] = kept.isEmpty ? nil : kept
         }
+        otherHandlers.removeAll { $0.token == token }
     }
 
     /// Sends events that name no registered window (root properties, shared-memory completions) to `handler`.
-    public func observeOtherEvents(_ handler: @escaping EventHandler) { otherHandlers.append(handler) }
+    /// Returns a token for `unregister`.
+    @discardableResult
+    public func observeOtherEvents(_ handler: @escaping EventHandler) -> Int {
+        nextToken += 1
+        otherHandlers.append((nextToken, handler))
+        return nextToken
+    }
+
+    /// How many observers `observeOtherEvents` has; for tests.
+    var otherEventObservers: Int { otherHandlers.count }
 
     /// Calls `handler` whenever `fd` is readable (the handler must consume what made it readable).
     public func addReader(_ fd: Int32, _ handler: @escaping () -> Void) {
@@ -98,7 +108,7 @@ public final class DisplayLoop {
                 entry.handler(event)
             }
         } else {
-            for handler in otherHandlers { handler(event) }
+            for entry in otherHandlers { entry.handler(event) }
         }
     }
 

@@ -163,9 +163,9 @@ public final class PipController {
         })
         // Shared-memory puts finish asynchronously: take the completions of our own images from the
         // loop (others' segments are ignored), so `canPresent` turns true again without help.
-        loop.observeOtherEvents { [weak self] event in
+        ownTokens.append(loop.observeOtherEvents { [weak self] event in
             if case .shmCompletion(let segment) = event { self?.completed(segment: segment) }
-        }
+        })
         // Moves snap to the work area's edges; resizes keep the corner the user left fixed.
         pipWindow.onOwnDragEnded = { [unowned self] kind in settleFrame(snap: kind == .move, byUser: true) }
         pipWindow.onWindowManagerDragStarted = { [unowned self] kind in
@@ -179,8 +179,8 @@ public final class PipController {
         monitorWorkAreasAtom = WindowManagerInfo.monitorWorkAreasAtom(display: display)
         if let check = wm.checkWindow { _ = display.watch(check, [.structureNotify]) }
         display.watchScreenChanges()
-        // Weak: observers stay with the loop, which may outlive the controller.
-        loop.observeOtherEvents { [weak self] event in
+        // Weak: the loop may outlive the controller (tearDown removes the observer).
+        ownTokens.append(loop.observeOtherEvents { [weak self] event in
             guard let self, !isTornDown else { return }
             switch event {
             case .property(let w, let atom, _) where w == display.root && atom == display[._NET_SUPPORTING_WM_CHECK]:
@@ -199,7 +199,7 @@ public final class PipController {
                 screenMayHaveChanged()
             default: break
             }
-        }
+        })
         contentSourceChanged(from: nil)
     }
 
