@@ -79,9 +79,15 @@ extension EmbedTests {
             try x.click(at: center)
             Thread.sleep(forTimeInterval: 0.5)
             #expect(embedder.received.count == 1, "no focus request while focused: \(embedder.received)")
+            // Focused, Tab hands the focus on to the embedder's next widget (the view has no other).
+            try embedder.send("key Tab")
+            try waitUntil("XEMBED_FOCUS_NEXT reaches the embedder", timeout: .seconds(2)) { embedder.received.count == 2 }
+            #expect(embedder.received.last == "received xembed 6 0 on \(embedder.window)", "\(embedder.received)")
             try embedder.send("focus-out")
+            try embedder.send("key Tab")
             try x.click(at: center)
-            try waitUntil("a second XEMBED_REQUEST_FOCUS", timeout: .seconds(2)) { embedder.received.count == 2 }
+            try waitUntil("a second XEMBED_REQUEST_FOCUS", timeout: .seconds(2)) { embedder.received.count == 3 }
+            #expect(embedder.received.last == "received xembed 3 0 on \(embedder.window)", "no FOCUS_NEXT unfocused: \(embedder.received)")
 
             // Keys the embedder forwards: `p` starts PiP, Escape brings the camera back.
             let (pip, _) = try x.pipWindows()

@@ -148,6 +148,9 @@ final class MainWindow {
             switch keysym {
             case 0xff1b: return content == .placeholder ? .returnFromPip : nil  // Escape
             case 0x70: return .togglePip  // p
+            // The view has nothing of its own to move the focus to: Tab hands it back to the
+            // embedder's next (Shift+Tab, ISO_Left_Tab: previous) widget.
+            case 0xff09, 0xfe20: moveFocusOut(backwards: keysym == 0xfe20 || state & KeyModifiers.shift.rawValue != 0)
             default: break
             }
         default:
@@ -165,6 +168,12 @@ final class MainWindow {
         case 5: hasFocus = false  // FOCUS_OUT
         default: break  // WINDOW_ACTIVATE/DEACTIVATE and others need no action
         }
+    }
+
+    /// XEMBED_FOCUS_NEXT (6) or XEMBED_FOCUS_PREV (7) to the embedder that gave the view the focus.
+    private func moveFocusOut(backwards: Bool) {
+        guard let target = embedder ?? parent, hasFocus else { return }
+        display.sendClientMessage(to: target, ._XEMBED, [0, backwards ? 7 : 6, 0, 0, 0])
     }
 
     /// A click on an embedded view asks its embedder for the keyboard focus (XEMBED_REQUEST_FOCUS).
