@@ -18,13 +18,18 @@ import Testing
         return (x, display, presenter)
     }
 
-    @Test func aPutInFlightWhenTheWindowGrowsStillCountsAsShown() throws {
+    /// Also when it grows twice before the completion comes (a fast drag, a maximize: both
+    /// ConfigureNotify events in one batch); the second growth used to forget the first's put.
+    @Test(arguments: [1, 2])
+    func aPutInFlightWhenTheWindowGrowsStillCountsAsShown(growths: Int) throws {
         let (x, display, presenter) = try Self.presenter()
         defer { withExtendedLifetime(x) {} }  // the server lives to the end of the test
         let (source, frame) = try PresenterWarmUpTests.firstFrame()
         defer { source.stop() }
         guard case .pending = try presenter.present(frame) else { throw HarnessError("the put was not a shared-memory put") }
         presenter.resize(width: 640, height: 360)
+        if growths == 2 { presenter.resize(width: 1280, height: 720) }
+        #expect(presenter.imagesMade == 2 + 2 * growths)
         #expect(presenter.canPresent, "the grown window has new images")
         display.flush()
 

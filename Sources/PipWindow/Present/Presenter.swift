@@ -25,6 +25,7 @@ public final class Presenter {
     /// Puts whose images were freed (the window grew) before the server reported them complete:
     /// the server still shows them, so their completions still count.
     private var retiredPuts: [(segment: UInt, capturedAt: MonotonicInstant?)] = []
+    private static let retiredPutsKept = 8
     private var lastPresented: Int?
     private var next = 0
     public private(set) var width = 0
@@ -218,12 +219,14 @@ public final class Presenter {
     }
 
     private func releaseImages() {
-        // A put that failed (its window gone) never completes: only the latest resize's are kept.
-        retiredPuts.removeAll(keepingCapacity: true)
         for (image, captured) in zip(images, captureTimes) {
             if image.inFlight && image.usesSharedMemory { retiredPuts.append((image.segmentID, captured)) }
             display.destroy(image)
         }
+        // Growths in one batch of events (a fast drag, a maximize) come before the completions:
+        // the puts of several are kept. A put that failed (its window gone) never completes, so
+        // only the newest few are.
+        if retiredPuts.count > Self.retiredPutsKept { retiredPuts.removeFirst(retiredPuts.count - Self.retiredPutsKept) }
         images.removeAll()
         captureTimes.removeAll()
     }
