@@ -21,10 +21,16 @@ import Testing
     /// Closes `window` as its user would with openbox (activate, Alt+F4: xdotool has no
     /// WM_DELETE_WINDOW, openbox's close sends it) and expects pipcam `p` to end with 0.
     func expectClosingEndsPipcam(_ x: XServer, _ window: XWindowID, _ p: RunningProcess) throws {
-        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(window.raw)"])
-        try x.key("alt+F4")
-        let result = try p.wait(timeout: .seconds(5))
-        #expect(result.exitCode == 0, "\(result)")
+        // Alt+F4 closes the window openbox has active; on a loaded machine the key can reach it
+        // before the activation did, and close nothing: asked again then, at most twice more.
+        for attempt in 1...3 {
+            try x.runChecked(["xdotool", "windowactivate", "--sync", "\(window.raw)"])
+            try x.key("alt+F4")
+            guard let result = try? p.wait(timeout: .seconds(attempt == 3 ? 5 : 2)) else { continue }
+            #expect(result.exitCode == 0, "\(result)")
+            return
+        }
+        Issue.record("pipcam did not end after three Alt+F4 on its window")
     }
 
     @Test(arguments: [WindowManager.openbox, .none])
