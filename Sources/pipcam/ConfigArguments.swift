@@ -42,6 +42,12 @@ enum ConfigArguments {
         for entry in entries {
             do {
                 _ = try PipcamCommand.parse(entry.arguments)
+                // ArgumentParser takes any text for --source: its spec is checked here, at its line.
+                if entry.arguments.first == "--source", let spec = entry.arguments.last, spec != "auto" {
+                    do { _ = try SourceSpec.parse(spec) } catch {
+                        return .failure(Problem(description: "\(path): line \(entry.line): \(error)"))
+                    }
+                }
             } catch {
                 let message = PipcamCommand.oneLine(for: error, otherwise: "bad value")
                 return .failure(Problem(description: "\(path): line \(entry.line): \(message)"))

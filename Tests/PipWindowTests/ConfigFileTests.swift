@@ -14,6 +14,20 @@ import Testing
         #expect(try ConfigFile.entries(from: "\nsize=1x1", options: options).map(\.line) == [2])
     }
 
+    /// A file saved on Windows: CRLF line ends, maybe a byte order mark. Each line is its own
+    /// (they read as one before: a first-line comment hid the whole file).
+    @Test func crlfLinesAndAByteOrderMarkReadAsLines() throws {
+        let text = "\u{FEFF}# settings\r\nsize = 480x270\r\n\r\nstats = yes\r\n"
+        #expect(try ConfigFile.arguments(from: text, options: options) == ["--size", "480x270", "--stats"])
+        #expect(try ConfigFile.entries(from: "\u{FEFF}size = 1x1\r\nmirror = on", options: options).map(\.line) == [1, 2])
+        do {
+            _ = try ConfigFile.arguments(from: "size = 1x1\r\nwhat\r\n", options: options)
+            Issue.record("a bad second line was accepted")
+        } catch {
+            #expect(error.description == "line 2: expected 'key = value', got 'what'")
+        }
+    }
+
     @Test func badLinesNameTheirNumber() {
         func error(_ text: String) -> String? {
             do { _ = try ConfigFile.arguments(from: text, options: options) } catch { return error.description }

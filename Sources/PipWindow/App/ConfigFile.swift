@@ -39,7 +39,12 @@ public enum ConfigFile {
     /// can be reported at its line).
     public static func entries(from text: String, options: [String: Kind]) throws(LineError) -> [(line: Int, arguments: [String])] {
         var entries: [(line: Int, arguments: [String])] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines end in LF or CRLF (a file from Windows): "\r\n" is one Character in Swift, so the
+        // split is over scalars. A UTF-8 byte order mark (Notepad's) is no part of the first key.
+        var scalars = Substring(text).unicodeScalars[...]
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        let lines = scalars.split(separator: "\n", omittingEmptySubsequences: false).map { Substring($0) }
+        for (index, raw) in lines.enumerated() {
             let trimmed = withoutComment(raw).trimmed
             if trimmed.isEmpty { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
