@@ -140,10 +140,18 @@ import Testing
         // An explicit corner wins over the memory.
         process.send(SIGTERM)
         _ = try process.wait(timeout: .seconds(5))
-        let (_, third) = try x.startPip(["--source", "test", "--corner", "top-left"])
+        let third: XWindowID
+        (process, third) = try x.startPip(["--source", "test", "--corner", "top-left"])
         let placed = try x.settledGeometry(of: third)
         let area = try x.workArea()
         #expect(placed.x == area.x + 24 && placed.y == area.y + 24)
+        // Moved in that run, it leaves the memory alone: the next plain run comes back to `moved`.
+        try x.drag(from: placed.center, to: XPoint(600, 400))
+        _ = try x.settledGeometry(of: third, quiet: .milliseconds(600))
+        process.send(SIGTERM)
+        _ = try process.wait(timeout: .seconds(5))
+        let (_, fourth) = try x.startPip(["--source", "test"])
+        #expect(try x.settledGeometry(of: fourth) == moved, "a --corner run replaced the remembered place")
     }
 
     /// A move the window manager makes for the user right after PiP appears (a key binding,

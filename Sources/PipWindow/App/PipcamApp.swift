@@ -156,7 +156,8 @@ public final class PipcamApp {
         // As when the main window is destroyed: nothing is left to show PiP in.
         pip.onWindowDestroyed = { [unowned self] in loop.stop(exitCode: 0) }
         pip.onFrameSettled = { [unowned self] rect in
-            guard let path = geometryFile() else { return }
+            // A run given --size or --corner sets the memory aside: it neither reads nor replaces it.
+            guard options.remembersGeometry, let path = geometryFile() else { return }
             GeometryMemory(rect: rect, in: ScreenLayout(display: loop.display)).save(to: path)
         }
         main?.buttonEnabled = pip.isPossible
