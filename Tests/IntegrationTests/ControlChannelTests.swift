@@ -107,6 +107,26 @@ import Testing
         try waitUntil("PiP started by the toggle", timeout: .seconds(5)) { try x.pipcamStatus().object["state"] as? String == "active" }
     }
 
+    /// Eight pipcams started at the same moment by a shell (a keybinding pressed repeatedly):
+    /// exactly one runs, the others say so and exit 1. Each saw no owner, and X lets a later
+    /// claim replace an owner: without the server grabbed for the check and the claim, 2 to 6 of
+    /// them ran (5 tries by hand), fighting over the camera.
+    @Test func ofPipcamsStartedTogetherOneRuns() throws {
+        let x = try XServer()
+        let script = """
+            pids=""
+            for i in 1 2 3 4 5 6 7 8; do "$0" --source test >/dev/null 2>"$1/race.$i" & pids="$pids $!"; done
+            sleep 2
+            n=0; for p in $pids; do kill -0 "$p" 2>/dev/null && n=$((n + 1)); done
+            echo "running $n"; kill $pids 2>/dev/null; wait
+            """
+        let result = try x.run(["sh", "-c", script, try Pipcam.binaryPath(), x.directory], timeout: .seconds(20))
+        #expect(result.stdoutText == "running 1\n", "\(result)")
+        let refusals = try (1...8).map { try String(contentsOfFile: x.directory + "/race.\($0)", encoding: .utf8) }
+            .filter { $0.hasPrefix("pipcam: already running on ") }
+        #expect(refusals.count == 7, "\(refusals)")
+    }
+
     @Test func aSecondPipcamIsRefusedAndKillNineFreesTheDisplay() throws {
         let x = try XServer(windowManager: .openbox)
         let first = try x.startPipcam(["--source", "test"])

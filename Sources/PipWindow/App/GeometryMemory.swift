@@ -120,7 +120,9 @@ public struct GeometryMemory: Equatable, Sendable {
             directory += "/" + part
             mkdir(directory, 0o755)
         }
-        let temporary = path + ".tmp"
+        // Its own temporary file: two instances sharing the memory (pipcams on two displays)
+        // saving at once would write over each other's in one of the same name.
+        let temporary = path + ".tmp.\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
         let bytes = Array((line + "\n").utf8)

@@ -23,8 +23,8 @@ public struct InstanceClaim: Sendable, Equatable {
     }
 
     /// Takes the selection for a new control window, checking before and after: another owner
-    /// means another pipcam is running (ownership is set with a real server timestamp and then
-    /// read back, so of two racing starts exactly one wins).
+    /// means another pipcam is running (the check and the claim run with the server grabbed, so
+    /// of two racing starts exactly one wins).
     public static func claim(display: XDisplay, name: String?) throws(Failure) -> InstanceClaim {
         let selection = display.intern(InstanceName.selection(screen: display.screen, name: name))
         if let owner = display.selectionOwner(selection) { throw .alreadyRunning(owner: owner) }
@@ -34,7 +34,7 @@ public struct InstanceClaim: Sendable, Equatable {
         display.setTitle(window, "pipcam control" + (name.map { " (\($0))" } ?? ""))
         display.setProperty(window, ._NET_WM_PID, type: .CARDINAL_, values: [Int(getpid())])
         let time = display.serverTime(window)
-        guard display.claimSelection(selection, for: window, time: time) else {
+        guard display.claimSelectionIfUnowned(selection, for: window, time: time) else {
             let owner = display.selectionOwner(selection) ?? 0
             display.destroy(window)
             throw .alreadyRunning(owner: owner)

@@ -28,8 +28,16 @@ extension XDisplay {
         return owner == 0 ? nil : owner
     }
 
-    /// Makes `window` the owner of `selection` as of `time`; true if the server says it now is.
-    public func claimSelection(_ selection: UInt, for window: WindowID, time: UInt) -> Bool {
+    /// Makes `window` the owner of `selection` as of `time` if no client owns it; true if the
+    /// server says it now is. The check and the claim run with the server grabbed: X lets a later
+    /// claim replace an owner, so two programs that both saw none would otherwise both win.
+    public func claimSelectionIfUnowned(_ selection: UInt, for window: WindowID, time: UInt) -> Bool {
+        XGrabServer(raw)
+        defer {
+            XUngrabServer(raw)
+            XFlush(raw)
+        }
+        guard XGetSelectionOwner(raw, selection) == 0 else { return false }
         XSetSelectionOwner(raw, selection, window, time)
         return XGetSelectionOwner(raw, selection) == window
     }
