@@ -184,4 +184,25 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
         #expect(seen[0].0 == view, "at start: the view (\(seen[0]))")
         #expect(seen[1].0 == view && seen[1].1 == 1280, "once the frames' size is known: still the view (\(seen[1]))")
     }
+
+    /// Toggled three times while PiP shrinks back (a hotkey pressed fast): stop, start again
+    /// (queued behind the stop), and stop: PiP ends up stopped, as the last press asked. The
+    /// third toggle started it again too (the start stayed queued).
+    @Test func aThirdToggleWhilePipStopsLeavesItStopped() throws {
+        let session = try Session()
+        var phases: [PipPhase] = []
+        let app = session.app
+        session.at(800) { app.perform(.toggle) }  // PiP grows out of the main window
+        session.at(2000) {
+            phases.append(app.pip.phase)
+            for _ in 0..<3 { app.perform(.toggle) }
+            phases.append(app.pip.phase)
+        }
+        session.at(3500) {
+            phases.append(app.pip.phase)
+            app.loop.stop(exitCode: 0)
+        }
+        #expect(session.app.run() == 0)
+        #expect(phases == [.active, .stopping, .idle], "\(phases)")
+    }
 }

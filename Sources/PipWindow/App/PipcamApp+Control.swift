@@ -20,9 +20,11 @@ extension PipcamApp {
     func perform(_ command: ControlCommand) {
         switch command {
         case .toggle:
-            // Toggle follows where PiP is heading: a PiP on its way up goes back, one on its way down comes back.
+            // Toggle follows where PiP is heading: a PiP on its way up goes back, one on its way
+            // down comes back, and a start waiting for that is dropped again.
             switch pip.phase {
-            case .idle, .stopping, .restoring: pip.start()
+            case .idle: pip.start()
+            case .stopping, .restoring: if pip.isStartPending { pip.stop() } else { pip.start() }
             case .starting, .active: pip.stop()
             }
         case .start: pip.start()

@@ -112,6 +112,8 @@ public final class PipController {
     public var isActive: Bool { machine.isActive }
     /// Where in its life cycle PiP is.
     public var phase: PipPhase { machine.phase }
+    /// A `start()` made while PiP was stopping waits for the stop to end (`stop()` drops it).
+    public var isStartPending: Bool { machine.startQueued }
     /// The PiP window's frame in root coordinates.
     public var pipFrame: Rect { pipWindow.rect }
     /// `canStartPictureInPictureAutomaticallyFromInline`: start when the source window is hidden,
