@@ -78,6 +78,17 @@ extension EmbedTests {
             try expectEndsAsWindowGone(pipcam, app.window)
         }
 
+        /// Follows the hidden `window`: PiP starts by itself; stopped, the window comes back and PiP goes.
+        private func followHiddenUntilPipStartsThenStop(_ x: XServer, _ window: XWindowID) throws {
+            _ = try x.startPipcam(["--source", "test", "--follow-window", "\(window)"])
+            let (pip, _) = try x.pipWindows()
+            try waitUntil("PiP is up", timeout: .seconds(3)) { try x.isViewable(pip) }
+            Thread.sleep(forTimeInterval: 0.6)  // past the restore grace
+            #expect(try x.runPipcam(["stop"]).succeeded)
+            try waitUntil("the window is back", timeout: .seconds(2)) { try x.isViewable(window) }
+            try waitUntil("PiP is gone", timeout: .seconds(2)) { try !x.isViewable(pip) }
+        }
+
         /// Followed while already minimized: PiP starts by itself, and stopping it brings the window
         /// back (shrinking into where it will be), as for a window minimized later.
         @Test func aWindowMinimizedBeforePipcamStartsComesBackWhenPipStops() throws {
@@ -88,15 +99,20 @@ extension EmbedTests {
             try waitUntil("the window is minimized", timeout: .seconds(2)) {
                 try x.rawIntegers("WM_STATE", of: app.window)?.first == 3
             }
-            _ = try x.startPipcam(["--source", "test", "--follow-window", "\(app.window)"])
-            let (pip, _) = try x.pipWindows()
-            try waitUntil("PiP is up", timeout: .seconds(3)) { try x.isViewable(pip) }
-            Thread.sleep(forTimeInterval: 0.6)  // past the restore grace
-            #expect(try x.runPipcam(["stop"]).succeeded)
-            try waitUntil("the window is back", timeout: .seconds(2)) { try x.isViewable(app.window) }
-            try waitUntil("PiP is gone", timeout: .seconds(2)) { try !x.isViewable(pip) }
+            try followHiddenUntilPipStartsThenStop(x, app.window)
             #expect(try x.rawIntegers("WM_STATE", of: app.window)?.first == 1, "NormalState again")
             #expect(try x.waitForStableGeometry(of: app.window) == before)
+        }
+
+        /// With no window manager, a window unmapped before pipcam follows it has no frame to
+        /// shrink into: PiP starts by itself, and stopping it still maps the window again (it
+        /// stayed unmapped, and the camera showed nowhere).
+        @Test func anUnmappedWindowWithNoWindowManagerComesBackWhenPipStops() throws {
+            let x = try makeServer(.none)
+            let app = try x.startForeignWindow(name: "video-call")
+            _ = try x.waitForStableGeometry(of: app.window)
+            try x.runChecked(["xdotool", "windowunmap", "--sync", "\(app.window.raw)"])
+            try followHiddenUntilPipStartsThenStop(x, app.window)
         }
 
         /// Minimized, then withdrawn by its application (closed to the tray: the window manager

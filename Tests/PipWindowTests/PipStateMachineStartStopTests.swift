@@ -72,10 +72,13 @@ import Testing
         }
     }
 
-    @Test func stopWithUnknownSourceFrameRestoresOnlyTheUserInterface() {
+    /// No frame to shrink into (the source window not viewable), but the source window is still
+    /// brought back (mapped, raised), not only the delegate's interface: a followed window left
+    /// unmapped with no window manager stayed hidden, and the camera showed nowhere.
+    @Test func stopWithUnknownSourceFrameRestoresTheSourceAndTheUserInterface() {
         var h = PipHarness(sourceFrame: nil)
         h.send(.startRequested, at: 0)
-        #expect(h.send(.stopRequested(restore: true), at: 100) == [.willStop, .hidePip, .restoreUserInterface])
+        #expect(h.send(.stopRequested(restore: true), at: 100) == [.willStop, .hidePip, .restoreSource(nil), .restoreUserInterface])
         #expect(h.phase == .restoring)
         #expect(h.deadline == nil)
         #expect(h.send(.restoreCompleted, at: 200) == [.didStop])

@@ -48,8 +48,11 @@ extension PipStateMachine {
                 return [.willStop, .hidePip, .didStop]
             }
             guard sourceFrame != nil else {
+                // No frame to shrink into (a source window not viewable: unmapped with no window
+                // manager, never shown yet), but the window is still brought back.
                 phase = .restoring
-                return [.willStop, .hidePip, .restoreUserInterface]
+                startRestoreGrace(now: now)
+                return [.willStop, .hidePip, .restoreSource(nil), .restoreUserInterface]
             }
             animation = PipAnimation(from: pipFrame, start: now, duration: configuration.animationNanoseconds,
                                      shownRect: pipFrame)
@@ -102,11 +105,14 @@ extension PipStateMachine {
             return actions + [.showPip(pipFrame), .hideProxy, .didStart]
         }
         phase = .restoring
-        guard let source = sourceFrame else { return actions + [.hideProxy, .restoreUserInterface] }
-        // The window manager's unmap/map noise of this restore must not start PiP again.
+        startRestoreGrace(now: now)
+        return actions + [.hideProxy, .restoreSource(sourceFrame), .restoreUserInterface]
+    }
+
+    /// The window manager's unmap/map noise of a restore must not start PiP again.
+    private mutating func startRestoreGrace(now: MonotonicInstant) {
         restoreGraceEnd = now.advanced(byNanoseconds: Int64(clamping: configuration.restoreGraceNanoseconds))
         visibility.absorb()
-        return actions + [.hideProxy, .restoreSource(source), .restoreUserInterface]
     }
 
     /// The delegate restored its interface: the stop is over; a queued start follows.

@@ -67,8 +67,8 @@ public enum PipAction: Equatable, Sendable {
     /// Map the managed PiP window at this frame.
     case showPip(Rect)
     case hidePip
-    /// Map / de-iconify the source window at this frame and activate it.
-    case restoreSource(Rect)
+    /// Map / de-iconify the source window (at this frame, when known) and activate it.
+    case restoreSource(Rect?)
 }
 
 /// The behaviour of `AVPictureInPictureController` as a pure value: events in, actions out, time
