@@ -11,31 +11,31 @@ enum ControlArguments {
 
     static func isNameOption(_ argument: String) -> Bool { argument == "--name" || argument.hasPrefix("--name=") }
 
-    /// The subcommand the arguments name: the first argument, or the one after `--name NAME` (the
-    /// only option control commands take, which may come before them).
-    static func subcommand(in arguments: [String]) -> String? {
-        var rest = arguments[...]
-        while let first = rest.first, isNameOption(first) {
-            rest = rest.dropFirst(first == "--name" ? 2 : 1)
+    /// `arguments` without `--name NAME` or `--name=NAME`, the only option control commands take.
+    private static func withoutNameOptions(_ arguments: [String]) -> ArraySlice<String> {
+        var rest = arguments[...], others: ArraySlice<String> = []
+        while let first = rest.first {
+            if isNameOption(first) {
+                rest = rest.dropFirst(first == "--name" ? 2 : 1)
+            } else {
+                others.append(first)
+                rest = rest.dropFirst()
+            }
         }
-        return rest.first.flatMap { subcommands.contains($0) ? $0 : nil }
+        return others
+    }
+
+    /// The subcommand the arguments name: the first besides `--name NAME` (which may come before).
+    static func subcommand(in arguments: [String]) -> String? {
+        withoutNameOptions(arguments).first.flatMap { subcommands.contains($0) ? $0 : nil }
     }
 
     /// The first argument besides `subcommand` (once) and `--name NAME`, which a control command
     /// does not take; nil when there is none.
     static func stray(in arguments: [String], subcommand: String) -> String? {
-        var rest = arguments[...], seenSubcommand = false
-        while let first = rest.first {
-            if isNameOption(first) {
-                rest = rest.dropFirst(first == "--name" ? 2 : 1)
-            } else if first == subcommand && !seenSubcommand {
-                seenSubcommand = true
-                rest = rest.dropFirst()
-            } else {
-                return first
-            }
-        }
-        return nil
+        var others = withoutNameOptions(arguments)
+        if let at = others.firstIndex(of: subcommand) { others.remove(at: at) }
+        return others.first
     }
 }
 

@@ -78,6 +78,9 @@ public final class V4L2Camera: FrameSource {
 
     /// Buffers handed out and not yet recycled: the camera can be closed only when this is 0,
     /// since their memory is mapped from the device.
+    /// The device sits on a USB bus (whose bandwidth a mode may not fit in).
+    var isOnUSB: Bool { capabilities?.busInfo.hasPrefix("usb") == true }
+
     public var clientHeldBuffers: Int { bufferStates.reduce(0) { $0 + ($1 == .withClient ? 1 : 0) } }
 
     /// A camera at `path` (`/dev/video0`, `/dev/v4l/by-id/...`), opened on `start()` with
@@ -123,10 +126,9 @@ public final class V4L2Camera: FrameSource {
                 let tried = refused.count > 1 ? ", \(refused.count) modes tried" : ""
                 let errno = SourceError.describe(errno: refusal.errno)
                 // Only a USB camera's refusal is about the bus; another driver's EIO is its own.
-                let usb = capabilities?.busInfo.hasPrefix("usb") == true
                 throw SourceError.runtime(
                     thing: name,
-                    reason: usb ? "not enough USB bandwidth to stream (\(refusal.call): \(errno)\(tried))" : "\(refusal.call) failed: \(errno)\(tried)")
+                    reason: isOnUSB ? "not enough USB bandwidth to stream (\(refusal.call): \(errno)\(tried))" : "\(refusal.call) failed: \(errno)\(tried)")
             }
         }
     }
@@ -217,8 +219,7 @@ public final class V4L2Camera: FrameSource {
             try dev.streamOn()
         } catch {
             // uvcvideo's EIO means no alternate setting is fast enough; another driver's is its own.
-            let usb = capabilities?.busInfo.hasPrefix("usb") == true
-            if error.errno == ENOSPC || (error.errno == EIO && usb) { return error }
+            if error.errno == ENOSPC || (error.errno == EIO && isOnUSB) { return error }
             throw failure(error)
         }
         isStreaming = true

@@ -104,7 +104,7 @@ public final class DisplayLoop {
         if let w = event.window, let handlers = windowHandlers[w] {
             // A handler may unregister a later one (a controller released in the app's handler,
             // and its watcher's with it): that one must not run on what it no longer owns.
-            for entry in handlers where handlers.count == 1 || windowHandlers[w]?.contains(where: { $0.token == entry.token }) == true {
+            for entry in handlers where windowHandlers[w]?.contains(where: { $0.token == entry.token }) == true {
                 entry.handler(event)
             }
         } else {

@@ -83,9 +83,9 @@ public final class PipController {
     /// monitor, when that monitor goes.
     private var shownLayout: ScreenLayout?
     private var screenTimer: Int?
-    /// Restore requests made of the delegate, and whether the newest one's completion was called.
+    /// Counts restore requests made of the delegate and their completions: a completion counts
+    /// only while this is still the number its request was given.
     private var restores = 0
-    private var restoreCompleted = false
     /// When the screen, its monitors or the work area last changed.
     private var screenChangeSeen: MonotonicInstant?
 
@@ -644,11 +644,10 @@ public final class PipController {
                 // Each completion counts once, and only for its own stop: one kept from an earlier
                 // stop, or called twice, must not end a later restore before its interface is back.
                 restores += 1
-                restoreCompleted = false
                 let restore = restores
                 delegate.pipController(self, restoreUserInterfaceWithCompletion: { [weak self] in
-                    guard let self, restore == restores, !restoreCompleted else { return }
-                    restoreCompleted = true
+                    guard let self, restore == restores else { return }
+                    restores += 1
                     feed(.restoreCompleted)
                 })
             } else {
