@@ -45,8 +45,10 @@ struct Launcher {
         let source = makeSource(spec, request: request(display: display, options: options))
         // Read now, before the capture thread owns the source; `status` names it as given.
         options.sourceName = given ?? source.name
-        let starter = SourceStarter(display: display, claim: claim, sourceName: options.sourceName)
-        switch starter.start(source, startInPip: options.startInPip) {
+        var starter = SourceStarter(display: display, claim: claim, sourceName: options.sourceName)
+        let outcome = starter.start(source, startInPip: options.startInPip)
+        options.control = starter.claim
+        switch outcome {
         case .started(let startInPip) where startInPip != options.startInPip:
             // Asked for PiP: the main window still comes first (closing PiP must not end pipcam, as
             // with --pip). Asked to stop a --pip start: the main window alone.

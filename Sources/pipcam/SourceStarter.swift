@@ -21,10 +21,11 @@ struct SourceStarter {
     }
 
     let display: XDisplay
-    let claim: InstanceClaim
+    /// The instance's claim; a new one once `start` returns if the control channel healed meanwhile.
+    private(set) var claim: InstanceClaim
     let sourceName: String
 
-    func start(_ source: FrameSource, startInPip: Bool) -> Outcome {
+    mutating func start(_ source: FrameSource, startInPip: Bool) -> Outcome {
         let job = StartJob(source: source)
         job.run()
         let loop = DisplayLoop(display: display)
@@ -47,7 +48,10 @@ struct SourceStarter {
         server.install(on: loop)
         loop.addReader(job.done.fd) { loop.stop(exitCode: 0) }
         loop.addReader(SignalPipe.shared.fd) { loop.stop(exitCode: 1) }
-        if loop.run() != 0 { return .quit(startInPip: wantsPip) }
+        let code = loop.run()
+        server.uninstall()
+        claim = server.claim
+        if code != 0 { return .quit(startInPip: wantsPip) }
         if let error = job.error { return .failed(error) }
         return .started(startInPip: wantsPip)
     }

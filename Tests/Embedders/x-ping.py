@@ -10,32 +10,13 @@ Prints "pong" and exits 0; exits 1 when no answer comes within TIMEOUT_SECONDS (
 bad arguments or no display.
 """
 import ctypes
-import ctypes.util
 import select
 import sys
 import time
 
-x = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11") or "libX11.so.6")
-Window = Atom = ctypes.c_ulong
-x.XOpenDisplay.restype = ctypes.c_void_p
-x.XOpenDisplay.argtypes = [ctypes.c_char_p]
-x.XDefaultRootWindow.restype = Window
-x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-x.XInternAtom.restype = Atom
-x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-x.XSelectInput.argtypes = [ctypes.c_void_p, Window, ctypes.c_long]
-x.XSendEvent.argtypes = [ctypes.c_void_p, Window, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
-x.XConnectionNumber.argtypes = [ctypes.c_void_p]
-x.XPending.argtypes = [ctypes.c_void_p]
-x.XFlush.argtypes = [ctypes.c_void_p]
+from xlibc import CLIENT_MESSAGE, Atom, ClientMessage, Window, x
 
-CLIENT_MESSAGE, SUBSTRUCTURE_NOTIFY_MASK = 33, 1 << 19
-
-
-class ClientMessage(ctypes.Structure):
-    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
-                ("display", ctypes.c_void_p), ("window", Window), ("message_type", Atom),
-                ("format", ctypes.c_int), ("l", ctypes.c_long * 5)]
+SUBSTRUCTURE_NOTIFY_MASK = 1 << 19
 
 
 class Event(ctypes.Union):

@@ -59,6 +59,23 @@ import Testing
         #expect(presenter.imagesMade == 6, "past the room made, new images again")
     }
 
+    /// A window that claims to be far larger than the screen gets images of the screen's size at
+    /// most; shrunk again, its images shrink with it rather than keeping that memory.
+    @Test func imagesAreAtMostTheScreenAndShrinkWithTheWindow() throws {
+        let (x, display, presenter) = try Self.presenter()
+        defer { withExtendedLifetime(x) {} }
+        let screen = display.screenSize
+        presenter.resize(width: 65535, height: 65535)
+        #expect(presenter.imageSize.width <= screen.width && presenter.imageSize.height <= screen.height,
+                "images \(presenter.imageSize) for a \(screen) screen")
+        #expect(presenter.drawn == Rect(x: 0, y: 0, width: screen.width, height: screen.height))
+        presenter.resize(width: 320, height: 180)
+        #expect(presenter.imageSize == (320, 180), "images \(presenter.imageSize) kept for a 320×180 window")
+        #expect(presenter.canPresent)
+        presenter.resize(width: 8192, height: 100)
+        #expect(presenter.imageSize.width <= screen.width, "images \(presenter.imageSize)")
+    }
+
     /// A picture put while both images are with the server is owed: the presenter says so until a
     /// later put goes through, so its owner can draw a static picture again after a completion.
     @Test func aPictureThatFindsBothImagesBusyIsOwed() throws {

@@ -123,10 +123,13 @@ final class MainWindow {
     /// Handles an event about the window; returns what the user asked for, if anything.
     func handle(_ event: WindowEvent) -> Intent? {
         switch event {
-        case .configure(_, let r, _) where r.width != size.width || r.height != size.height:
+        // A synthetic ConfigureNotify (any client can send one) never resizes anything.
+        case .configure(_, let r, false) where r.width != size.width || r.height != size.height:
             size = (r.width, r.height)
             presenter.resize(width: r.width, height: r.height)
             redraw()
+        case .configure:
+            if presenter.windowMoved() { redraw() }
         case .expose(_, 0):
             redraw()
         case .mapped:

@@ -220,7 +220,8 @@ public final class PipcamApp {
             // Follow the embedder's size; never select button events on a window we do not own.
             _ = loop.display.watch(parent, [.structureNotify])
             loop.register(parent) { event in
-                if case .configure(_, let r, _) = event { window.fitParent(width: r.width, height: r.height) }
+                // Only the server's own ConfigureNotify: any client can send a synthetic one.
+                if case .configure(_, let r, false) = event { window.fitParent(width: r.width, height: r.height) }
             }
         }
     }

@@ -7,14 +7,24 @@ import CameraSource
 /// Anything else — other message types, unknown codes, other targets, requests from before the
 /// claim, requestors that vanish — is refused or ignored without side effects.
 public final class ControlServer {
-    public let claim: InstanceClaim
+    /// The claim commands arrive through: a new one after the channel healed.
+    public private(set) var claim: InstanceClaim
     /// Performs a command (never `.status`).
     public var onCommand: (ControlCommand) -> Void = { _ in }
     /// The current status, asked for each `status` request.
     public var status: () -> InstanceStatus?
-    /// Whether another client has taken the selection away (commands then reach that client).
+    /// Whether another client holds the selection now (commands then reach that client).
     public private(set) var lostClaim = false
+    /// How often the selection's owner is asked for while another client holds it: it may let go
+    /// without a trace (set no owner, or hand it on), which no event reports.
+    public static let lostClaimCheckInterval: Int64 = 1_000_000_000
     private let display: XDisplay
+    // Weak: the loop's handlers hold this server, which lives as long as they do.
+    private weak var loop: DisplayLoop?
+    private var tokens: [Int] = []
+    private var checkTimer: Int?
+    /// The window of the client that took the selection, watched for its destruction.
+    private var holder: WindowID?
 
     public init(display: XDisplay, claim: InstanceClaim, status: @escaping () -> InstanceStatus?) {
         self.display = display
@@ -22,25 +32,97 @@ public final class ControlServer {
         self.status = status
     }
 
-    /// Sends the control window's events here.
+    /// Sends the control window's events here. A claim lost before (while another loop ran) is
+    /// noticed now and healed like one lost later.
     public func install(on loop: DisplayLoop) {
-        loop.register(claim.window) { [self] in handle($0) }
+        self.loop = loop
+        tokens.append(loop.register(claim.window) { [self] in handle($0) })
+        if display.selectionOwner(claim.selection) != claim.window { heal(destroyed: display.isMapped(claim.window) == nil) }
     }
 
-    /// Handles one event about the control window.
+    /// Stops handling events and timers (the loop goes on without this server).
+    public func uninstall() {
+        for token in tokens { loop?.unregister(token) }
+        tokens.removeAll()
+        if let checkTimer { loop?.cancelTimer(checkTimer) }
+        checkTimer = nil
+        loop = nil
+    }
+
+    /// Handles one event about the control window, or about the window of a client holding the selection.
     public func handle(_ event: WindowEvent) {
         switch event {
-        case .clientMessage(_, let type, let data) where type == display[._PIPCAM_COMMAND]:
+        case .clientMessage(let w, let type, let data) where w == claim.window && type == display[._PIPCAM_COMMAND]:
             if let command = ControlCommand(code: data.0), command != .status { onCommand(command) }
         case .selectionRequest(let request):
             answer(request)
         case .selectionClear(_, let selection) where selection == claim.selection && !lostClaim:
-            lostClaim = true
-            writeErrorLine(
-                "pipcam: another program took over \(InstanceName.selection(screen: display.screen, name: claim.name)); "
-                    + "'pipcam toggle|start|stop|status|quit' no longer reach this pipcam")
+            heal(destroyed: false)
+        case .destroyed(let w) where w == claim.window:
+            heal(destroyed: true)
+        case .destroyed(let w) where w == holder:
+            holder = nil
+            heal(destroyed: false)
         default:
             break
+        }
+    }
+
+    /// The selection name, as messages say it.
+    private var selectionName: String { InstanceName.selection(screen: display.screen, name: claim.name) }
+
+    /// Takes the selection back when no client holds it, with a new control window if the old
+    /// one is gone; else waits for the holder to let go (docs/BEHAVIOUR.md, "Control channel").
+    private func heal(destroyed: Bool) {
+        if display.selectionOwner(claim.selection) == nil, reclaim(destroyed: destroyed) { return }
+        guard let owner = display.selectionOwner(claim.selection), owner != claim.window else { return }
+        if !lostClaim {
+            lostClaim = true
+            writeErrorLine(
+                "pipcam: another program took over \(selectionName); 'pipcam toggle|start|stop|status|quit' "
+                    + "reach this pipcam again when it lets go")
+        }
+        watchHolder(owner)
+    }
+
+    /// Claims the selection anew for a new control window; false if another client got it first.
+    private func reclaim(destroyed: Bool) -> Bool {
+        guard let fresh = try? InstanceClaim.claim(display: display, name: claim.name) else { return false }
+        let old = claim.window
+        for token in tokens { loop?.unregister(token) }
+        tokens.removeAll()
+        if !destroyed { display.destroyIfPresent(old) }
+        claim = fresh
+        if let loop { tokens.append(loop.register(fresh.window) { [self] in handle($0) }) }
+        if let checkTimer { loop?.cancelTimer(checkTimer) }
+        checkTimer = nil
+        holder = nil
+        lostClaim = false
+        writeErrorLine(
+            destroyed
+                ? "pipcam: another program destroyed the control window; \(selectionName) taken back with a new one"
+                : "pipcam: took back \(selectionName); control commands reach this pipcam again")
+        return true
+    }
+
+    /// Watches the window holding the selection for its end, and asks for the owner now and then.
+    private func watchHolder(_ owner: WindowID) {
+        guard let loop else { return }
+        if owner != holder {
+            holder = owner
+            // Gone already (its client closed between the two questions): ask again soon.
+            if display.watch(owner, [.structureNotify]) {
+                tokens.append(loop.register(owner) { [self] in handle($0) })
+            } else {
+                holder = nil
+            }
+        }
+        if checkTimer == nil {
+            let delay = holder == nil ? Self.lostClaimCheckInterval / 10 : Self.lostClaimCheckInterval
+            checkTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: delay)) { [self] in
+                checkTimer = nil
+                if lostClaim { heal(destroyed: false) }
+            }
         }
     }
 

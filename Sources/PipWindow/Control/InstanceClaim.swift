@@ -6,7 +6,8 @@ import Glibc
 /// ownership of the selection `_PIPCAM_S<screen>[_<name>]` by a hidden control window.
 ///
 /// The X server drops the ownership when the owner's connection closes, however the program
-/// ended, so there is no stale lock to clean up after a crash or `kill -9`.
+/// ended, so there is no stale lock to clean up after a crash or `kill -9`. Another client can
+/// destroy the window or take the selection: `ControlServer` then claims again.
 public struct InstanceClaim: Sendable, Equatable {
     /// The hidden window that owns the selection and receives commands.
     public let window: WindowID
@@ -29,7 +30,7 @@ public struct InstanceClaim: Sendable, Equatable {
         let selection = display.intern(InstanceName.selection(screen: display.screen, name: name))
         if let owner = display.selectionOwner(selection) { throw .alreadyRunning(owner: owner) }
         let window = display.createWindow(
-            rect: Rect(x: -10, y: -10, width: 1, height: 1), events: [.propertyChange], overrideRedirect: true)
+            rect: Rect(x: -10, y: -10, width: 1, height: 1), events: [.propertyChange, .structureNotify], overrideRedirect: true)
         display.setClass(window, instance: "pipcam", className: "Pipcam")
         display.setTitle(window, "pipcam control" + (name.map { " (\($0))" } ?? ""))
         display.setProperty(window, ._NET_WM_PID, type: .CARDINAL_, values: [Int(getpid())])

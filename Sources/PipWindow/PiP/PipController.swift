@@ -358,6 +358,8 @@ public final class PipController {
             if pipWindow.noteConfigure(r, synthetic: synthetic) {
                 pipPresenter.resize(width: r.width, height: r.height)
                 onNeedsFrame?()
+            } else if pipWindow.rect != old, pipPresenter.windowMoved() {
+                onNeedsFrame?()
             }
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
             // The window manager resized or moved it on the user's behalf (e.g. its own keyboard

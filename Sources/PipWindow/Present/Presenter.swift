@@ -28,8 +28,13 @@ public final class Presenter {
     private static let retiredPutsKept = 8
     private var lastPresented: Int?
     private var next = 0
-    public private(set) var width = 0
-    public private(set) var height = 0
+    /// The window's size, as last given to `resize`.
+    private var windowSize = (width: 0, height: 0)
+    /// The part of the window pictures are drawn in, in window coordinates (`DrawnArea`).
+    public private(set) var drawn = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The size of the pictures drawn: the window's, or the part of it on the screen.
+    public var width: Int { drawn.width }
+    public var height: Int { drawn.height }
     public var rotation: Rotation = .deg0
     public var mirror = false
 
@@ -58,16 +63,41 @@ public final class Presenter {
     private(set) var imagesMade = 0
 
     /// Matches the images to the window's size. Images are reallocated only when the window grows
-    /// past them, so an animation or a shrinking resize costs no allocation. The first images are
-    /// the window's size; a window that outgrows them gets a quarter more each way (up to the
-    /// screen's size), so the next steps of a drag or a zoom fit without new shared memory.
+    /// past them, or shrinks to under a quarter of them, so an animation or a resize costs no
+    /// allocation at most steps. The first images are the window's size; a window that outgrows
+    /// them gets a quarter more each way (up to the screen's size), so the next steps of a drag or
+    /// a zoom fit without new shared memory. A window larger than the screen is drawn only where
+    /// it is on the screen (`DrawnArea`): nothing is sized by what a window claims beyond that.
     public func resize(width: Int, height: Int) {
-        guard width > 0, height > 0, width != self.width || height != self.height else { return }
-        self.width = width
-        self.height = height
+        guard width > 0, height > 0, width != windowSize.width || height != windowSize.height else { return }
+        windowSize = (width, height)
+        let origin = oversized ? display.rootGeometry(of: window).map { ($0.x, $0.y) } : nil
+        _ = updateArea(DrawnArea.rect(windowAt: origin, width: width, height: height, screen: display.screenSize))
+    }
+
+    /// Notes that the window moved: a window larger than the screen is drawn where it now is on
+    /// it. Costs nothing for a window that fits the screen. Returns whether the part drawn
+    /// changed (the picture is then to be drawn again).
+    @discardableResult
+    public func windowMoved() -> Bool {
+        guard oversized else { return false }
+        let origin = display.rootGeometry(of: window).map { ($0.x, $0.y) }
+        return updateArea(DrawnArea.rect(windowAt: origin, width: windowSize.width, height: windowSize.height, screen: display.screenSize))
+    }
+
+    /// Whether the window is larger than the screen in either direction.
+    private var oversized: Bool { !DrawnArea.fits(width: windowSize.width, height: windowSize.height, screen: display.screenSize) }
+
+    private func updateArea(_ area: Rect) -> Bool {
+        guard area != drawn else { return false }
+        let growing = !images.isEmpty && (images[0].width < area.width || images[0].height < area.height)
+        drawn = area
         lastPresented = nil
-        if let first = images.first, first.width >= width, first.height >= height { return }
-        let growing = !images.isEmpty
+        if let first = images.first,
+            !DrawnArea.needsNewImages(capacity: (first.width, first.height), needed: (area.width, area.height))
+        {
+            return true
+        }
         releaseImages()
         let screen = display.screenSize
         let (w, h) = growing
@@ -79,7 +109,11 @@ public final class Presenter {
             captureTimes.append(nil)
             imagesMade += 1
         }
+        return true
     }
+
+    /// The images' size, 0×0 without images; for tests.
+    var imageSize: (width: Int, height: Int) { images.first.map { ($0.width, $0.height) } ?? (0, 0) }
 
     /// The frames a source will send (format and size), when it knows before the first one: what
     /// `warmUp` gets the converter ready for. A presenter already showing frames gets ready for new
@@ -163,7 +197,7 @@ public final class Presenter {
         try body(image.pixels, image.stride, width, height)
         overlay?(image.pixels, image.stride, width, height)
         captureTimes[index] = timestamp
-        display.put(image, on: window, gc: gc, at: (0, 0), size: (width, height))
+        display.put(image, on: window, gc: gc, at: (drawn.x, drawn.y), size: (width, height))
         lastPresented = index
         next = (index + 1) % images.count
         // The next frame goes to the other image: its pages are faulted in now, while the server
@@ -200,7 +234,7 @@ public final class Presenter {
         }
         // Its completion must not count the frame as shown a second time.
         captureTimes[index] = nil
-        display.put(images[index], on: window, gc: gc, at: (0, 0), size: (width, height))
+        display.put(images[index], on: window, gc: gc, at: (drawn.x, drawn.y), size: (width, height))
     }
 
     /// Frees the images and the graphics context.

@@ -91,10 +91,16 @@ public final class FloatingWindow {
     }
 
     /// Notes a new position or size from a ConfigureNotify; returns true when the size changed.
+    /// A synthetic one (a window manager's note of a move, ICCCM 4.1.5, or any client's
+    /// XSendEvent) never resizes: the window's place is then asked of the server.
     public func noteConfigure(_ event: Rect, synthetic: Bool) -> Bool {
+        if synthetic {
+            if let r = display.rootGeometry(of: id) { rect.x = r.x; rect.y = r.y }
+            return false
+        }
         let sizeChanged = event.width != rect.width || event.height != rect.height
         defer { if sizeChanged && style.shape != .rect { applyStyle() } }
-        if synthetic || !wm.isRunning {
+        if !wm.isRunning {
             rect = event
         } else if let r = display.rootGeometry(of: id) {
             rect = r

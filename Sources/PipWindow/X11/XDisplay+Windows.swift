@@ -42,6 +42,8 @@ extension XDisplay {
     public func unmap(_ w: WindowID) { XUnmapWindow(raw, w) }
     public func raise(_ w: WindowID) { XRaiseWindow(raw, w) }
     public func destroy(_ w: WindowID) { XDestroyWindow(raw, w) }
+    /// Destroys `w` if it still exists: another client may have destroyed it already.
+    public func destroyIfPresent(_ w: WindowID) { _ = withErrorTrap { XDestroyWindow(raw, w) } }
     public func moveResize(_ w: WindowID, to r: Rect) {
         XMoveResizeWindow(
             raw, w, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)), UInt32(clamping: max(1, r.height)))
