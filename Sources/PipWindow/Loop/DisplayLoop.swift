@@ -21,6 +21,9 @@ public final class DisplayLoop {
     private var beforeSleep: [() -> Void] = []
     public private(set) var exitCode: Int32?
 
+    /// The most X events handled before the other descriptors and timers are looked at again.
+    static let eventsPerLook = 64
+
     public init(display: XDisplay) { self.display = display }
 
     /// Sends events about `window` to `handler` (after earlier handlers of the same window);
@@ -82,7 +85,13 @@ public final class DisplayLoop {
         pollSet.insert(pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0), at: 0)
         defer { pollSet.removeFirst() }
         while exitCode == nil {
-            while display.pendingEvents > 0 && exitCode == nil { dispatch(display.nextEvent()) }
+            // At most a batch of events between two looks at the other descriptors: a client
+            // flooding pipcam with events must not keep a signal or a frame from being read.
+            var batch = 0
+            while batch < Self.eventsPerLook && exitCode == nil && display.pendingEvents > 0 {
+                dispatch(display.nextEvent())
+                batch += 1
+            }
             runDueTimers()
             for body in beforeSleep { body() }
             if exitCode != nil { break }
