@@ -8,11 +8,16 @@ public enum SourceError: Error, Equatable, CustomStringConvertible {
     case badInput(thing: String, reason: String)
     /// The input was fine but the device or system failed at run time.
     case runtime(thing: String, reason: String)
+    /// The camera was interrupted (in use elsewhere, disconnected): a cause kept as a value, which
+    /// `ResilientCamera` acts on, never recovered from the message's words.
+    case interrupted(thing: String, CameraInterruption)
 
     public var description: String {
         switch self {
         case .badInput(let thing, let reason), .runtime(let thing, let reason):
             return "\(thing): \(reason)"
+        case .interrupted(let thing, let why):
+            return "\(thing): \(why.reason)"
         }
     }
 
@@ -20,8 +25,14 @@ public enum SourceError: Error, Equatable, CustomStringConvertible {
     public var exitCode: Int32 {
         switch self {
         case .badInput: return 2
-        case .runtime: return 1
+        case .runtime, .interrupted: return 1
         }
+    }
+
+    /// The camera interruption this error reports, if it is one (in use, disconnected).
+    public var cameraInterruption: CameraInterruption? {
+        guard case .interrupted(_, let why) = self else { return nil }
+        return why
     }
 
     /// A lower-case description of an errno value, e.g. "no such file or directory".

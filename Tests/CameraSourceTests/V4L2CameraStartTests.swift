@@ -151,7 +151,7 @@ func makeCamera(_ device: FakeV4L2Device, _ w: Int = 480, _ h: Int = 270) -> V4L
         dev.fail("S_FMT", EBUSY)
         let cam = makeCamera(dev)
         let e = sourceError { try cam.start() }
-        #expect(e == .runtime(thing: "/dev/video0", reason: "in use by another application"))
+        #expect(e == .interrupted(thing: "/dev/video0", .inUse))
         #expect(e?.cameraInterruption == .inUse)
         #expect(cam.interruption == .inUse)
         #expect(dev.isClosed && !dev.log.contains("STREAMOFF"))

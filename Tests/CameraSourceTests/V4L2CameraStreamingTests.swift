@@ -149,7 +149,7 @@ import Glibc
         let (cam, dev, start) = try streaming()
         dev.dequeueScript = [.fail(.noDevice)]
         let e = sourceError { _ = try cam.nextFrame(now: now) }
-        #expect(e == .runtime(thing: "/dev/video0", reason: "disconnected"))
+        #expect(e == .interrupted(thing: "/dev/video0", .disconnected))
         #expect(e?.cameraInterruption == .disconnected && e?.exitCode == 1)
         #expect(cam.interruption == .disconnected)
         // Asking again reports the same without touching the device.

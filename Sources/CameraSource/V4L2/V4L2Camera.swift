@@ -249,7 +249,7 @@ public final class V4L2Camera: FrameSource {
     func interrupt(_ reason: Interruption) -> SourceError {
         interruption = reason
         if reason == .disconnected { isDisconnected = true }
-        return .runtime(thing: name, reason: reason.reason)
+        return .interrupted(thing: name, reason)
     }
 
     private func openFailure(_ error: V4L2Error) -> SourceError {
@@ -263,18 +263,6 @@ public final class V4L2Camera: FrameSource {
         case EISDIR, ENOTDIR, ELOOP, ENAMETOOLONG:
             return .badInput(thing: name, reason: "not a video capture device (\(SourceError.describe(errno: error.errno)))")
         default: return .runtime(thing: name, reason: "cannot open: \(SourceError.describe(errno: error.errno))")
-        }
-    }
-}
-
-extension SourceError {
-    /// The camera interruption this error reports, if it is one (in use, disconnected).
-    public var cameraInterruption: V4L2Camera.Interruption? {
-        guard case .runtime(_, let reason) = self else { return nil }
-        switch reason {
-        case V4L2Camera.Interruption.inUse.reason: return .inUse
-        case V4L2Camera.Interruption.disconnected.reason: return .disconnected
-        default: return nil
         }
     }
 }
