@@ -267,4 +267,42 @@ import Testing
         pip.tearDown()
         s.display.close()
     }
+
+    /// The monitors and work areas are read from the server once and kept until an event says
+    /// they changed: a wheel spin of eight notches reads them at most once, not once per notch,
+    /// and a work area rewritten is read again (and used).
+    @Test func theScreenLayoutIsReadOnceAndAgainAfterAChange() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let loop = DisplayLoop(display: display)
+        let window = display.createWindow(rect: Rect(x: 80, y: 80, width: 640, height: 360), events: [.structureNotify])
+        display.map(window)
+        let pip = try PipController(
+            loop: loop, contentSource: PipContentSource(sourceWindow: window, preferredContentSize: (640, 360)))
+        var readsBeforeSpin = 0, readsAfterSpin = 0, zoomed: Rect?
+        let script = LoopScript()
+        script.wait("the window to show", until: { display.isViewable(window) == true }) { pip.start() }
+        script.wait("PiP to be up", until: { pip.isActive }) {
+            let r = pip.pipFrame
+            _ = try? x.run(["xdotool", "mousemove", "\(r.x + r.width / 2)", "\(r.y + r.height / 2)"])
+        }
+        script.pause(400) {
+            readsBeforeSpin = pip.layoutReads
+            _ = try? x.run(["xdotool", "click", "--repeat", "8", "--delay", "1", "5"])
+        }
+        script.wait("the spin to shrink PiP", until: { pip.pipFrame.width < 600 }) {}
+        script.pause(400) {
+            readsAfterSpin = pip.layoutReads
+            zoomed = pip.pipFrame
+            display.setProperty(display.root, ._NET_WORKAREA, type: .CARDINAL_, values: [0, 0, 1280, 600])
+            display.flush()
+        }
+        script.wait("the new work area to be read", until: { pip.layoutReads > readsAfterSpin })
+        script.start(on: loop)
+        #expect(loop.run() == 0, "timed out: \(script.failedStep ?? "")")
+        #expect(zoomed.map { $0.width < 600 } == true, "the spin zoomed PiP: \(String(describing: zoomed))")
+        #expect(readsAfterSpin - readsBeforeSpin <= 1, "layout reads: \(readsBeforeSpin) before the spin, \(readsAfterSpin) after")
+        pip.tearDown()
+        display.close()
+    }
 }

@@ -88,6 +88,20 @@ public final class PipController {
     private var restores = 0
     /// When the screen, its monitors or the work area last changed.
     private var screenChangeSeen: MonotonicInstant?
+    /// The monitors and work areas as last read from the server; read again after they change.
+    private var cachedLayout: ScreenLayout?
+    /// How many times the layout was read from the server; for tests.
+    private(set) var layoutReads = 0
+
+    /// The monitors and their work areas: read from the server once, and again only after an
+    /// event says they changed (a wheel spin zooms without a round trip per notch).
+    private var screenLayout: ScreenLayout {
+        if let cachedLayout { return cachedLayout }
+        let layout = ScreenLayout(display: display)
+        layoutReads += 1
+        cachedLayout = layout
+        return layout
+    }
 
     /// The user asked to flip the picture (the mirror control, or `m`).
     public var onMirrorToggle: (() -> Void)?
@@ -208,6 +222,7 @@ public final class PipController {
     /// A window manager started, was replaced or quit (its check window went).
     private func windowManagerChanged() {
         wm = WindowManagerInfo(display: display)
+        cachedLayout = nil
         if let check = wm.checkWindow { _ = display.watch(check, [.structureNotify]) }
         pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
         // Unmapping hides the source window only with no window manager; what it means for the
@@ -451,7 +466,7 @@ public final class PipController {
         guard current.width > 0, current.height > 0,
             !WindowPlacementMath.hasShape(width: current.width, height: current.height, aspect: aspect)
         else { return }
-        let r = WindowPlacementMath.reshaped(current, toAspect: aspect, in: ScreenLayout(display: display).area(for: current))
+        let r = WindowPlacementMath.reshaped(current, toAspect: aspect, in: screenLayout.area(for: current))
         if let given = defaultPlacement?.size {
             defaultPlacement?.size = WindowPlacementMath.sizeKeepingArea(width: given.0, height: given.1, aspect: aspect)
         }
@@ -475,7 +490,7 @@ public final class PipController {
         let now = MonotonicInstant.now(), current = pipWindow.rect
         let last = lastZoom.flatMap { $0.rect == current || now.seconds(since: $0.at) < 0.3 ? $0 : nil }
         let base = last?.rect ?? current
-        let area = ScreenLayout(display: display).area(for: base)
+        let area = screenLayout.area(for: base)
         let zoomed: (rect: Rect, centre: (x: Double, y: Double)?)
         if let point {
             zoomed = (WindowPlacementMath.scaled(
@@ -508,7 +523,7 @@ public final class PipController {
     /// of PiP if close, then report it. One the user made ends following the source window.
     private func settleFrame(snap: Bool, byUser: Bool) {
         if byUser { defaultPlacement = nil }
-        let area = ScreenLayout(display: display).area(for: pipWindow.rect)
+        let area = screenLayout.area(for: pipWindow.rect)
         // A move snaps to the edges near it; a resize (pipcam's own, with no window manager to
         // bound it) is brought back inside the work area.
         let r = snap ? WindowPlacementMath.snapped(pipWindow.rect, to: area) : WindowPlacementMath.fitted(pipWindow.rect, into: area)
@@ -575,7 +590,7 @@ public final class PipController {
         case .startRequested, .sourceHidden, .tick: break
         default: return
         }
-        let layout = ScreenLayout(display: display), frame = machine.pipFrame
+        let layout = screenLayout, frame = machine.pipFrame
         let fitted: Rect
         if let placement = defaultPlacement, frame.width > 0, frame.height > 0 {
             // The size given (reshaped with the picture), else a quarter of the monitor's width.
@@ -596,7 +611,7 @@ public final class PipController {
         guard pipShown else { return }
         // The window may not have taken pipcam's last request yet.
         let r = pendingOwnMove ?? pipWindow.rect
-        let layout = ScreenLayout(display: display), area = layout.area(for: r)
+        let layout = screenLayout, area = layout.area(for: r)
         let before = shownLayout?.area(for: r) ?? area
         shownLayout = layout
         let lost = !layout.shows(r) || r.width > area.width || r.height > area.height
@@ -614,6 +629,7 @@ public final class PipController {
     /// Screen changes come in bursts (an output off, the screen resized, the work area rewritten;
     /// docking tools do it in steps): PiP is placed once they are over.
     private func screenMayHaveChanged() {
+        cachedLayout = nil
         screenChangeSeen = .now()
         if let t = screenTimer { loop.cancelTimer(t) }
         screenTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 300_000_000)) { [unowned self] in
@@ -670,7 +686,7 @@ public final class PipController {
             proxyShown = false
         case .showPip(let planned):
             // A monitor may have gone while PiP grew out of its source window.
-            let layout = ScreenLayout(display: display)
+            let layout = screenLayout
             let r = layout.shows(planned) ? planned : WindowPlacementMath.fitted(planned, into: layout.area(for: planned))
             shownLayout = layout
             // The window manager places the window it maps: that is no move by the user either.
