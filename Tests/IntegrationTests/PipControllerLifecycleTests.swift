@@ -6,18 +6,25 @@ import Testing
 /// The library's `PipController` used as an application would, in this process on its own Xvfb
 /// (no window manager).
 @Suite struct PipControllerLifecycleTests {
-    /// Torn down and released while PiP is up, with its hover controls showing (their hiding is
-    /// timed), its map check pending and a work-area change being waited out, the controller
-    /// leaves nothing behind in the loop that could call into it: the loop runs on for seconds,
-    /// and PiP's windows are gone.
-    @Test func tearDownWhilePipIsUpLeavesNothingRunning() throws {
+    /// A controller for a mapped 640×360 window of this process, on its own Xvfb (no window manager).
+    static func controllerOnItsOwnServer() throws -> (XServer, XDisplay, DisplayLoop, WindowID, PipController) {
         let x = try makeServer()
         let display = try XDisplay(name: x.display)
         let loop = DisplayLoop(display: display)
         let window = display.createWindow(rect: Rect(x: 80, y: 80, width: 640, height: 360), events: [.structureNotify])
         display.map(window)
-        var pip: PipController? = try PipController(
+        let pip = try PipController(
             loop: loop, contentSource: PipContentSource(sourceWindow: window, preferredContentSize: (640, 360)))
+        return (x, display, loop, window, pip)
+    }
+
+    /// Torn down and released while PiP is up, with its hover controls showing (their hiding is
+    /// timed), its map check pending and a work-area change being waited out, the controller
+    /// leaves nothing behind in the loop that could call into it: the loop runs on for seconds,
+    /// and PiP's windows are gone.
+    @Test func tearDownWhilePipIsUpLeavesNothingRunning() throws {
+        let (x, display, loop, window, made) = try Self.controllerOnItsOwnServer()
+        var pip: PipController? = made
         let pipWindow = pip!.pipWindowID
         var pipFrame: Rect?
         let script = LoopScript()
@@ -272,13 +279,7 @@ import Testing
     /// they changed: a wheel spin of eight notches reads them at most once, not once per notch,
     /// and a work area rewritten is read again (and used).
     @Test func theScreenLayoutIsReadOnceAndAgainAfterAChange() throws {
-        let x = try makeServer()
-        let display = try XDisplay(name: x.display)
-        let loop = DisplayLoop(display: display)
-        let window = display.createWindow(rect: Rect(x: 80, y: 80, width: 640, height: 360), events: [.structureNotify])
-        display.map(window)
-        let pip = try PipController(
-            loop: loop, contentSource: PipContentSource(sourceWindow: window, preferredContentSize: (640, 360)))
+        let (x, display, loop, window, pip) = try PipControllerLifecycleTests.controllerOnItsOwnServer()
         var readsBeforeSpin = 0, readsAfterSpin = 0, zoomed: Rect?
         let script = LoopScript()
         script.wait("the window to show", until: { display.isViewable(window) == true }) { pip.start() }
