@@ -10,8 +10,10 @@ struct Launcher {
     let command: PipcamCommand
 
     func run() -> Int32 {
-        if command.listCameras { return listCameras() }
-        SignalPipe.exitAtOnceOnSignal()
+        if command.listCameras {
+            SignalPipe.exitAtOnceOnSignal()
+            return listCameras()
+        }
         let spec: SourceSpec?
         // `auto`: the first camera, as with no --source (over a config file's source).
         let given = command.source.flatMap { $0 == "auto" ? nil : $0 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CameraSource
+import PipWindow
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +10,9 @@ import Glibc
 for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
     _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
 }
+// Before anything slow: from here on SIGINT, SIGTERM and SIGHUP wait in a pipe for the loop that
+// ends pipcam with 0 (docs/BEHAVIOUR.md, "Signals") instead of killing it mid-start.
+SignalPipe.install()
 
 // The config file's settings go before the command line's, which therefore win.
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -51,6 +55,7 @@ if let control = parsed as? any ControlSubcommand {
         writeErrorLine("pipcam: '\(name)' takes only --name NAME, not '\(stray)' (see 'pipcam help \(name)')")
         exit(2)
     }
+    SignalPipe.exitAtOnceOnSignal()
     exit(control.send())
 }
 guard let command = parsed as? PipcamCommand else {
