@@ -14,11 +14,20 @@ enum ConfigArguments {
         guard let path = ConfigFile.defaultPath(environment: { getenv($0).map { String(cString: $0) } }) else {
             return .success([])
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Looked at before it is opened, and opened without waiting: reading a FIFO waits for a
+        // writer for good, and opening a device can do things.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
+        }
+        guard isRegularFile(info) else { return .failure(notRegular(path)) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
         }
         defer { close(fd) }
+        // Replaced between the two looks: the open file is what counts.
+        guard fstat(fd, &info) == 0, isRegularFile(info) else { return .failure(notRegular(path)) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -55,6 +64,10 @@ enum ConfigArguments {
         }
         return .success(entries.flatMap(\.arguments))
     }
+
+    private static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    private static func notRegular(_ path: String) -> Problem { Problem(description: "\(path): not a regular file") }
 
     /// The value `option` has in `arguments` (the last one given), if any.
     static func value(of option: String, in arguments: [String]) -> String? {
