@@ -106,9 +106,7 @@ struct Launcher {
     }
 
     private func listCameras() -> Int32 {
-        let text = CameraDescription.listing(CameraDiscovery().cameras())
-        print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
-        return 0
+        StandardOutput.writeLine(CameraDescription.listing(CameraDiscovery().cameras())) ? 0 : 1
     }
 
     private func fail(_ error: Error) -> Int32 {

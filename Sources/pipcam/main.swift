@@ -40,8 +40,7 @@ do {
 } catch {
     let code = PipcamCommand.exitCode(for: error)
     if code == .success {
-        print(PipcamCommand.fullMessage(for: error))
-        exit(0)
+        exit(StandardOutput.writeLine(PipcamCommand.fullMessage(for: error)) ? 0 : 1)
     }
     let message = PipcamCommand.oneLine(for: error, otherwise: "bad arguments")
     writeErrorLine("pipcam: \(message) (see 'pipcam --help')")
@@ -65,6 +64,10 @@ guard let command = parsed as? PipcamCommand else {
         try other.run()
         exit(0)
     } catch {
+        // `pipcam help toggle` throws its help text as a clean exit: printed here, write checked.
+        if PipcamCommand.exitCode(for: error) == .success {
+            exit(StandardOutput.writeLine(PipcamCommand.fullMessage(for: error)) ? 0 : 1)
+        }
         PipcamCommand.exit(withError: error)
     }
 }
