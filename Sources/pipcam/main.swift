@@ -36,7 +36,7 @@ if named == nil && !asksForHelp {
 // ArgumentParser would exit 64 on a usage error; PRODUCT.md promises one line and exit 2.
 let parsed: ParsableCommand
 do {
-    parsed = try PipcamCommand.parseAsRoot(arguments)
+    parsed = try PipcamCommand.parseAsRoot(RepeatedOptions.lastOnly(arguments, options: PipcamCommand.repeatable))
 } catch {
     let code = PipcamCommand.exitCode(for: error)
     if code == .success {
