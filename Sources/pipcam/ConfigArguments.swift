@@ -26,7 +26,7 @@ enum ConfigArguments {
             return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
         }
         defer { close(fd) }
-        // Replaced between the two looks: the open file is what counts.
+        // The path may have been replaced between stat and open: what was opened is what counts.
         guard fstat(fd, &info) == 0, isRegularFile(info) else { return .failure(notRegular(path)) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)

@@ -58,8 +58,8 @@ protocol ControlSubcommand: ParsableCommand {
 
 extension ControlSubcommand {
     /// Sends the command to the instance on `$DISPLAY`; returns the exit status (docs/BEHAVIOUR.md:
-    /// 0 done, 1 no, a bad or no confirmed answer or an answer not written, 2 no display, 3 no
-    /// instance running).
+    /// 0 done; 1 no answer, a bad one, one not yet confirmed, or an answer that could not be
+    /// written; 2 no display; 3 no instance running).
     func send() -> Int32 {
         guard let (display, displayName) = DisplayConnection.open() else { return 2 }
         defer { display.close() }
