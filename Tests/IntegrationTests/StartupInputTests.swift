@@ -23,8 +23,8 @@ import Testing
 
     /// A FIFO (or a directory) where the config file should be is refused at once, not opened
     /// for reading (which waits for a writer for good).
-    @Test(arguments: ["fifo", "directory"])
-    func aConfigThatIsNoRegularFileIsRefused(kind: String) throws {
+    @Test(arguments: [("fifo", "not a regular file"), ("directory", "is a directory")])
+    func aConfigThatIsNoRegularFileIsRefused(kind: String, why: String) throws {
         let x = try XServer()
         let folder = x.directory + "/config/pipcam"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -32,7 +32,7 @@ import Testing
         if kind == "fifo" { #expect(mkfifo(path, 0o600) == 0) } else { #expect(mkdir(path, 0o700) == 0) }
         let result = try x.runPipcam(["--source", "test"], timeout: .seconds(5))
         #expect(result.exitCode == 2, "\(result)")
-        expectOneErrorLine(result, naming: "\(path): not a regular file")
+        expectOneErrorLine(result, naming: "\(path): \(why)")
         // A control command reads the config only for its name: it goes on without it.
         let status = try x.runPipcam(["status"], timeout: .seconds(5))
         #expect(status.exitCode == 3, "\(status)")
