@@ -49,7 +49,7 @@ loop.everyIteration {
 }
 
 // Closing the window or a signal ends the loop.
-let signals = SignalPipe()
+let signals = SignalPipe.shared
 loop.addReader(signals.fd) { loop.stop(exitCode: 0) }
 loop.register(window) { event in
     if case .clientMessage(_, _, let data) = event, UInt(bitPattern: data.0) == display[.WM_DELETE_WINDOW] {

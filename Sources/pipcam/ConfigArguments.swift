@@ -14,11 +14,20 @@ enum ConfigArguments {
         guard let path = ConfigFile.defaultPath(environment: { getenv($0).map { String(cString: $0) } }) else {
             return .success([])
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Looked at before it is opened, and opened without waiting: reading a FIFO waits for a
+        // writer for good, and opening a device can do things.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
+        }
+        guard isRegularFile(info) else { return .failure(notRegular(path, info)) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
         }
         defer { close(fd) }
+        // The path may have been replaced between stat and open: what was opened is what counts.
+        guard fstat(fd, &info) == 0, isRegularFile(info) else { return .failure(notRegular(path, info)) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -54,6 +63,14 @@ enum ConfigArguments {
             }
         }
         return .success(entries.flatMap(\.arguments))
+    }
+
+    private static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    /// A directory is named as reading it would (EISDIR); a FIFO, device or socket is just not a file.
+    private static func notRegular(_ path: String, _ info: stat) -> Problem {
+        let why = info.st_mode & S_IFMT == S_IFDIR ? SourceError.describe(errno: EISDIR) : "not a regular file"
+        return Problem(description: "\(path): \(why)")
     }
 
     /// The value `option` has in `arguments` (the last one given), if any.

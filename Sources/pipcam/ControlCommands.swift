@@ -57,16 +57,17 @@ protocol ControlSubcommand: ParsableCommand {
 }
 
 extension ControlSubcommand {
-    /// Sends the command to the instance on `$DISPLAY`; returns the exit status (PRODUCT.md: 0 done,
-    /// 1 no or bad answer, 2 no display, 3 no instance running).
+    /// Sends the command to the instance on `$DISPLAY`; returns the exit status (docs/BEHAVIOUR.md:
+    /// 0 done; 1 no answer, a bad one, one not yet confirmed, or an answer that could not be
+    /// written; 2 no display; 3 no instance running).
     func send() -> Int32 {
         guard let (display, displayName) = DisplayConnection.open() else { return 2 }
         defer { display.close() }
         // ArgumentParser gives `--name` to the first command that declares it, before or after the subcommand.
         let name = InstanceName.given(target.name ?? root.name)
         let outcome = ControlClient(display: display, displayName: displayName, name: name).send(Self.command)
-        if let output = outcome.output { print(output) }
         if let error = outcome.error { writeErrorLine(error) }
+        if let output = outcome.output, !StandardOutput.writeLine(output) { return 1 }
         return outcome.exitCode
     }
 }

@@ -10,8 +10,10 @@ struct Launcher {
     let command: PipcamCommand
 
     func run() -> Int32 {
-        if command.listCameras { return listCameras() }
-        SignalPipe.exitAtOnceOnSignal()
+        if command.listCameras {
+            SignalPipe.exitAtOnceOnSignal()
+            return listCameras()
+        }
         let spec: SourceSpec?
         // `auto`: the first camera, as with no --source (over a config file's source).
         let given = command.source.flatMap { $0 == "auto" ? nil : $0 }
@@ -106,9 +108,7 @@ struct Launcher {
     }
 
     private func listCameras() -> Int32 {
-        let text = CameraDescription.listing(CameraDiscovery().cameras())
-        print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
-        return 0
+        StandardOutput.writeLine(CameraDescription.listing(CameraDiscovery().cameras())) ? 0 : 1
     }
 
     private func fail(_ error: Error) -> Int32 {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CameraSource
+import PipWindow
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +10,9 @@ import Glibc
 for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
     _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
 }
+// Before anything slow: from here on SIGINT, SIGTERM and SIGHUP wait in a pipe for the loop that
+// ends pipcam with 0 (docs/BEHAVIOUR.md, "Signals") instead of killing it mid-start.
+SignalPipe.install()
 
 // The config file's settings go before the command line's, which therefore win.
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -32,12 +36,11 @@ if named == nil && !asksForHelp {
 // ArgumentParser would exit 64 on a usage error; PRODUCT.md promises one line and exit 2.
 let parsed: ParsableCommand
 do {
-    parsed = try PipcamCommand.parseAsRoot(arguments)
+    parsed = try PipcamCommand.parseAsRoot(RepeatedOptions.lastOnly(arguments, options: PipcamCommand.repeatable))
 } catch {
     let code = PipcamCommand.exitCode(for: error)
     if code == .success {
-        print(PipcamCommand.fullMessage(for: error))
-        exit(0)
+        exit(StandardOutput.writeLine(PipcamCommand.fullMessage(for: error)) ? 0 : 1)
     }
     let message = PipcamCommand.oneLine(for: error, otherwise: "bad arguments")
     writeErrorLine("pipcam: \(message) (see 'pipcam --help')")
@@ -51,6 +54,7 @@ if let control = parsed as? any ControlSubcommand {
         writeErrorLine("pipcam: '\(name)' takes only --name NAME, not '\(stray)' (see 'pipcam help \(name)')")
         exit(2)
     }
+    SignalPipe.exitAtOnceOnSignal()
     exit(control.send())
 }
 guard let command = parsed as? PipcamCommand else {
@@ -60,6 +64,10 @@ guard let command = parsed as? PipcamCommand else {
         try other.run()
         exit(0)
     } catch {
+        // `pipcam help toggle` throws its help text as a clean exit: printed here, write checked.
+        if PipcamCommand.exitCode(for: error) == .success {
+            exit(StandardOutput.writeLine(PipcamCommand.fullMessage(for: error)) ? 0 : 1)
+        }
         PipcamCommand.exit(withError: error)
     }
 }

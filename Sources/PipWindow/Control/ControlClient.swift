@@ -6,6 +6,8 @@ import CameraSource
 /// A command is a ClientMessage followed by a `status` conversion: the instance handles its
 /// events in order, so the status reply means the command was carried out. `quit` waits for the
 /// instance's control window to be destroyed instead (its connection closes when it has exited).
+/// A command the instance does not confirm in time is still queued with it: the client says it
+/// was sent, not yet confirmed (docs/BEHAVIOUR.md, "Exit status").
 public struct ControlClient {
     /// What a command produced: the exit status, text for standard output, a line for standard error.
     public struct Outcome: Sendable, Equatable {
@@ -73,6 +75,7 @@ public struct ControlClient {
                 continue
             }
         }
+        guard command == .status else { return unconfirmed(command, waited: replyMilliseconds) }
         return failed("no answer from the \(who) within \(seconds(replyMilliseconds))")
     }
 
@@ -81,7 +84,14 @@ public struct ControlClient {
         while let event = display.nextEvent(withinMilliseconds: remaining(until: deadline)) {
             if case .destroyed(let w) = event, w == owner { return done(nil) }
         }
-        return failed("the \(who) did not exit within \(seconds(quitMilliseconds))")
+        return unconfirmed(.quit, waited: quitMilliseconds)
+    }
+
+    /// The command went out but the instance did not answer in time (stopped, or far behind): it
+    /// runs once the instance goes on, so this is no failure to carry it out (exit 1 all the same:
+    /// the caller cannot count on it yet).
+    private func unconfirmed(_ command: ControlCommand, waited milliseconds: Int) -> Outcome {
+        failed("\(command.rawValue) sent, not yet confirmed (the \(who) did not answer within \(seconds(milliseconds)))")
     }
 
     private func remaining(until deadline: MonotonicInstant) -> Int {

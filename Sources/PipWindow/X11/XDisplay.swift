@@ -69,7 +69,11 @@ public final class XDisplay {
             }
         }
         var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
-        let shm = XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
+        // libXext prints its own "extension missing" line when asked for the version of one the
+        // server lacks: the core protocol says first whether it has it.
+        var opcode: Int32 = 0, firstEvent: Int32 = 0, firstError: Int32 = 0
+        let shm = XQueryExtension(d, "MIT-SHM", &opcode, &firstEvent, &firstError) != 0
+            && XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
         hasShm = shm
         shmEventBase = shm ? XShmGetEventBase(d) : -1
         randrEventBase = Self.randrEventBase(d)

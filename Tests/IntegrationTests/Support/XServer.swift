@@ -55,10 +55,11 @@ final class XServer: Sendable {
     /// `i3Config` lines are appended to the minimal i3 configuration. `monitors` (RandR 1.5
     /// monitors, which the server's Xinerama reports too; the first is the primary) split the
     /// screen before the window manager starts: Xvfb has one monitor otherwise. `dpi` sets the
-    /// screen's size in millimetres (192: a high-DPI screen).
+    /// screen's size in millimetres (192: a high-DPI screen). `serverArguments` go to Xvfb as well
+    /// (`-extension MIT-SHM`: a server without shared memory).
     init(
         width: Int = 1280, height: Int = 720, monitors: [XRect] = [], windowManager: WindowManager = .none,
-        i3Config: String = "", dpi: Int? = nil, timeout: Duration = .seconds(10)
+        i3Config: String = "", dpi: Int? = nil, serverArguments: [String] = [], timeout: Duration = .seconds(10)
     ) throws {
         self.width = width
         self.height = height
@@ -71,7 +72,7 @@ final class XServer: Sendable {
         let command = [
             "Xvfb", "-displayfd", "3", "-screen", "0", "\(width)x\(height)x24",
             "-nolisten", "tcp", "-noreset",
-        ] + (dpi.map { ["-dpi", "\($0)"] } ?? [])
+        ] + (dpi.map { ["-dpi", "\($0)"] } ?? []) + serverArguments
         do {
             xvfb = try RunningProcess(command, extraDescriptors: [3: writeEnd])
         } catch {
