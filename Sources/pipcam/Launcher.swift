@@ -59,7 +59,7 @@ struct Launcher {
         case .started: break
         case .failed(let error): return fail(error)
         case .quit(let startInPip):
-            // PRODUCT.md: a stats line at exit, here with nothing shown yet.
+            // docs/BEHAVIOUR.md: a stats line at exit, here with nothing shown yet.
             if options.printStats {
                 writeErrorLine(FrameStats(now: .now()).line(state: startInPip ? "starting" : "idle", camera: CameraState.waiting.description))
             }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CameraSource
 import PipWindow
 
-/// `pipcam [OPTIONS]`: the options of PRODUCT.md, parsed and checked; running is `Launcher`'s job.
+/// `pipcam [OPTIONS]`: the options of docs/BEHAVIOUR.md, parsed and checked; running is `Launcher`'s job.
 struct PipcamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipcam",

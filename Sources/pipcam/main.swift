@@ -33,7 +33,7 @@ if named == nil && !asksForHelp {
     arguments += ["--name", name]
 }
 
-// ArgumentParser would exit 64 on a usage error; PRODUCT.md promises one line and exit 2.
+// ArgumentParser would exit 64 on a usage error; docs/BEHAVIOUR.md promises one line and exit 2.
 let parsed: ParsableCommand
 do {
     parsed = try PipcamCommand.parseAsRoot(RepeatedOptions.lastOnly(arguments, options: PipcamCommand.repeatable))
@@ -48,7 +48,7 @@ do {
 }
 if let control = parsed as? any ControlSubcommand {
     // ArgumentParser lets the main command's options through to a control command, which would
-    // ignore them: `pipcam toggle --pip` is a usage error (PRODUCT.md: exit 2), not a toggle.
+    // ignore them: `pipcam toggle --pip` is a usage error (docs/BEHAVIOUR.md: exit 2), not a toggle.
     let name = type(of: control).configuration.commandName ?? ""
     if let stray = ControlArguments.stray(in: arguments, subcommand: name) {
         writeErrorLine("pipcam: '\(name)' takes only --name NAME, not '\(stray)' (see 'pipcam help \(name)')")

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue #5 at the X level: one pipcam per display (or per `--name`), found through its selection,
+/// The control channel at the X level: one pipcam per display (or per `--name`), found through its selection,
 /// and `pipcam toggle|start|stop|status|quit` with their exit codes and the status JSON.
 @Suite struct ControlChannelTests {
     static let commands = ["toggle", "start", "stop", "status", "quit"]
@@ -263,7 +263,7 @@ import Testing
     }
 
     /// `quit`, SIGTERM or SIGINT while the source starts end pipcam at once, with 0, and with
-    /// `--stats` the line PRODUCT.md promises at exit: nothing shown, the camera waiting.
+    /// `--stats` the line docs/BEHAVIOUR.md promises at exit: nothing shown, the camera waiting.
     @Test(arguments: ["quit", "SIGTERM", "SIGINT"])
     func endingPipcamWhileTheSourceStarts(how: String) throws {
         let x = try XServer(windowManager: .none)

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue #5's global hotkey under openbox: it toggles PiP whatever the lock keys, follows keyboard
+/// The global hotkey under openbox: it toggles PiP whatever the lock keys, follows keyboard
 /// remapping, and a key another client holds is reported while pipcam keeps running.
 @Suite struct ControlHotkeyTests {
     /// Presses `combination` as xdotool does without touching lock state (`--clearmodifiers` would turn CapsLock off).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #8's desktop integration: the desktop entry, the man page and `make install`.
+/// Desktop integration: the desktop entry, the man page and `make install`.
 @Suite struct DesktopIntegrationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

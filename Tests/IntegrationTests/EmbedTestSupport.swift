@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Issue #6 at the X level: pipcam inside another program's window (`--wid`, `$XEMBED`), following
+/// Embedding at the X level: pipcam inside another program's window (`--wid`, `$XEMBED`), following
 /// another program's window (`--follow-window`), and the library example. Files `Embed*Tests.swift`.
 /// Serialized like `PipTests`: the animation checks sample windows while a 250 ms animation runs.
 @Suite(.serialized, .timeLimit(.minutes(2)))

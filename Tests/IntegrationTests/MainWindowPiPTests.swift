@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #3 at the X level: the main window, PiP growing out of it when it is minimized (openbox) or
+/// The main window at the X level, PiP growing out of it when it is minimized (openbox) or
 /// unmapped (no window manager), shrinking back and restoring it, `--pip`, and the PiP button.
 @Suite struct MainWindowPiPTests {
     /// Whether `window` was mapped while `body` ran (from its MapNotify events).

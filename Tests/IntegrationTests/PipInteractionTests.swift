@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #8's window interactions on the real PiP window: hover controls, snapping, wheel resize,
+/// The window interactions on the real PiP window: hover controls, snapping, wheel resize,
 /// keyboard, and the position remembered across runs.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct PipInteractionTests {
     func viewable(_ x: XServer, _ w: XWindowID) throws -> Bool { try x.info(of: w)?.isViewable == true }

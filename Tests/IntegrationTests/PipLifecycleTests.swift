@@ -4,7 +4,7 @@ import PipWindow
 import Testing
 
 extension PipTests {
-    /// `--stats` lines (PRODUCT.md "Stats line") and ending by signal.
+    /// `--stats` lines (docs/BEHAVIOUR.md "Stats line") and ending by signal.
     @Suite struct Lifecycle {
         /// `PIPCAM_STATS_FIRST_FRAME=1` (what `make bench` reads) adds `first_frame_ms=` to the
         /// line at exit only: from the process's start to the first frame's completion, which
@@ -45,7 +45,7 @@ extension PipTests {
             #expect(all.count >= 3, "two periodic lines and one at exit; stderr:\n\(result.stderrText)")
             let parsed = all.compactMap { StatsLine($0) }
             for line in all where StatsLine(line) == nil {
-                Issue.record("not a PRODUCT.md stats line: \(line)")
+                Issue.record("not a docs/BEHAVIOUR.md stats line: \(line)")
             }
             guard parsed.count == all.count, parsed.count >= 3 else { return }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #8: `--shape`, `--opacity`, `--click-through` and the config file.
+/// `--shape`, `--opacity`, `--click-through` and the config file.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct PipStyleTests {
     @Test(arguments: ["circle", "rounded"])
     func shapeCutsTheCornersOut(shape: String) throws {

@@ -10,7 +10,7 @@ struct PipTests {}
 
 // MARK: Starting pipcam
 
-/// The PiP window's identity (PRODUCT.md "Window identity").
+/// The PiP window's identity (docs/BEHAVIOUR.md "Window identity").
 enum PipIdentity {
     static let instance = "pipcam"
     static let className = "Pipcam"
@@ -154,7 +154,7 @@ struct SizeHints: CustomStringConvertible {
 
 // MARK: Stats lines
 
-/// One `--stats` line of PRODUCT.md:
+/// One `--stats` line of docs/BEHAVIOUR.md:
 /// `pipcam: state=active camera=streaming fps=29.97 shown=300 dropped=0 latency_p50_ms=0.61 latency_p99_ms=1.40 cpu_ms_per_frame=0.52`
 /// (the line at exit may end with ` first_frame_ms=84.20`).
 struct StatsLine: CustomStringConvertible {

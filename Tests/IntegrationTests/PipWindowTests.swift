@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 extension PipTests {
-    /// The PiP window's identity, hints and initial placement (PRODUCT.md "Window identity",
-    /// X11-V4L2-NOTES.md "The PiP window's hints").
+    /// The PiP window's identity, hints and initial placement (docs/BEHAVIOUR.md "Window identity",
+    /// docs/WINDOW-MANAGERS.md).
     @Suite struct Window {
         /// Everything a WM rule or a pager relies on, under openbox and with no WM.
         @Test(arguments: [WindowManager.openbox, .none])

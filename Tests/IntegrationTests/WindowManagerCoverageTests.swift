@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue #8 item 8: the PiP window's behaviour under each window manager the project supports
+/// The PiP window's behaviour under each window manager the project supports
 /// (none, openbox, i3, fluxbox), and across a window manager replaced while pipcam runs.
 /// What each WM does is summed up in docs/WINDOW-MANAGERS.md; keep the two in step.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct WindowManagerCoverageTests {

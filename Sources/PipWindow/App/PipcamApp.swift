@@ -68,7 +68,7 @@ public final class PipcamApp {
             return cannotEmbed ? 2 : 1
         }
         pump.run()
-        // PRODUCT.md: a stats line at exit, also when the X server goes away.
+        // docs/BEHAVIOUR.md: a stats line at exit, also when the X server goes away.
         if options.printStats { XDisplay.lastWordsOnLostConnection = { [unowned self] in printFinalStats() } }
         let code = loop.run()
         XDisplay.lastWordsOnLostConnection = nil

@@ -1,4 +1,4 @@
-/// What `pipcam status` reports about a running instance (PRODUCT.md, "`pipcam status`").
+/// What `pipcam status` reports about a running instance (docs/BEHAVIOUR.md, "`pipcam status`").
 public struct InstanceStatus: Sendable, Equatable {
     /// `idle`, `starting`, `active` or `stopping`.
     public var state: String
@@ -30,7 +30,7 @@ public struct InstanceStatus: Sendable, Equatable {
         self.mainVisible = mainVisible
     }
 
-    /// The JSON object, fields in the order PRODUCT.md gives them.
+    /// The JSON object, fields in the order docs/BEHAVIOUR.md gives them.
     public var json: JSONText {
         func frame(_ r: Rect) -> [(String, JSONText)] {
             [("x", .integer(r.x)), ("y", .integer(r.y)), ("width", .integer(r.width)), ("height", .integer(r.height))]

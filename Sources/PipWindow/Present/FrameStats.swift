@@ -102,7 +102,7 @@ public struct FrameStats {
         return user + system
     }
 
-    /// The `--stats` line of PRODUCT.md; with `final` (at exit, when `PIPCAM_STATS_FIRST_FRAME=1`)
+    /// The `--stats` line of docs/BEHAVIOUR.md; with `final` (at exit, when `PIPCAM_STATS_FIRST_FRAME=1`)
     /// it ends with `first_frame_ms=` once a frame was shown.
     public func line(state: String, camera: String, final: Bool = false) -> String {
         let cpu = shown > 0 ? Self.processCPUMilliseconds() / Double(shown) : 0
