@@ -20,6 +20,8 @@ enum ConfigArguments {
         guard stat(path, &info) == 0 else {
             return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
         }
+        // A config linked to /dev/null (a common way to switch one off) is an empty one.
+        if isNullDevice(info) { return .success([]) }
         guard isRegularFile(info) else { return .failure(notRegular(path, info)) }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
@@ -66,6 +68,11 @@ enum ConfigArguments {
     }
 
     private static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    private static func isNullDevice(_ info: stat) -> Bool {
+        var null = stat()
+        return info.st_mode & S_IFMT == S_IFCHR && stat("/dev/null", &null) == 0 && info.st_rdev == null.st_rdev
+    }
 
     /// A directory is named as reading it would (EISDIR); a FIFO, device or socket is just not a file.
     private static func notRegular(_ path: String, _ info: stat) -> Problem {

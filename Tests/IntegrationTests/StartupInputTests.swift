@@ -38,6 +38,17 @@ import Testing
         #expect(status.exitCode == 3, "\(status)")
     }
 
+    /// A config linked to /dev/null (how a user switches it off) reads as an empty one.
+    @Test func aConfigLinkedToDevNullIsEmpty() throws {
+        let x = try XServer()
+        let folder = x.directory + "/config/pipcam"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(symlink("/dev/null", folder + "/config") == 0)
+        let result = try x.runPipcam(["--source", "test", "--frames", "3"], timeout: .seconds(10))
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stderrText.isEmpty, "\(result)")
+    }
+
     // MARK: the display
 
     /// A display number nothing listens on.
