@@ -171,6 +171,21 @@ import Testing
         #expect(try x.settledGeometry(of: again) == moved, "restored where it was moved")
     }
 
+    /// Ended right after a move (SIGTERM before the place settled), pipcam still remembers it.
+    @Test func aMoveJustBeforeTheEndIsRemembered() throws {
+        let x = try makeServer(.openbox)
+        let (process, pip) = try x.startPip(["--source", "test"])
+        _ = try x.settledGeometry(of: pip)
+        try x.runChecked(["xdotool", "windowmove", "\(pip.raw)", "300", "250"])
+        // pipcam has seen the move once it answers a ping sent after it; then it ends at once.
+        try x.waitForPipcamToCatchUp(pip)
+        let moved = try x.geometry(of: pip)
+        process.send(SIGTERM)
+        #expect(try process.wait(timeout: .seconds(5)).exitCode == 0)
+        let (_, again) = try x.startPip(["--source", "test"])
+        #expect(try x.settledGeometry(of: again) == moved, "restored where it was moved just before the end")
+    }
+
     /// Each `--name` instance remembers its own place: two cameras' PiPs do not come back on top
     /// of each other, nor take the unnamed instance's.
     @Test func namedInstancesRememberTheirOwnPlace() throws {

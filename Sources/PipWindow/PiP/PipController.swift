@@ -312,6 +312,7 @@ public final class PipController {
     /// going away). The controller must not be used afterwards; it may be released.
     public func tearDown() {
         guard !isTornDown else { return }
+        finishPendingSettle()
         isTornDown = true
         queuedEvents.removeAll()
         for timer in [tickTimer, controlsTimer, settleTimer, mapRetryTimer, screenTimer] {
@@ -530,6 +531,14 @@ public final class PipController {
         if r != pipWindow.rect { movePip(to: r) }
         if byUser { onFrameSettled?(r) }
         onFrameChanged?(r)
+    }
+
+    /// Ending within the wait after the user moved or resized PiP (a SIGTERM right after a drag):
+    /// the place they left it at is still reported as settled, snapped as it would have been.
+    private func finishPendingSettle() {
+        guard settleTimer != nil, pipShown, settleByUser else { return }
+        let area = screenLayout.area(for: pipWindow.rect)
+        onFrameSettled?(windowManagerMoveSeen ? WindowPlacementMath.snapped(pipWindow.rect, to: area) : pipWindow.rect)
     }
 
     /// Moves or resizes the PiP window for pipcam's own reasons; the window manager's answer is
