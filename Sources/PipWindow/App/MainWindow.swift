@@ -49,7 +49,7 @@ final class MainWindow {
                 // Before the trap's sync: an embedder (GtkSocket) reads these at CreateNotify.
                 // XEmbed: protocol version 0; not to be mapped yet (an embedder maps its client by
                 // these flags: under `--pip` the view appears only when PiP stops). `show` sets them.
-                display.setProperty(view, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 0])
+                display.setProperty(view, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [XEmbed.version, 0])
                 display.setIdentity(view, role: "main", title: "pipcam")
                 // An embedder closes its client with WM_DELETE_WINDOW when offered (tabbed),
                 // else with XKillClient, which would cut pipcam off with status 1.
@@ -93,7 +93,7 @@ final class MainWindow {
         wasShown = true
         mappedSinceShown = false
         presenter.warmUp()
-        if parent != nil { display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [0, 1]) }  // XEMBED_MAPPED
+        if parent != nil { display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [XEmbed.version, XEmbed.mapped]) }
         display.map(id)
     }
 
@@ -149,11 +149,12 @@ final class MainWindow {
         case .keyPress(_, let keysym, let state) where KeyModifiers.isPlainKeyPress(state: state):
             // Keys reach an embedded view as events its embedder forwards (XEmbed).
             switch keysym {
-            case 0xff1b: return content == .placeholder ? .returnFromPip : nil  // Escape
-            case 0x70: return .togglePip  // p
+            case Keysym.escape: return content == .placeholder ? .returnFromPip : nil
+            case Keysym.p: return .togglePip
             // The view has nothing of its own to move the focus to: Tab hands it back to the
             // embedder's next (Shift+Tab, ISO_Left_Tab: previous) widget.
-            case 0xff09, 0xfe20: moveFocusOut(backwards: keysym == 0xfe20 || state & KeyModifiers.shift.rawValue != 0)
+            case Keysym.tab, Keysym.isoLeftTab:
+                moveFocusOut(backwards: keysym == Keysym.isoLeftTab || state & KeyModifiers.shift.rawValue != 0)
             default: break
             }
         default:
@@ -166,23 +167,23 @@ final class MainWindow {
 
     private func handleXEmbed(message: Int, detail: Int, data1: Int) {
         switch message {
-        case 0: embedder = WindowID(bitPattern: data1)  // EMBEDDED_NOTIFY: data1 is the embedder
-        case 4: hasFocus = true  // FOCUS_IN
-        case 5: hasFocus = false  // FOCUS_OUT
+        case XEmbed.embeddedNotify: embedder = WindowID(bitPattern: data1)  // data1 is the embedder
+        case XEmbed.focusIn: hasFocus = true
+        case XEmbed.focusOut: hasFocus = false
         default: break  // WINDOW_ACTIVATE/DEACTIVATE and others need no action
         }
     }
 
-    /// XEMBED_FOCUS_NEXT (6) or XEMBED_FOCUS_PREV (7) to the embedder that gave the view the focus.
+    /// XEMBED_FOCUS_NEXT or XEMBED_FOCUS_PREV to the embedder that gave the view the focus.
     private func moveFocusOut(backwards: Bool) {
         guard let target = embedder ?? parent, hasFocus else { return }
-        display.sendClientMessage(to: target, ._XEMBED, [0, backwards ? 7 : 6, 0, 0, 0])
+        display.sendClientMessage(to: target, ._XEMBED, [0, backwards ? XEmbed.focusPrev : XEmbed.focusNext, 0, 0, 0])
     }
 
     /// A click on an embedded view asks its embedder for the keyboard focus (XEMBED_REQUEST_FOCUS).
     private func requestFocusFromEmbedder(time: UInt) {
         guard let target = embedder ?? parent, !hasFocus else { return }
-        display.sendClientMessage(to: target, ._XEMBED, [Int(bitPattern: time), 3, 0, 0, 0])
+        display.sendClientMessage(to: target, ._XEMBED, [Int(bitPattern: time), XEmbed.requestFocus, 0, 0, 0])
     }
 
     /// Shows the current content again.

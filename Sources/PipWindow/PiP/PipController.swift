@@ -437,11 +437,11 @@ public final class PipController {
 
     private func handleKey(_ keysym: UInt) {
         switch keysym {
-        case 0xff1b: stop()  // Escape: back to the source window
-        case 0x6d: onMirrorToggle?()  // m
-        case 0x72: onRotate?()  // r
-        case 0x2b, 0x3d, 0xffab: scale(by: 1.15, around: nil)
-        case 0x2d, 0xffad: scale(by: 1 / 1.15, around: nil)
+        case Keysym.escape: stop()  // back to the source window
+        case Keysym.m: onMirrorToggle?()
+        case Keysym.r: onRotate?()
+        case Keysym.plus, Keysym.equal, Keysym.keypadAdd: scale(by: 1.15, around: nil)
+        case Keysym.minus, Keysym.keypadSubtract: scale(by: 1 / 1.15, around: nil)
         default: break
         }
     }
@@ -755,7 +755,7 @@ public final class PipController {
         let w = watcher.window
         display.map(w)
         if wm.isRunning && wm.supports(display[._NET_ACTIVE_WINDOW]) {
-            display.sendToRoot(about: w, ._NET_ACTIVE_WINDOW, [1, 0, 0])
+            display.sendToRoot(about: w, ._NET_ACTIVE_WINDOW, [EWMH.sourceApplication, 0, 0])
         } else {
             display.raise(w)
         }

@@ -31,8 +31,7 @@ public final class FloatingWindow {
         display.setSizeHints(id, position: rect, minimum: minimumSize, aspect: aspect)
         display.setWMHints(id, acceptsFocus: true)
         display.setProtocols(id, [.WM_DELETE_WINDOW, ._NET_WM_PING])
-        // Motif hints: flags = decorations, decorations = none.
-        display.setProperty(id, ._MOTIF_WM_HINTS, type: ._MOTIF_WM_HINTS, values: [2, 0, 0, 0, 0])
+        display.setProperty(id, ._MOTIF_WM_HINTS, type: ._MOTIF_WM_HINTS, values: MotifHints.noDecorations)
         display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
         // Zero user time: an auto-started PiP must never take the focus from what the user is doing.
         display.setProperty(id, ._NET_WM_USER_TIME, type: .CARDINAL_, values: [0])
@@ -59,8 +58,8 @@ public final class FloatingWindow {
         display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
         guard isMapped, info.isRunning else { return }
         // After mapping, EWMH state changes go through client messages to the root (action 1 = add).
-        for state in wantedStates { display.sendToRoot(about: id, ._NET_WM_STATE, [1, Int(display[state]), 0, 1, 0]) }
-        display.sendToRoot(about: id, ._NET_WM_DESKTOP, [0xFFFF_FFFF, 1, 0, 0, 0])
+        for state in wantedStates { display.sendToRoot(about: id, ._NET_WM_STATE, [EWMH.stateAdd, Int(display[state]), 0, EWMH.sourceApplication, 0]) }
+        display.sendToRoot(about: id, ._NET_WM_DESKTOP, [EWMH.allDesktops, EWMH.sourceApplication, 0, 0, 0])
     }
 
     private var minimumSize: (Int, Int) {
@@ -158,7 +157,7 @@ public final class FloatingWindow {
         guard wm.isRunning, wm.supports(display[._NET_WM_MOVERESIZE]) else { return false }
         // The WM grabs the pointer itself; our implicit grab from the press would block it.
         display.ungrabPointer(time: press.time)
-        display.sendToRoot(about: id, ._NET_WM_MOVERESIZE, [press.rootX, press.rootY, kind.rawValue, press.button, 1])
+        display.sendToRoot(about: id, ._NET_WM_MOVERESIZE, [press.rootX, press.rootY, kind.rawValue, press.button, EWMH.sourceApplication])
         display.flush()
         onWindowManagerDragStarted?(kind)
         return true
