@@ -381,7 +381,7 @@ public final class PipController {
             // The window manager resized or moved it on the user's behalf (e.g. its own keyboard
             // or Alt-drag): remember where it settles. Not the answer to pipcam's own move.
             // Nor a window manager's pulling it onto a screen that changed.
-            let screenMoved = screenChangeSeen.map { MonotonicInstant.now().seconds(since: $0) < 1 } ?? false
+            let screenMoved = screenChangeSeen.map { MonotonicInstant.now().seconds(since: $0) < PipTuning.screenChangeMoveSeconds } ?? false
             if pipShown, pipWindow.rect != old, settleTimer == nil, !screenMoved, !answersOwnMove(pipWindow.rect, synthetic: synthetic) {
                 scheduleSettle(byUser: true)
             }
@@ -405,13 +405,15 @@ public final class PipController {
             controls.hide()
             onNeedsFrame?()
         case .buttonPress(let p) where p.button == 4 || p.button == 5:
-            scale(by: p.button == 4 ? 1.1 : 1 / 1.1, around: (p.rootX, p.rootY))
+            scale(by: p.button == 4 ? PipTuning.wheelZoomFactor : 1 / PipTuning.wheelZoomFactor, around: (p.rootX, p.rootY))
         case .buttonPress(let p) where p.button == 1:
             if let c = controls.control(atX: p.x, y: p.y, width: pipWindow.rect.width, height: pipWindow.rect.height, now: .now()) {
                 pressedControl = c
                 return
             }
-            if let last = lastClick, p.time &- last.time < 400, abs(p.x - last.x) < 8, abs(p.y - last.y) < 8 {
+            if let last = lastClick, p.time &- last.time < PipTuning.doubleClickMilliseconds,
+                abs(p.x - last.x) < PipTuning.doubleClickDistance, abs(p.y - last.y) < PipTuning.doubleClickDistance
+            {
                 lastClick = nil
                 stop()  // double-click: back to the source window, like mpv and Firefox PiP
                 return
@@ -440,8 +442,8 @@ public final class PipController {
         case Keysym.escape: stop()  // back to the source window
         case Keysym.m: onMirrorToggle?()
         case Keysym.r: onRotate?()
-        case Keysym.plus, Keysym.equal, Keysym.keypadAdd: scale(by: 1.15, around: nil)
-        case Keysym.minus, Keysym.keypadSubtract: scale(by: 1 / 1.15, around: nil)
+        case Keysym.plus, Keysym.equal, Keysym.keypadAdd: scale(by: PipTuning.keyZoomFactor, around: nil)
+        case Keysym.minus, Keysym.keypadSubtract: scale(by: 1 / PipTuning.keyZoomFactor, around: nil)
         default: break
         }
     }
@@ -489,7 +491,7 @@ public final class PipController {
     private func scale(by factor: Double, around point: (x: Int, y: Int)?) {
         guard pipShown else { return }
         let now = MonotonicInstant.now(), current = pipWindow.rect
-        let last = lastZoom.flatMap { $0.rect == current || now.seconds(since: $0.at) < 0.3 ? $0 : nil }
+        let last = lastZoom.flatMap { $0.rect == current || now.seconds(since: $0.at) < PipTuning.zoomBurstSeconds ? $0 : nil }
         let base = last?.rect ?? current
         let area = screenLayout.area(for: base)
         let zoomed: (rect: Rect, centre: (x: Double, y: Double)?)
@@ -511,7 +513,7 @@ public final class PipController {
     private func scheduleSettle(byUser: Bool) {
         settleByUser = settleByUser || byUser
         if let t = settleTimer { loop.cancelTimer(t) }
-        settleTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 250_000_000)) { [unowned self] in
+        settleTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: PipTuning.settleNanoseconds)) { [unowned self] in
             settleTimer = nil
             if display.pointerButtonsDown() { return scheduleSettle(byUser: false) }  // still being dragged
             settleFrame(snap: windowManagerMoveSeen, byUser: settleByUser)
@@ -551,7 +553,7 @@ public final class PipController {
     /// For a second, a ConfigureNotify that puts the window at `r` (give or take a window
     /// manager's decoration offset, as i3 adds) answers pipcam's own request.
     private func expectOwnMove(to r: Rect) {
-        ownMove = (r, MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000))
+        ownMove = (r, MonotonicInstant.now().advanced(byNanoseconds: PipTuning.ownMoveAnswerNanoseconds))
     }
 
     /// Where pipcam's own move of the last second asked the window to go.
@@ -561,7 +563,7 @@ public final class PipController {
 
     /// `a` is `b`'s size at most a window manager's decoration offset (i3's) away.
     private static func isNearby(_ a: Rect, _ b: Rect) -> Bool {
-        a.width == b.width && a.height == b.height && abs(a.x - b.x) <= 32 && abs(a.y - b.y) <= 32
+        a.width == b.width && a.height == b.height && abs(a.x - b.x) <= PipTuning.decorationOffset && abs(a.y - b.y) <= PipTuning.decorationOffset
     }
 
     /// Whether the window at `r` is where pipcam's own last request put it, just now: a user's
@@ -641,7 +643,7 @@ public final class PipController {
         cachedLayout = nil
         screenChangeSeen = .now()
         if let t = screenTimer { loop.cancelTimer(t) }
-        screenTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 300_000_000)) { [unowned self] in
+        screenTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: PipTuning.screenChangeQuietNanoseconds)) { [unowned self] in
             screenTimer = nil
             screenChanged()
         }
@@ -701,7 +703,7 @@ public final class PipController {
             // The window manager places the window it maps: that is no move by the user either.
             expectOwnMove(to: r)
             if r != pipWindow.rect { pipWindow.setRect(r) }
-            requestedPlacement = wm.isRunning ? (r, MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) : nil
+            requestedPlacement = wm.isRunning ? (r, MonotonicInstant.now().advanced(byNanoseconds: PipTuning.ownMoveAnswerNanoseconds)) : nil
             pipPresenter.resize(width: r.width, height: r.height)
             pipPresenter.warmUp()
             pipWindow.show()
@@ -722,9 +724,9 @@ public final class PipController {
     /// unmap is the user's or the window manager's doing (iconified, another workspace): leave it.
     private func ensureMapped(attempt: Int) {
         if let t = mapRetryTimer { loop.cancelTimer(t) }
-        mapRetryTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
+        mapRetryTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: PipTuning.mapRetryNanoseconds)) { [unowned self] in
             mapRetryTimer = nil
-            guard pipShown, !pipMappedSinceShown, display.isMapped(pipWindow.id) == false, attempt <= 10 else { return }
+            guard pipShown, !pipMappedSinceShown, display.isMapped(pipWindow.id) == false, attempt <= PipTuning.mapRetries else { return }
             expectOwnMove(to: pipWindow.rect)  // the window manager places it again
             pipWindow.show()
             ensureMapped(attempt: attempt + 1)
