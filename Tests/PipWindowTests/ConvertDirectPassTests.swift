@@ -20,7 +20,7 @@ import Testing
                 for mirror in [false, true] {
                     index += 1
                     let source = TestFrame(random: format, width: s.sw, height: s.sh, padding: index % 3, seed: UInt64(index))
-                    let key = ConversionPlan.Key(
+                    let key = ConversionKey(
                         format: format, sourceWidth: s.sw, sourceHeight: s.sh,
                         content: ContentGeometry(
                             sourceWidth: s.sw, sourceHeight: s.sh, rotation: rotation,
@@ -32,7 +32,7 @@ import Testing
 
                     let direct = TestDestination(width: s.dw, height: s.dh), resampled = TestDestination(width: s.dw, height: s.dh)
                     let resampling = FrameConverter()
-                    resampling.allowsDirectPass = false
+                    resampling.path = .resampling
                     for (converter, dest) in [(FrameConverter(), direct), (resampling, resampled)] {
                         try converter.convert(
                             source.frame, into: dest.base, stride: dest.stride, width: s.dw, height: s.dh,
@@ -48,9 +48,9 @@ import Testing
 
     /// Scaling, turning by 90° and packed formats keep to the resampling passes.
     @Test func leavesScaledTurnedAndPackedPicturesAlone() {
-        func key(_ format: PixelFormat, _ w: Int, _ h: Int, _ rotation: Rotation = .deg0, content: (Int, Int)? = nil) -> ConversionPlan.Key {
+        func key(_ format: PixelFormat, _ w: Int, _ h: Int, _ rotation: Rotation = .deg0, content: (Int, Int)? = nil) -> ConversionKey {
             let (cw, ch) = content ?? rotation.rotatedSize(width: w, height: h)
-            return ConversionPlan.Key(
+            return ConversionKey(
                 format: format, sourceWidth: w, sourceHeight: h,
                 content: ContentGeometry(x: 0, y: 0, width: cw, height: ch), rotation: rotation, mirror: false)
         }

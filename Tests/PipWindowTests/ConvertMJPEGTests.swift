@@ -117,7 +117,7 @@ import Testing
 
     private func compareEarlyAndLate(_ sources: [VideoFrame], subsampling: TJSAMP) throws {
         let progressive = FrameConverter(), afterwards = FrameConverter()
-        afterwards.allowsProgressive = false
+        afterwards.path = .wholePicture
         // 1/4 and 1/2 scale exactly (DirectPass), mirrored, turned 180°, letterboxed; resampled
         // (UprightPass), mirrored, 180°, pillarboxed. Converted after decoding: a picture larger
         // than the source (decoded whole, by libjpeg-turbo, which reports no rows) and a quarter turn.

@@ -6,7 +6,7 @@ import CameraSource
 /// does at this size (its single full-weight taps are copies), so both give the same pixels; this
 /// only skips the line buffers and transposes, about 2.5× less time per frame.
 struct DirectPass {
-    let key: ConversionPlan.Key
+    let key: ConversionKey
     let planes: (FramePlane, FramePlane, FramePlane)
     let coefficients: YUVCoefficients16
     let layout: PixelLayout
@@ -14,7 +14,7 @@ struct DirectPass {
 
     /// The pass for `picture` (whose planes are `planes`) shown as `key` says, when it is a case
     /// this pass converts (`handles`).
-    init?(picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionPlan.Key, layout: PixelLayout, target: ImageTarget) {
+    init?(picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionKey, layout: PixelLayout, target: ImageTarget) {
         guard Self.handles(key) else { return nil }
         self.key = key
         self.planes = planes
@@ -25,7 +25,7 @@ struct DirectPass {
 
     /// Whether `key` is a case this pass converts: upright, planar Y′CbCr or grey, no scaling, and
     /// (when rows run right to left) whole chroma pairs.
-    static func handles(_ key: ConversionPlan.Key) -> Bool {
+    static func handles(_ key: ConversionKey) -> Bool {
         guard UprightPlan.handles(key.rotation), key.content.width == key.sourceWidth,
             key.content.height == key.sourceHeight
         else { return false }
@@ -36,7 +36,7 @@ struct DirectPass {
         }
     }
 
-    private static func reversesRows(_ key: ConversionPlan.Key) -> Bool { (key.rotation == .deg180) != key.mirror }
+    private static func reversesRows(_ key: ConversionKey) -> Bool { (key.rotation == .deg180) != key.mirror }
 
     func run() {
         fillAboveAndBelow()

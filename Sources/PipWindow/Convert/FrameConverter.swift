@@ -28,19 +28,23 @@ public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
 public final class FrameConverter {
     /// How many times a plan (tap tables and scratch) has been built; for tests and diagnostics.
     public private(set) var planBuildCount = 0
-    private var plan: ConversionPlan?
     private var upright: UprightPlan?
     private var decoder: JPEGDecoder?
-    /// Whether pictures exactly the content's size skip resampling (`DirectPass`); tests turn it
-    /// off to compare both ways.
-    var allowsDirectPass = true
     private var quarterTurn: QuarterTurn?
-    /// Whether 90° and 270° go through the upright passes and a transpose (`QuarterTurn`); tests
-    /// turn it off to compare with the rotating pass.
-    var allowsQuarterTurn = true
-    /// Whether JPEG rows are converted as the decoder finishes them (`ProgressivePass`); tests
-    /// turn it off to compare both ways.
-    var allowsProgressive = true
+
+    /// Which passes a conversion may take. Every path gives the same picture; tests compare them.
+    enum Path {
+        /// The fastest that applies: a JPEG's rows converted as the decoder finishes them
+        /// (`ProgressivePass`), pictures exactly the content's size unscaled (`DirectPass`).
+        case fastest
+        /// A JPEG decoded whole before it is converted.
+        case wholePicture
+        /// Every picture resampled (`UprightPass`), also one exactly the content's size.
+        case resampling
+    }
+    var path = Path.fastest
+    private var allowsDirectPass: Bool { path != .resampling }
+    private var allowsProgressive: Bool { path == .fastest }
     let progressive = ProgressivePass()
 
     public init() {}
@@ -109,27 +113,19 @@ public final class FrameConverter {
         }
         let planes = try Self.planes(of: picture)
 
-        let key = ConversionPlan.Key(picture: picture, content: content, rotation: rotation, mirror: mirror)
+        let key = ConversionKey(picture: picture, content: content, rotation: rotation, mirror: mirror)
         if UprightPlan.handles(rotation) {
             convertUpright(picture, planes: planes, key: key, into: target, layout: layout)
             return
         }
-        if allowsQuarterTurn && QuarterTurn.handles(key) {
-            let turn = Self.reuse(&quarterTurn, for: key, make: QuarterTurn.init).plan
-            convertUpright(picture, planes: planes, key: turn.uprightKey, into: turn.scratchTarget, layout: layout)
-            turn.transpose(into: target, black: layout.black)
-            return
-        }
-        let (plan, isNew) = Self.reuse(&plan, for: key, make: ConversionPlan.init)
-        if isNew { planBuildCount += 1 }
-        FramePass(
-            plan: plan, planes: planes, coefficients: YUVCoefficients(picture.colorimetry), layout: layout, target: target
-        ).run()
+        let turn = Self.reuse(&quarterTurn, for: key, make: QuarterTurn.init).plan
+        convertUpright(picture, planes: planes, key: turn.uprightKey, into: turn.scratchTarget, layout: layout)
+        turn.transpose(into: target, black: layout.black)
     }
 
     /// An upright `key` (0° or 180°) by the unscaled pass when it applies, else the resampling one.
     private func convertUpright(
-        _ picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionPlan.Key,
+        _ picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionKey,
         into target: ImageTarget, layout: PixelLayout
     ) {
         if allowsDirectPass, let pass = DirectPass(picture: picture, planes: planes, key: key, layout: layout, target: target) {
@@ -143,7 +139,7 @@ public final class FrameConverter {
     }
 
     /// The upright resampling plan for `key`: the last one, or a new one that replaces it.
-    func uprightPlan(for key: ConversionPlan.Key) -> UprightPlan {
+    func uprightPlan(for key: ConversionKey) -> UprightPlan {
         let (plan, isNew) = Self.reuse(&upright, for: key, make: UprightPlan.init)
         if isNew { planBuildCount += 1 }
         return plan
@@ -151,7 +147,7 @@ public final class FrameConverter {
 
     /// `cache` when it was made for `key`, else a new plan, which replaces it.
     private static func reuse<Plan: KeyedPlan>(
-        _ cache: inout Plan?, for key: ConversionPlan.Key, make: (ConversionPlan.Key) -> Plan
+        _ cache: inout Plan?, for key: ConversionKey, make: (ConversionKey) -> Plan
     ) -> (plan: Plan, isNew: Bool) {
         if let existing = cache, existing.key == key { return (existing, false) }
         let made = make(key)
@@ -177,9 +173,8 @@ public final class FrameConverter {
 
 /// What `FrameConverter` precomputes for one geometry, found again by its key.
 protocol KeyedPlan: AnyObject {
-    var key: ConversionPlan.Key { get }
+    var key: ConversionKey { get }
 }
 
-extension ConversionPlan: KeyedPlan {}
 extension UprightPlan: KeyedPlan {}
 extension QuarterTurn: KeyedPlan {}

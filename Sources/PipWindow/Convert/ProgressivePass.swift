@@ -67,7 +67,7 @@ final class ProgressivePass: DecodedRows {
 
     /// The pass for `picture` at `d`, with the bars above and below the content filled.
     private static func start(_ picture: VideoFrame, at d: Destination) -> State {
-        let key = ConversionPlan.Key(picture: picture, content: d.content, rotation: d.rotation, mirror: d.mirror)
+        let key = ConversionKey(picture: picture, content: d.content, rotation: d.rotation, mirror: d.mirror)
         guard let planes = try? FrameConverter.planes(of: picture) else { return .declined }
         if let pass = DirectPass(picture: picture, planes: planes, key: key, layout: d.layout, target: d.target) {
             pass.fillAboveAndBelow()

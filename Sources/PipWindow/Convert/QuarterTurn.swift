@@ -1,9 +1,8 @@
 /// A 90° or 270° conversion in two steps: the upright conversion (`UprightPass` or `DirectPass`,
 /// with the scaling, colour conversion and a flip) into a scratch picture of the content as it is
 /// before the turn, then a transpose of its 32-bit pixels, four by four, into the content
-/// rectangle. The generic rotating pass (`FramePass`) gathers each output line's samples down a
-/// source column; this reads rows, as the upright passes do, and took 1.71 → 0.24 ms for 720p YUYV
-/// in a 270×480 window (`make bench-kernels`).
+/// rectangle. Reading rows, as the upright passes do, is several times faster than gathering each
+/// output line's samples down a source column (BENCHMARKS.md, kernel table).
 ///
 /// A turn is a transpose of the picture flipped one way or another first:
 /// turned 90° (output `(x, y)` = picture `(y, h − 1 − x)`) it is the picture upside down,
@@ -11,16 +10,16 @@
 /// well it is the picture turned 180°.
 final class QuarterTurn {
     /// The turned conversion this is for.
-    let key: ConversionPlan.Key
+    let key: ConversionKey
     /// The upright conversion into `scratch`.
-    let uprightKey: ConversionPlan.Key
+    let uprightKey: ConversionKey
     /// `uprightKey.content`'s pixels, rows `scratchStride` bytes apart.
     let scratch: UnsafeMutableRawPointer
     let scratchStride: Int
 
-    static func handles(_ key: ConversionPlan.Key) -> Bool { key.rotation.swapsAxes }
+    static func handles(_ key: ConversionKey) -> Bool { key.rotation.swapsAxes }
 
-    init(key: ConversionPlan.Key) {
+    init(key: ConversionKey) {
         precondition(Self.handles(key))
         self.key = key
         let content = key.content
@@ -31,7 +30,7 @@ final class QuarterTurn {
             case (_, false): (.deg0, true)
             case (_, true): (.deg180, false)
             }
-        uprightKey = ConversionPlan.Key(
+        uprightKey = ConversionKey(
             format: key.format, sourceWidth: key.sourceWidth, sourceHeight: key.sourceHeight,
             content: ContentGeometry(x: 0, y: 0, width: content.height, height: content.width),
             rotation: flip.0, mirror: flip.1)

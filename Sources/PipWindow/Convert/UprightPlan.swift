@@ -11,7 +11,7 @@ import CameraSource
 ///    output pixel at once, which are transposed back for colour conversion and storing.
 ///
 /// Intermediate samples are 16-bit, 2⁸ × the value; weights are 16-bit fractions of 2¹⁶
-/// (`mulhi` style). The rotated cases keep `ConversionPlan`.
+/// (`mulhi` style). Quarter turns use it too, through `QuarterTurn`.
 final class UprightPlan {
     static let block = 8
 
@@ -44,7 +44,7 @@ final class UprightPlan {
         var out: UnsafeMutablePointer<UInt16>
     }
 
-    let key: ConversionPlan.Key
+    let key: ConversionKey
     let kind: SampleKind
     let innerCount: Int
     /// `innerCount` rounded up to whole vectors.
@@ -66,7 +66,7 @@ final class UprightPlan {
     /// Whether `UprightPlan` handles `rotation` (the others turn rows into columns).
     static func handles(_ rotation: Rotation) -> Bool { !rotation.swapsAxes }
 
-    init(key: ConversionPlan.Key) {
+    init(key: ConversionKey) {
         precondition(Self.handles(key.rotation))
         self.key = key
         let layout = SampleKind.channels(of: key.format)

@@ -1,34 +1,8 @@
 import CameraSource
 
-/// Fixed-point Y′CbCr → R′G′B′ for one matrix and range.
-///
-/// Inputs are samples scaled by 2⁶ (as the filters leave them); coefficients are scaled by 2¹²,
-/// so a product fits comfortably in `Int32` and the result is shifted down by 18 with rounding.
-struct YUVCoefficients: Equatable {
-    static let inputBits: Int32 = 6
-    static let coefficientBits: Int32 = 12
-    static let shift: Int32 = inputBits + coefficientBits
-    static let rounding: Int32 = 1 << (shift - 1)
-
-    /// Luma black level (16 or 0), scaled by 2⁶.
-    let yOffset: Int32
-    let yScale: Int32
-    let rv: Int32
-    let gu: Int32
-    let gv: Int32
-    let bu: Int32
-
-    init(_ colorimetry: Colorimetry) {
-        let c = Self.floatingPoint(colorimetry)
-        func q(_ x: Double) -> Int32 { Int32((x * Double(1 << Self.coefficientBits)).rounded()) }
-        yOffset = Int32(c.yOffset) << Self.inputBits
-        yScale = q(c.yScale)
-        rv = q(c.rv)
-        gu = q(c.gu)
-        gv = q(c.gv)
-        bu = q(c.bu)
-    }
-
+/// Y′CbCr → R′G′B′ for one matrix and range; the passes quantise these for their arithmetic
+/// (`YUVCoefficients16`).
+enum YUVCoefficients {
     /// The exact coefficients: R = yScale·(Y − yOffset) + rv·(V − 128), G = … + gu·(U − 128) +
     /// gv·(V − 128), B = … + bu·(U − 128).
     static func floatingPoint(_ colorimetry: Colorimetry)
