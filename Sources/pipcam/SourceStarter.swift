@@ -70,19 +70,13 @@ private final class StartJob: @unchecked Sendable {
     var error: (any Error)? { failure.withLock { $0 } }
 
     func run() {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { arg in
-            let job = Unmanaged<StartJob>.fromOpaque(arg!).takeRetainedValue()
+        ThreadSpawn.start(detached: true) { [self] in
             do {
-                try job.source.start()
+                try source.start()
             } catch {
-                job.failure.withLock { $0 = error }
+                failure.withLock { $0 = error }
             }
-            job.done.signal()
-            return nil
-        }, box.toOpaque())
-        precondition(rc == 0, "pthread_create failed: \(rc)")
-        pthread_detach(thread)
+            done.signal()
+        }
     }
 }

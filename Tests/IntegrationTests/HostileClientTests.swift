@@ -78,8 +78,8 @@ import Testing
     @Test func aHugeRealWindowDrawsOnlyTheScreenAndShrinksBack() throws {
         let x = try makeServer()
         let (p, main, _) = try Self.start(x)
-        try x.run(["xdotool", "windowmove", "\(main)", "0", "0"])
-        try x.run(["xdotool", "windowsize", "\(main)", "65535", "65535"])
+        try x.runChecked(["xdotool", "windowmove", "\(main)", "0", "0"])
+        try x.runChecked(["xdotool", "windowsize", "\(main)", "65535", "65535"])
         try waitUntil("the window is 65535 wide", timeout: .seconds(5)) { try x.geometry(of: main).width == 65535 }
         try x.waitForPipcamToCatchUp(main)
         try Self.expectStatusAnswers(x)
@@ -91,7 +91,7 @@ import Testing
         }
         #expect(shot.meanColor().red + shot.meanColor().green + shot.meanColor().blue > 60)
 
-        try x.run(["xdotool", "windowsize", "\(main)", "320", "180"])
+        try x.runChecked(["xdotool", "windowsize", "\(main)", "320", "180"])
         try waitUntil("the window is small again", timeout: .seconds(5)) { try x.geometry(of: main).width == 320 }
         try x.waitForPipcamToCatchUp(main)
         // Two 320×180 images are 0.46 MB; two of the 1280×720 screen were 7.4 MB.
@@ -131,7 +131,7 @@ import Testing
         let x = try makeServer()
         let (p, _, _) = try Self.start(x)
         let control = try Self.controlWindow(x)
-        try x.run(["xdotool", "windowclose", "\(control)"])
+        try x.runChecked(["xdotool", "windowclose", "\(control)"])
         let status = try poll(timeout: .seconds(3), what: "status to answer again") { try? x.pipcamStatus() }
         #expect(status.object["source"] as? String == "test")
         #expect(try Self.controlWindow(x) != control)

@@ -254,14 +254,7 @@ final class SplitScan {
 
     private func startThread() {
         guard thread == nil else { return }
-        let box = Unmanaged.passRetained(shared)
-        var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { arg in
-            Unmanaged<Shared>.fromOpaque(arg!).takeRetainedValue().loop()
-            return nil
-        }, box.toOpaque())
-        precondition(rc == 0, "pthread_create failed: \(rc)")
-        thread = tid
+        thread = ThreadSpawn.start { [shared] in shared.loop() }
     }
 
     /// What the two threads share. The job is written before `handshake.post` and read after the

@@ -42,15 +42,7 @@ public final class FramePump: @unchecked Sendable {
     /// Starts the capture thread. End it with `stop()`: the thread holds the pump, so releasing
     /// the pump does not stop it (nor the source).
     public func run() {
-        let box = Unmanaged.passRetained(self)
-        var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { arg in
-            let pump = Unmanaged<FramePump>.fromOpaque(arg!).takeRetainedValue()
-            pump.loop()
-            return nil
-        }, box.toOpaque())
-        precondition(rc == 0, "pthread_create failed: \(rc)")
-        thread = tid
+        thread = ThreadSpawn.start { [self] in loop() }
     }
 
     /// Asks the capture thread to stop the source and end, and waits for it — at most
