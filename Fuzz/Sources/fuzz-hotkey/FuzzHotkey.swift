@@ -1,0 +1,17 @@
+// `--hotkey` values, with X's own keysym names (`XStringToKeysym` needs no display).
+import FuzzSupport
+import PipWindow
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHotkey(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let text = FuzzInput(data, size).text
+    do {
+        let spec = try HotkeySpec.parse(text)
+        precondition(spec.keysym != 0 && !spec.keyName.isEmpty && spec.text == text)
+        let again = try HotkeySpec.parse(spec.text)
+        precondition(again == spec)
+    } catch {
+        precondition(error.description.hasPrefix("--hotkey: bad key '"))
+    }
+    return 0
+}
