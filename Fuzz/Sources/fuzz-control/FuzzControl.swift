@@ -31,8 +31,9 @@ public func fuzzControl(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     precondition(object["state"] as? String == status.state, "state \(status.state) came back as \(object["state"] ?? "nothing")")
     precondition(object["source"] as? String == status.source && object["camera"] as? String == status.camera)
     precondition((object["shown"] as? NSNumber)?.intValue == status.shown)
+    // Written with two decimals: off by up to 0.005, and by a rounding error of Double's past that.
     let readFPS = (object["fps"] as? NSNumber)?.doubleValue
-    precondition(readFPS.map { $0.isFinite && (!fps.isFinite || abs($0 - fps) <= 0.005 * max(1, abs(fps))) } ?? false,
+    precondition(readFPS.map { $0.isFinite && (!fps.isFinite || abs($0 - fps) <= 0.0051 + 1e-12 * abs(fps)) } ?? false,
                  "fps \(fps) came back as \(String(describing: readFPS)) in \(text)")
     return 0
 }

@@ -11,7 +11,8 @@ public func fuzzHotkey(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let again = try HotkeySpec.parse(spec.text)
         precondition(again == spec)
     } catch {
-        precondition(error.description.hasPrefix("--hotkey: bad key '"))
+        // Bytes, not Characters: a combining mark after the quote joins it in one Character.
+        precondition(error.description.utf8.starts(with: "--hotkey: bad key '".utf8), "message: \(error.description)")
     }
     return 0
 }
