@@ -6,7 +6,7 @@ import PackageDescription
 // stay as they are): `make fuzz` or scripts/fuzz; docs/TESTING.md, "Fuzzing".
 //
 // Built in debug (bounds and overflow checks on, `@testable import` of the internal parsers) with
-//   swift build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
+//   swift build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -O
 // `--sanitize=fuzzer` alone makes SwiftPM link libFuzzer's `main` instead of the target's, but its
 // two `--sanitize` flags reach the compiler as separate `-sanitize=` options of which only the
 // last counts: the combined one given directly instruments every module for both.
