@@ -4,7 +4,7 @@ ARGS ?=
 # Extra flags for `swift test`, e.g. TEST_FLAGS='--filter HarnessTests'.
 TEST_FLAGS ?=
 
-.PHONY: help bootstrap build release run test test-sanitizers test-vm install clean bench bench-kernels
+.PHONY: help bootstrap build release run test test-sanitizers test-vm fuzz install clean bench bench-kernels
 .DEFAULT_GOAL := build
 
 help:
@@ -13,6 +13,7 @@ help:
 	@echo "make run       release build, then .build/release/pipcam \$$(ARGS), e.g. make run ARGS='--pip'"
 	@echo "make test      install test tools if missing, build, run every test tier (then test-sanitizers)"
 	@echo "make test-sanitizers  the pure and fake-device tiers under AddressSanitizer and ThreadSanitizer"
+	@echo "make fuzz      libFuzzer targets of Fuzz/ (every parser of outside data), FUZZ_SECONDS each (default 60)"
 	@echo "make install   install under PREFIX (default /usr/local): binary, man page, desktop entry, icon"
 	@echo "make test-vm   real-driver tier: release build against vivid in a QEMU VM (VM_SCENARIOS='disconnect ...')"
 	@echo "make bench     pipcam vs mpv (and ffplay) side by side under Xvfb; writes BENCHMARKS.md (~10 min)"
@@ -52,6 +53,13 @@ test-sanitizers: bootstrap
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
 		--filter 'CameraSourceTests\.'
 
+# Coverage-guided fuzzing of the parsers (docs/TESTING.md, "Fuzzing"): the targets in Fuzz/ (a
+# package of its own, so `swift build` here is untouched), built with AddressSanitizer, each run
+# FUZZ_SECONDS (default 60) from Fuzz/Corpus; fails on any crash, leak, hang or OOM.
+# scripts/fuzz TARGET... runs some only.
+fuzz: bootstrap
+	scripts/fuzz
+
 # Installs the binary, man page, desktop entry and icon under $(PREFIX) (default /usr/local);
 # BIN=path/to/pipcam installs an existing build instead of building a release one.
 PREFIX ?= /usr/local
@@ -70,7 +78,7 @@ test-vm:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf .build-asan .build-tsan
+	rm -rf .build-asan .build-tsan .build-fuzz
 
 # Kernel timings first (their table goes into BENCHMARKS.md too), then the players side by side.
 bench: release bench-kernels

@@ -86,18 +86,38 @@ import Testing
         #expect(try drain(source).map(\.bytes) == [Self.a, cut, Self.a])
     }
 
-    @Test func truncatedTailIsHandedOutThenEnds() throws {
+    /// docs/pipcam.1, FILES: a last JPEG the file ends in before its end marker is dropped with
+    /// one warning, as y4m and raw drop a short last frame (it was handed out, half a picture).
+    @Test func truncatedTailIsDroppedWithAWarning() throws {
+        func read(_ bytes: [UInt8]) throws -> (frames: [[UInt8]], warnings: [String]) {
+            let source = MJPEGSource(fileDescriptor: Fixture.pipe(bytes), name: "cam.mjpeg", request: unpaced)
+            let log = WarningLog(source)
+            try source.start()
+            let frames = try drain(source).map(\.bytes)
+            #expect(try source.nextFrame(now: .now()).isEnd)
+            return (frames, log.lines)
+        }
         let tail = Array(Self.b.prefix(Self.b.count - 7))
-        let source = try open(Self.a + tail)
-        let read = try drain(source)
-        #expect(read.map(\.bytes) == [Self.a, tail])
-        #expect(try source.nextFrame(now: .now()).isEnd)
-        // A tail cut inside the segment headers, and trailing garbage without a start marker.
-        #expect(try drain(try open(Self.a + Self.b.prefix(9))).map(\.bytes) == [Self.a, Array(Self.b.prefix(9))])
-        #expect(try drain(try open(Self.a + [0x00, 0xFF, 0xD9, 0xFF])).map(\.bytes) == [Self.a])
+        #expect(try read(Self.a + tail) == ([Self.a], ["cam.mjpeg: last frame truncated (\(tail.count) bytes, no end of image); ignored"]))
+        // Cut inside the segment headers; cut in a stuffed FF 00 and before a restart marker's second byte.
+        #expect(try read(Self.a + Self.b.prefix(9)).warnings == ["cam.mjpeg: last frame truncated (9 bytes, no end of image); ignored"])
+        let stuffed = try #require((Fixture.entropyStart(Self.b)..<Self.b.count).first { Self.b[$0] == 0xFF && Self.b[$0 + 1] == 0 })
+        #expect(try read(Self.a + Self.b.prefix(stuffed + 1)).frames == [Self.a])
+        let restart = try #require((Fixture.entropyStart(Self.withRestarts)..<Self.withRestarts.count).first {
+            Self.withRestarts[$0] == 0xFF && (0xD0...0xD7).contains(Self.withRestarts[$0 + 1])
+        })
+        #expect(try read(Self.a + Self.withRestarts.prefix(restart + 1)).frames == [Self.a])
+        // Complete pictures, then trailing garbage without a start marker: no warning.
+        #expect(try read(Self.a + Self.b + [0x00, 0xFF, 0xD9, 0xFF]) == ([Self.a, Self.b], []))
         // Regression: a segment header cut after its marker used to loop forever.
         let cutHeader: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC4, 0x00]
-        #expect(try drain(try open(Self.a + cutHeader)).map(\.bytes) == [Self.a, cutHeader])
+        #expect(try read(Self.a + cutHeader) == ([Self.a], ["cam.mjpeg: last frame truncated (5 bytes, no end of image); ignored"]))
+    }
+
+    /// A first (or only) JPEG cut short: nothing whole to show, so bad input, as for y4m and raw.
+    @Test func truncatedFirstFrameIsBadInput() {
+        #expect(startError(Array(Self.a.dropLast(2)))
+            == .badInput(thing: "cam.mjpeg", reason: "truncated frame 0 (got \(Self.a.count - 2) bytes, no end of image)"))
     }
 
     @Test func firstFrameMustBeJPEG() {

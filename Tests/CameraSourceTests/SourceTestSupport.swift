@@ -189,3 +189,13 @@ extension SourceStep {
         return false
     }
 }
+
+/// The warnings a file source printed (`FileFrameSource.warn`), collected instead.
+final class WarningLog {
+    private(set) var lines: [String] = []
+
+    /// Starts collecting `source`'s warnings.
+    init(_ source: FileFrameSource) {
+        source.warn = { [unowned self] in lines.append($0) }
+    }
+}

@@ -135,12 +135,29 @@ func y4m(_ header: String, frames: [[UInt8]], frameParams: String = "") -> [UInt
         #expect(sourceError { _ = try garbage.nextFrame(now: .now()) }?.description.hasSuffix("bad frame marker at byte 28: expected 'FRAME'") == true)
         #expect(try garbage.nextFrame(now: .now()).isEnd)
 
-        let cut = try open(y4m("W2 H2", frames: [frame, frame, frame]).dropLast(2).map { $0 })
-        #expect(try cut.nextFrame(now: .now()).frame != nil)
-        #expect(try cut.nextFrame(now: .now()).frame != nil)
-        let error = sourceError { _ = try cut.nextFrame(now: .now()) }
-        #expect(error?.description.hasSuffix("clip.y4m: truncated frame 2 (got 4 of 6 bytes)") == true)
-        #expect(error?.exitCode == 2)
+    }
+
+    /// docs/pipcam.1, FILES: a truncated last frame is dropped with one warning, and the stream
+    /// ends normally (it was an error, exit 2, while MJPEG showed what it had).
+    @Test func truncatedLastFrameIsDroppedWithAWarning() throws {
+        let frame = [UInt8](repeating: 7, count: 6)
+        let path = Fixture.file(y4m("W2 H2", frames: [frame, frame, frame]).dropLast(2).map { $0 }, name: "clip.y4m")
+        let cut = Y4MSource(path: path, request: unpaced)
+        let log = WarningLog(cut)
+        try cut.start()
+        #expect(try drain(cut).map(\.bytes) == [frame, frame])
+        #expect(log.lines == ["\(path): last frame truncated (4 of 6 bytes); ignored"])
+        #expect(try cut.nextFrame(now: .now()).isEnd)
+        #expect(log.lines.count == 1)
+
+        // Cut inside the FRAME line: none of the frame's bytes.
+        for tail in ["FRA", "FRAME", "FRAME Ixyz"] {
+            let marker = Y4MSource(path: Fixture.file(y4m("W2 H2", frames: [frame]) + Array(tail.utf8), name: "clip.y4m"), request: unpaced)
+            let markerLog = WarningLog(marker)
+            try marker.start()
+            #expect(try drain(marker).count == 1)
+            #expect(markerLog.lines.count == 1 && markerLog.lines.first?.hasSuffix("last frame truncated (0 of 6 bytes); ignored") == true)
+        }
     }
 
     @Test func missingAndUnreadableFiles() {

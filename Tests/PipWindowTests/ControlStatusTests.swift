@@ -49,6 +49,16 @@ import Testing
         _ = try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8))
     }
 
+    /// Found by the fuzz-control target (Fuzz/Corpus/control/huge-fps): a value that overflowed to
+    /// infinity when scaled for rounding was written `inf`, which is no JSON.
+    @Test(arguments: [Double(bitPattern: 0x7f90_0100_5d00_0000), .greatestFiniteMagnitude, -1e307])
+    func numbersTooLargeToRoundStayValidJSON(value: Double) throws {
+        var status = sample
+        status.fps = value
+        let object = try JSONSerialization.jsonObject(with: Data(status.json.encoded.utf8)) as? [String: Any]
+        #expect((object?["fps"] as? NSNumber)?.doubleValue == value)
+    }
+
     @Test func everyStateAndCameraValueRoundTrips() throws {
         for state in ["idle", "starting", "active", "stopping"] {
             for camera in ["streaming", "waiting", "interrupted:in-use", "interrupted:disconnected", "interrupted:pressure"] {

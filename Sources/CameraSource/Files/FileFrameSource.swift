@@ -11,12 +11,25 @@ struct FileFrame {
     var colorimetry: Colorimetry
 }
 
+/// What a format's `readFrame` throws when the file ends inside a frame: `got` bytes of the
+/// frame's `expected` (nil where the format gives no length: a JPEG without its end marker).
+struct TruncatedFrame: Error {
+    var got: Int
+    var expected: Int?
+}
+
 /// The part all file sources share: opening the file (or taking a descriptor), the ring of three
 /// frame buffers, pacing at the stream's rate, and turning read failures into `SourceError`s.
 ///
 /// Subclasses (`Y4MSource`, `RawSource`, `MJPEGSource`) only parse their format: the stream header
 /// in `openStream` and one frame in `readFrame`. `start()` reads the first frame already, so a
 /// malformed or empty input fails there rather than in the middle of playback.
+///
+/// A file that ends inside a frame (a recording cut off, a pipe whose writer was killed) is one
+/// rule for every format, as players such as mpv have it: a truncated last frame is dropped with
+/// one warning line and the stream ends normally; a truncated first frame, with nothing before
+/// it to show, is bad input. Garbage in the middle stays an error (MJPEG hands such a frame out
+/// for the decoder to skip).
 public class FileFrameSource: FrameSource {
     public let name: String
     public var isLive: Bool { false }
@@ -47,6 +60,8 @@ public class FileFrameSource: FrameSource {
     private var finished = false
     /// Frames completely read so far; the number of the frame being read, for messages.
     private(set) var framesRead = 0
+    /// Where the warning about a dropped last frame goes (a line without the `pipcam: ` prefix).
+    var warn: (String) -> Void = { writeErrorLine("pipcam: " + $0) }
 
     /// Reads the file at `path`; `-` means standard input (not closed by `stop()`).
     init(path: String, request: SourceRequest) {
@@ -112,6 +127,9 @@ public class FileFrameSource: FrameSource {
         } catch let failure as ReadFailure {
             stop()
             throw badInput(SourceError.describe(errno: failure.code))
+        } catch let truncated as TruncatedFrame {
+            stop()
+            throw badInput("truncated frame 0 (got \(Self.describe(truncated)))")
         } catch {
             stop()
             throw error
@@ -142,6 +160,11 @@ public class FileFrameSource: FrameSource {
                 ring.release(free)
                 finished = true
                 throw SourceError.runtime(thing: name, reason: SourceError.describe(errno: failure.code))
+            } catch let truncated as TruncatedFrame {
+                ring.release(free)
+                finished = true
+                warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored")
+                return .end
             } catch {
                 ring.release(free)
                 finished = true
@@ -155,6 +178,12 @@ public class FileFrameSource: FrameSource {
             sequence: nextSequence, bufferIndex: index)
         nextSequence += 1
         return .frame(video)
+    }
+
+    /// `3 of 6 bytes`, or `3 bytes, no end of image` for a JPEG.
+    private static func describe(_ truncated: TruncatedFrame) -> String {
+        guard let expected = truncated.expected else { return "\(truncated.got) bytes, no end of image" }
+        return "\(truncated.got) of \(expected) bytes"
     }
 
     public func recycle(bufferIndex: Int) {

@@ -5,7 +5,8 @@
 /// structure (marker segments up to SOS, then entropy-coded data up to EOI) rather than looking
 /// for FF D9 alone, so it copes with garbage between images, byte stuffing, restart markers and
 /// progressive files. A frame that turns out corrupt mid-stream is still handed out (the decoder
-/// counts and skips it); a stream whose first frame is not a JPEG fails at `start()`.
+/// counts and skips it); a stream whose first frame is not a JPEG fails at `start()`. A last JPEG
+/// the file ends in before its end marker is truncated (see `FileFrameSource`).
 public final class MJPEGSource: FileFrameSource {
     private let fps: Double
     private let decoder = JPEGDecoder()
@@ -43,7 +44,7 @@ public final class MJPEGSource: FileFrameSource {
         current = index
         length = 0
         guard try skipToStartOfImage(reader) else { return nil }
-        try copyImage(reader)
+        guard try copyImage(reader) else { throw TruncatedFrame(got: length, expected: nil) }
         let bytes = UnsafeRawBufferPointer(start: ring.bases[index], count: length)
         var size = (width: frameWidth, height: frameHeight)
         do {
@@ -78,15 +79,15 @@ public final class MJPEGSource: FileFrameSource {
 
     private enum Part { case segments, entropyCodedData }
 
-    /// Copies one image, SOI included, up to and including its EOI. Stops early (without error)
-    /// at the end of the stream or at the next SOI, handing out what it has as a corrupt frame.
-    private func copyImage(_ reader: ByteReader) throws {
+    /// Copies one image, SOI included, up to and including its EOI. Stops early at the next SOI,
+    /// handing out what it has as a corrupt frame; false when the stream ends first.
+    private func copyImage(_ reader: ByteReader) throws -> Bool {
         try append(reader, 2)
         var part = Part.segments
         while true {
             guard try reader.ensureAvailable(2) else {
                 try append(reader, reader.availableCount)
-                return
+                return false
             }
             let head = reader.available
             switch part {
@@ -98,14 +99,14 @@ public final class MJPEGSource: FileFrameSource {
                 let marker = head[1]
                 switch marker {
                 case 0xFF: try append(reader, 1)  // fill byte before a marker
-                case 0xD9: try append(reader, 2); return
-                case 0xD8: return
+                case 0xD9: try append(reader, 2); return true
+                case 0xD8: return true
                 case 0xD0...0xD7, 0x01: try append(reader, 2)
                 case 0x00: part = .entropyCodedData
                 default:
                     guard try reader.ensureAvailable(4) else {
                         try append(reader, reader.availableCount)
-                        return
+                        return false
                     }
                     let segment = Int(reader.available[2]) << 8 | Int(reader.available[3])
                     guard segment >= 2 else {
@@ -113,7 +114,7 @@ public final class MJPEGSource: FileFrameSource {
                         part = .entropyCodedData
                         continue
                     }
-                    guard try append(reader, 2 + segment) else { return }
+                    guard try append(reader, 2 + segment) else { return false }
                     if marker == 0xDA { part = .entropyCodedData }
                 }
             case .entropyCodedData:
@@ -128,8 +129,8 @@ public final class MJPEGSource: FileFrameSource {
                 switch head[1] {
                 case 0x00, 0xD0...0xD7: try append(reader, 2)  // stuffed FF, restart marker
                 case 0xFF: try append(reader, 1)
-                case 0xD9: try append(reader, 2); return
-                case 0xD8: return
+                case 0xD9: try append(reader, 2); return true
+                case 0xD8: return true
                 default: part = .segments  // another table or scan (progressive JPEG)
                 }
             }

@@ -41,7 +41,7 @@ public final class RawSource: FileFrameSource {
     override func readFrame(_ reader: ByteReader, into index: Int) throws -> FileFrame? {
         let got = try reader.read(into: ring.bases[index], count: frameBytes)
         if got == 0 { return nil }
-        if got < frameBytes { throw badInput("truncated frame \(framesRead) (got \(got) of \(frameBytes) bytes)") }
+        if got < frameBytes { throw TruncatedFrame(got: got, expected: frameBytes) }
         return FileFrame(
             format: format, width: width, height: height, byteCount: frameBytes,
             colorimetry: .standard(forHeight: height))

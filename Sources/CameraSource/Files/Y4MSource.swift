@@ -59,17 +59,15 @@ public final class Y4MSource: FileFrameSource {
             if !ok { throw badInput("bad frame marker at byte \(markerOffset): expected 'FRAME'") }
         }
         guard let newline = try reader.find(0x0A, within: Y4MHeader.maxLineLength) else {
-            if reader.reachedEOF && reader.availableCount < Y4MHeader.maxLineLength { throw truncated(got: 0) }
+            if reader.reachedEOF && reader.availableCount < Y4MHeader.maxLineLength {
+                throw TruncatedFrame(got: 0, expected: frameBytes)
+            }
             throw badInput("bad frame marker at byte \(markerOffset): expected end of line after 'FRAME'")
         }
         reader.consume(newline + 1)
         let got = try reader.read(into: ring.bases[index], count: frameBytes)
-        if got < frameBytes { throw truncated(got: got) }
+        if got < frameBytes { throw TruncatedFrame(got: got, expected: frameBytes) }
         return FileFrame(
             format: format, width: frameWidth, height: frameHeight, byteCount: frameBytes, colorimetry: colorimetry)
-    }
-
-    private func truncated(got: Int) -> SourceError {
-        badInput("truncated frame \(framesRead) (got \(got) of \(frameBytes) bytes)")
     }
 }

@@ -62,7 +62,9 @@ public indirect enum JSONText: Sendable, Equatable {
         guard d.isFinite else { return "0.0" }
         var scale = 1.0
         for _ in 0..<max(0, decimals) { scale *= 10 }
-        let rounded = (d * scale).rounded() / scale
+        // A number too large for `d * scale` (infinity, which JSON cannot say) has no decimals to round.
+        let product = d * scale
+        let rounded = product.isFinite ? product.rounded() / scale : d
         // Swift prints the shortest text that reads back as the same Double: "30.0", "29.97", "1e-05"
         // are all JSON numbers; "-0.0" is too, but reads oddly.
         return rounded == 0 ? "0.0" : rounded.description

@@ -86,9 +86,14 @@ final class SourceWindowWatcher {
     private func computeHidden() -> Bool? {
         guard let mapped = display.isMapped(window) else { return nil }
         guard windowManagerRunning else { return !mapped }
-        let iconic = display.integers(window, .WM_STATE).first == 3
-        let states = display.integers(window, ._NET_WM_STATE).map { UInt(bitPattern: $0) }
-        return iconic || states.contains(display[._NET_WM_STATE_HIDDEN])
+        return Self.isHidden(
+            wmState: display.integers(window, .WM_STATE), netWMState: display.integers(window, ._NET_WM_STATE),
+            hiddenAtom: display[._NET_WM_STATE_HIDDEN])
+    }
+
+    /// Whether a managed window's `WM_STATE` (Iconic) or `_NET_WM_STATE` (holding `hiddenAtom`) says it is hidden.
+    static func isHidden(wmState: [Int], netWMState: [Int], hiddenAtom: UInt) -> Bool {
+        wmState.first == 3 || netWMState.contains { UInt(bitPattern: $0) == hiddenAtom }
     }
 
     /// Unmapped with no `WM_STATE` or `WM_STATE` Withdrawn (ICCCM 4.1.4): no window manager manages it.
@@ -104,16 +109,19 @@ final class SourceWindowWatcher {
         guard display.isViewable(frameWindow) == true || [1, 3].contains(display.integers(window, .WM_STATE).first),
             let inner = display.rootGeometry(of: frameWindow), inner.width > 1 || inner.height > 1
         else { return }
-        let extents = frameWindow == window ? display.integers(window, ._NET_FRAME_EXTENTS) : []
-        var outer = inner
-        // Written by the window manager, or by anyone: sizes a frame could have, else none.
-        if extents.count == 4, extents.allSatisfy({ (0...4096).contains($0) }) {
-            outer = Rect(
-                x: inner.x - extents[0], y: inner.y - extents[2],
-                width: inner.width + extents[0] + extents[1], height: inner.height + extents[2] + extents[3])
-        }
+        let outer = Self.outerFrame(
+            inner: inner, extents: frameWindow == window ? display.integers(window, ._NET_FRAME_EXTENTS) : [])
         guard outer != frame else { return }
         frame = outer
         report(.sourceFrameChanged(outer))
+    }
+
+    /// `inner` grown by `_NET_FRAME_EXTENTS` (left, right, top, bottom) when they are sizes a frame could have.
+    static func outerFrame(inner: Rect, extents: [Int]) -> Rect {
+        // Written by the window manager, or by anyone: sizes a frame could have, else none.
+        guard extents.count == 4, extents.allSatisfy({ (0...4096).contains($0) }) else { return inner }
+        return Rect(
+            x: inner.x - extents[0], y: inner.y - extents[2],
+            width: inner.width + extents[0] + extents[1], height: inner.height + extents[2] + extents[3])
     }
 }

@@ -21,9 +21,13 @@ public struct WindowManagerInfo: Sendable {
 
     /// The work area of the current desktop (`_NET_WORKAREA`), or the whole screen.
     public static func workArea(display: XDisplay) -> Rect {
-        let area = display.integers(display.root, ._NET_WORKAREA)
-        let desktop = currentDesktop(display: display)
-        let screen = display.rootGeometry(of: display.root) ?? Rect(x: 0, y: 0, width: 1280, height: 720)
+        workArea(
+            values: display.integers(display.root, ._NET_WORKAREA), desktop: currentDesktop(display: display),
+            screen: display.rootGeometry(of: display.root) ?? Rect(x: 0, y: 0, width: 1280, height: 720))
+    }
+
+    /// The work area `_NET_WORKAREA`'s `values` give `desktop` on `screen`, or `screen`.
+    static func workArea(values area: [Int], desktop: Int, screen: Rect) -> Rect {
         // Another client's values: a negative desktop (0xFFFFFFFF comes back as -1) must not index,
         // and an area off the screen would place windows where X coordinates do not reach.
         if desktop >= 0, area.count >= 4 * (desktop + 1) {
@@ -55,8 +59,12 @@ public struct WindowManagerInfo: Sendable {
         guard WindowManagerInfo(display: display).supports(display.intern("_GTK_WORKAREAS")),
             let atom = monitorWorkAreasAtom(display: display)
         else { return [] }
-        let values = display.integers(display.root, atom: atom)
-        return stride(from: 0, to: values.count - 3, by: 4).compactMap {
+        return monitorWorkAreas(values: display.integers(display.root, atom: atom))
+    }
+
+    /// The non-empty rectangles in a `_GTK_WORKAREAS_D<n>` property's `values` (x, y, width, height each).
+    static func monitorWorkAreas(values: [Int]) -> [Rect] {
+        stride(from: 0, to: values.count - 3, by: 4).compactMap {
             let r = Rect(x: values[$0], y: values[$0 + 1], width: values[$0 + 2], height: values[$0 + 3])
             return r.width > 0 && r.height > 0 ? r : nil
         }

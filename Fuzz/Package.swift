@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// libFuzzer targets for pipcam's parsers (not part of the pipcam package, so its build and tests
+// stay as they are): `make fuzz` or scripts/fuzz; docs/TESTING.md, "Fuzzing".
+//
+// Built in debug (bounds and overflow checks on, `@testable import` of the internal parsers) with
+//   swift build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -O
+// `--sanitize=fuzzer` alone makes SwiftPM link libFuzzer's `main` instead of the target's, but its
+// two `--sanitize` flags reach the compiler as separate `-sanitize=` options of which only the
+// last counts: the combined one given directly instruments every module for both.
+
+// A path dependency's identity is its directory name, which differs between checkouts.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().standardized
+let pipcam = root.lastPathComponent.lowercased()
+
+let cameraSource = Target.Dependency.product(name: "CameraSource", package: pipcam)
+let pipWindow = Target.Dependency.product(name: "PipWindow", package: pipcam)
+
+/// Each fuzz target's module: `Sources/<name>`, one file with `LLVMFuzzerTestOneInput`.
+let targets: [(name: String, dependencies: [Target.Dependency])] = [
+    ("fuzz-y4m", [cameraSource]),
+    ("fuzz-raw", [cameraSource]),
+    ("fuzz-source-spec", [cameraSource]),
+    ("fuzz-jpeg-header", [cameraSource]),
+    ("fuzz-huffman", [cameraSource]),
+    ("fuzz-jpeg-decode", [cameraSource]),
+    ("fuzz-mjpeg", [cameraSource]),
+    ("fuzz-config", [pipWindow]),
+    ("fuzz-hotkey", [pipWindow]),
+    ("fuzz-control", [pipWindow]),
+    ("fuzz-x-properties", [pipWindow]),
+]
+
+let package = Package(
+    name: "PipcamFuzz",
+    dependencies: [.package(path: root.path)],
+    targets: [.target(name: "FuzzSupport", dependencies: [cameraSource])]
+        + targets.map {
+            // No `main`: libFuzzer's calls LLVMFuzzerTestOneInput.
+            .executableTarget(
+                name: $0.name, dependencies: $0.dependencies + ["FuzzSupport"],
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+        },
+    swiftLanguageModes: [.v6]
+)

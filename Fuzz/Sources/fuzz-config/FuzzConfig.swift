@@ -1,0 +1,32 @@
+// pipcam's own files: the config file (`ConfigFile`, with the options pipcam's command line lets
+// it set) and the remembered PiP geometry (`GeometryMemory`), both from the same text.
+import FuzzSupport
+import PipWindow
+
+/// A copy of `PipcamCommand.configurable` (Sources/pipcam, an executable no other package imports).
+let options: [String: ConfigFile.Kind] = [
+    "pip": .invertible, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
+    "untimed": .invertible, "stats": .invertible, "hotkey": .value, "name": .value, "shape": .value,
+    "opacity": .value, "click-through": .invertible,
+]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let text = FuzzInput(data, size).text
+    do {
+        for entry in try ConfigFile.entries(from: text, options: options) {
+            precondition(entry.line >= 1 && !entry.arguments.isEmpty && entry.arguments[0].hasPrefix("--"))
+        }
+    } catch {
+        precondition(error.line >= 1)
+        expectOneLine(error)
+    }
+    if let memory = GeometryMemory(line: text) {
+        precondition(GeometryMemory(line: memory.line) == memory, "'\(memory.line)' does not read back")
+        let area = Rect(x: 0, y: 0, width: 1280, height: 720)
+        let layout = ScreenLayout(monitors: [area, Rect(x: 1280, y: 0, width: 1920, height: 1080)], workArea: area)
+        let placed = memory.fitted(toAspect: 16.0 / 9).rect(in: layout, otherwise: area)
+        precondition(placed.width > 0 && placed.height > 0, "placed at \(placed)")
+    }
+    return 0
+}
