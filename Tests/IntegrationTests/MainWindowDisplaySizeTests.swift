@@ -192,17 +192,21 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
         let session = try Session()
         var phases: [PipPhase] = []
         let app = session.app
-        session.at(800) { app.perform(.toggle) }  // PiP grows out of the main window
-        session.at(2000) {
+        // Steps wait for what they need, not for fixed times: under load a 250 ms animation has
+        // taken over a second.
+        let script = LoopScript()
+        script.wait("the main window to show", until: { app.main?.isMapped == true }) { app.perform(.toggle) }
+        script.wait("PiP to be up", until: { app.pip.phase == .active }) {
             phases.append(app.pip.phase)
             for _ in 0..<3 { app.perform(.toggle) }
             phases.append(app.pip.phase)
         }
-        session.at(3500) {
-            phases.append(app.pip.phase)
-            app.loop.stop(exitCode: 0)
-        }
-        #expect(session.app.run() == 0)
+        script.wait("PiP to be stopped", until: { app.pip.phase == .idle })
+        // A start left queued would take PiP up again right after the stop.
+        script.pause(1000) { phases.append(app.pip.phase) }
+        script.start(on: app.loop)
+        #expect(session.app.run() == 0, "timed out: \(script.failedStep ?? "")")
         #expect(phases == [.active, .stopping, .idle], "\(phases)")
     }
+
 }
