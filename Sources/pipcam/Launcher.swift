@@ -25,6 +25,9 @@ struct Launcher {
         guard let (display, displayName) = DisplayConnection.open() else { return 2 }
         defer { display.close() }
         var options = command.sessionOptions
+        // The environment is read here, once; the library takes what it says as options.
+        if environment("PIPCAM_NO_XSHM") == "1" { options.allowSharedMemory = false }
+        options.statsWithFirstFrame = environment("PIPCAM_STATS_FIRST_FRAME") == "1"
         if let problem = checkWindows(&options, display: display) {
             writeErrorLine("pipcam: \(problem)")
             return 2
@@ -81,7 +84,7 @@ struct Launcher {
     /// Resolves `--wid` (or `$XEMBED`) and `--follow-window`, which must name existing windows.
     private func checkWindows(_ options: inout SessionOptions, display: XDisplay) -> String? {
         // tabbed exports $XEMBED to every shell in it: a pipcam told to follow a window is not embedded.
-        let inherited = options.followWindow == nil ? getenv("XEMBED").map { String(cString: $0) } : nil
+        let inherited = options.followWindow == nil ? environment("XEMBED") : nil
         if let text = command.wid ?? inherited, !text.isEmpty {
             let flag = command.wid != nil ? "--wid" : "$XEMBED"
             guard let id = PipcamCommand.parseWindowID(text) else { return "\(flag): '\(text)' is not a window id" }
@@ -116,3 +119,6 @@ struct Launcher {
         return (error as? SourceError)?.exitCode ?? 2
     }
 }
+
+/// The value of environment variable `name`, nil when unset.
+private func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }

@@ -41,6 +41,9 @@ extension PipTests {
             }
             #expect(pipcam.isRunning)
             #expect(pipcam.stderrText.isEmpty, "stderr: \(pipcam.stderrText)")
+            // Shared-memory images are SysV segments mapped into the process; the fallback has none.
+            let maps = (try? String(contentsOfFile: "/proc/\(pipcam.pid)/maps", encoding: .utf8)) ?? ""
+            #expect(maps.contains("SYSV") == !withoutSharedMemory, "shared-memory mappings: \(maps.contains("SYSV"))")
         }
 
         /// `--rotate`: the test pattern's upright colour bars run across the window when it is

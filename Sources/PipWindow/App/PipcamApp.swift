@@ -84,9 +84,7 @@ public final class PipcamApp {
 
     private static func goneLine(_ w: WindowID) -> String { "pipcam: window 0x\(String(w, radix: 16)) is gone" }
 
-    private var allowShm: Bool {
-        options.allowSharedMemory && getenv("PIPCAM_NO_XSHM").map { String(cString: $0) } != "1"
-    }
+    private var allowShm: Bool { options.allowSharedMemory }
 
     private func setUp() throws {
         let display = loop.display
@@ -427,7 +425,7 @@ public final class PipcamApp {
     private func printFinalStats() {
         stats.finishRate()
         // The contract's line ends at cpu_ms_per_frame; benchmarks ask for the start-up time too.
-        let withFirstFrame = getenv("PIPCAM_STATS_FIRST_FRAME").map { String(cString: $0) } == "1"
+        let withFirstFrame = options.statsWithFirstFrame
         writeErrorLine(stats.line(state: stateName, camera: status.camera.description, final: withFirstFrame))
     }
 }

@@ -25,8 +25,11 @@ public struct SessionOptions: Sendable {
     public var followWindow: WindowID?
     /// The PiP window's outline, opacity and click-through.
     public var style = PipWindowStyle()
-    /// Try MIT-SHM (false: plain XPutImage; also `PIPCAM_NO_XSHM=1`).
+    /// Try MIT-SHM (false: plain XPutImage; the launcher sets it false for `PIPCAM_NO_XSHM=1`).
     public var allowSharedMemory = true
+    /// The stats line at exit also gives the time to the first frame (`PIPCAM_STATS_FIRST_FRAME=1`,
+    /// for benchmarks); the contract's line ends at `cpu_ms_per_frame`.
+    public var statsWithFirstFrame = false
     /// The source as the user would name it, for `pipcam status` (e.g. `/dev/video0`, `test`);
     /// a source that becomes another (a camera plugged in) is named as it is then.
     public var sourceName = ""
