@@ -18,14 +18,14 @@ enum ConfigArguments {
         // writer for good, and opening a device can do things.
         var info = stat()
         guard stat(path, &info) == 0 else {
-            return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
+            return absentOrFailed(path)
         }
         // A config linked to /dev/null (a common way to switch one off) is an empty one.
         if isNullDevice(info) { return .success([]) }
         guard isRegularFile(info) else { return .failure(notRegular(path, info)) }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
-            return errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
+            return absentOrFailed(path)
         }
         defer { close(fd) }
         // The path may have been replaced between stat and open: what was opened is what counts.
@@ -65,6 +65,11 @@ enum ConfigArguments {
             }
         }
         return .success(entries.flatMap(\.arguments))
+    }
+
+    /// No config file is no error; any other failure to look at or open it is.
+    private static func absentOrFailed(_ path: String) -> Result<[String], Problem> {
+        errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
     }
 
     private static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }

@@ -6,12 +6,18 @@ import Testing
 /// lost: it runs when the instance goes on. The client says so, instead of reporting a failure,
 /// and exits 1 (docs/BEHAVIOUR.md, "Exit status").
 @Suite struct ControlUnconfirmedTests {
-    @Test func quitToAStoppedInstanceIsSentNotYetConfirmed() throws {
+    /// A pipcam that answered once, then stopped (SIGSTOP); the caller sends SIGCONT.
+    static func stoppedInstance() throws -> (XServer, RunningProcess) {
         let x = try XServer()
         let p = try x.startPipcam(["--source", "test"])
         _ = try x.waitForWindow(className: "pipcam", role: "main")
         try waitUntil("pipcam answers", timeout: .seconds(5)) { try x.runPipcam(["status"]).succeeded }
         p.send(SIGSTOP)
+        return (x, p)
+    }
+
+    @Test func quitToAStoppedInstanceIsSentNotYetConfirmed() throws {
+        let (x, p) = try Self.stoppedInstance()
         defer { p.send(SIGCONT) }
         let quit = try x.runPipcam(["quit"])
         #expect(quit.exitCode == 1, "\(quit)")
@@ -23,11 +29,7 @@ import Testing
 
     @Test(arguments: ["toggle", "start"])
     func pipCommandToAStoppedInstanceIsSentNotYetConfirmed(command: String) throws {
-        let x = try XServer()
-        let p = try x.startPipcam(["--source", "test"])
-        _ = try x.waitForWindow(className: "pipcam", role: "main")
-        try waitUntil("pipcam answers", timeout: .seconds(5)) { try x.runPipcam(["status"]).succeeded }
-        p.send(SIGSTOP)
+        let (x, p) = try Self.stoppedInstance()
         defer { p.send(SIGCONT) }
         let r = try x.runPipcam([command])
         #expect(r.exitCode == 1, "\(r)")

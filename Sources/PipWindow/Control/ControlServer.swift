@@ -42,11 +42,17 @@ public final class ControlServer {
 
     /// Stops handling events and timers (the loop goes on without this server).
     public func uninstall() {
+        stopWatching()
+        loop = nil
+    }
+
+    /// Ends the handlers of the control window and of a holder, and the owner check.
+    private func stopWatching() {
         for token in tokens { loop?.unregister(token) }
         tokens.removeAll()
         if let checkTimer { loop?.cancelTimer(checkTimer) }
         checkTimer = nil
-        loop = nil
+        holder = nil
     }
 
     /// Handles one event about the control window, or about the window of a client holding the selection.
@@ -74,8 +80,12 @@ public final class ControlServer {
     /// Takes the selection back when no client holds it, with a new control window if the old
     /// one is gone; else waits for the holder to let go (docs/BEHAVIOUR.md, "Control channel").
     private func heal(destroyed: Bool) {
-        if display.selectionOwner(claim.selection) == nil, reclaim(destroyed: destroyed) { return }
-        guard let owner = display.selectionOwner(claim.selection), owner != claim.window else { return }
+        var owner = display.selectionOwner(claim.selection)
+        if owner == nil {
+            if reclaim(destroyed: destroyed) { return }
+            owner = display.selectionOwner(claim.selection)  // another client was quicker
+        }
+        guard let owner, owner != claim.window else { return }
         if !lostClaim {
             lostClaim = true
             writeErrorLine(
@@ -88,15 +98,10 @@ public final class ControlServer {
     /// Claims the selection anew for a new control window; false if another client got it first.
     private func reclaim(destroyed: Bool) -> Bool {
         guard let fresh = try? InstanceClaim.claim(display: display, name: claim.name) else { return false }
-        let old = claim.window
-        for token in tokens { loop?.unregister(token) }
-        tokens.removeAll()
-        if !destroyed { display.destroyIfPresent(old) }
+        stopWatching()
+        if !destroyed { display.destroyIfPresent(claim.window) }
         claim = fresh
         if let loop { tokens.append(loop.register(fresh.window) { [self] in handle($0) }) }
-        if let checkTimer { loop?.cancelTimer(checkTimer) }
-        checkTimer = nil
-        holder = nil
         lostClaim = false
         writeErrorLine(
             destroyed
