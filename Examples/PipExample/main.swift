@@ -38,13 +38,13 @@ let screen = CallScreen()
 pip.delegate = screen
 pip.startsAutomaticallyWhenSourceHidden = true
 // PiP gets ready for the camera's frames (an MJPEG decoder, its images) before the first one.
-pip.expectedFrames = source.expectedFrames
+pip.output.expectedFrames = source.expectedFrames
 
 // Frames go to PiP while it shows video; each buffer goes back to the camera once it is drawn.
 loop.addReader(pump.mailbox.toDisplay.fd) { pump.mailbox.toDisplay.drain() }
 loop.everyIteration {
-    guard pip.isShowingVideo, pip.canPresent, let frame = pump.mailbox.take() else { return }
-    _ = try? pip.present(frame)
+    guard pip.output.canPresent, let frame = pump.mailbox.take() else { return }
+    _ = try? pip.output.present(frame)
     pump.mailbox.giveBack(frame.bufferIndex)
 }
 

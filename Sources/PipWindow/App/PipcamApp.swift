@@ -122,6 +122,10 @@ public final class PipcamApp {
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm,
             startsAutomaticallyWhenSourceHidden: true)
         pip.style = options.style
+        if let main {
+            pip.output.attach(
+                main.presenter, as: .main, isShowing: { main.isMapped && main.content == .video }, redraw: { main.redraw() })
+        }
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
         contentSize = (rotated.width, rotated.height)
@@ -138,7 +142,7 @@ public final class PipcamApp {
             }
         }
         pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
-        pip.onFrameShown = { [unowned self] in noteShown(captured: $0) }
+        pip.output.onFrameShown = { [unowned self] in noteShown(captured: $0) }
         pip.onMirrorToggle = { [unowned self] in
             mirrorOverride = !(mirrorOverride ?? options.mirror ?? status.prefersMirror)
             applyPicture()
@@ -159,13 +163,6 @@ public final class PipcamApp {
             GeometryMemory(rect: rect, in: ScreenLayout(display: loop.display)).save(to: path)
         }
         main?.buttonEnabled = pip.isPossible
-        loop.observeOtherEvents { [unowned self] event in
-            // PiP's own completions go to the controller (onFrameShown); the main window's come here.
-            guard case .shmCompletion(let segment) = event, let main else { return }
-            let result = main.presenter.completed(segment: segment)
-            if let captured = result.capturedAt { noteShown(captured: captured) }
-            if result.mine && main.presenter.owesRedraw { main.redraw() }
-        }
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
         loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
         loop.everyIteration { [unowned self] in
@@ -226,48 +223,39 @@ public final class PipcamApp {
 
     // MARK: frames
 
-    private enum Target { case pip, main }
-
-    private var target: Target? {
-        if pip.isShowingVideo { return .pip }
-        if let main, main.isMapped, main.content == .video { return .main }
-        return nil
-    }
-
-    private func canPresent(_ t: Target) -> Bool { t == .pip ? pip.canPresent : main?.presenter.canPresent == true }
-
-    private func present(_ frame: VideoFrame, to t: Target, counted: Bool) throws -> Presenter.Outcome {
-        guard t == .main, let main else { return try pip.present(frame, counted: counted) }
-        return try main.presenter.present(frame, counted: counted)
-    }
-
+    /// Takes the newest frame when a window can show it, and shows it there.
     private func presentWaitingFrame() {
-        let t = target
-        if let t, !canPresent(t) { return }
+        let output = pip.output
         // No window shows video now (the main window not mapped yet, PiP about to start or the
         // main window about to come back): a file's frame waits for one, so every frame is shown.
-        if t == nil && !sourceIsLive { return }
-        guard let frame = pump.mailbox.take() else { return }
-        stats.noteTaken(sequence: frame.sequence)
-        followContentSize(of: frame)
-        if let old = held { pump.mailbox.giveBack(old.bufferIndex) }
-        held = frame
-        guard let t else { return }
+        if output.isShowingVideo ? !output.canPresent : !sourceIsLive { return }
+        guard let frame = takeWaitingFrame() else { return }
+        guard output.isShowingVideo else { return }
         do {
-            if case .completed(let captured?) = try present(frame, to: t, counted: true) { noteShown(captured: captured) }
+            if case .completed(let captured?) = try output.present(frame) { noteShown(captured: captured) }
         } catch {
             stats.noteCorrupt()
         }
     }
 
+    /// The newest frame, held for redraws; a picture of a new shape reshapes the windows first.
+    private func takeWaitingFrame() -> VideoFrame? {
+        guard let frame = pump.mailbox.take() else { return nil }
+        stats.noteTaken(sequence: frame.sequence)
+        followContentSize(of: frame)
+        if let old = held { pump.mailbox.giveBack(old.bufferIndex) }
+        held = frame
+        return frame
+    }
+
     /// Draws the held frame (or the camera's notice) again; when the window's images are all with
     /// the server, its presenter owes the redraw, done after the next completion.
     private func redrawHeldFrame() {
-        guard let t = target else { return }
+        guard pip.output.isShowingVideo else { return }
         if let notice = notices.notice(for: status.camera) {
-            drawNotice(notice, on: t)
+            drawNotice(notice)
         } else if let frame = held {
-            _ = try? present(frame, to: t, counted: false)
+            _ = try? pip.output.present(frame, counted: false)
         }
     }
 
@@ -294,8 +282,7 @@ public final class PipcamApp {
     /// Tells the windows what frames come (a window already showing frames gets ready for them).
     private func expect(_ frames: ExpectedFrames?) {
         guard let frames else { return }
-        pip.expectedFrames = frames
-        main?.presenter.expectedFrames = frames
+        pip.output.expectedFrames = frames
     }
 
     /// Gives back every frame the display holds (the newest one, kept for redraws, included).
@@ -307,9 +294,7 @@ public final class PipcamApp {
 
     private func applyPicture() {
         let mirror = mirrorOverride ?? options.mirror ?? status.prefersMirror
-        pip.setPicture(mirror: mirror, rotation: rotation)
-        main?.presenter.mirror = mirror
-        main?.presenter.rotation = rotation
+        pip.output.setPicture(mirror: mirror, rotation: rotation)
     }
 
     /// The PiP frame remembered from the last run, fitted to this source's shape: on its monitor,
@@ -348,12 +333,12 @@ public final class PipcamApp {
         main?.bannerOverlay = draw
     }
 
-    private func drawNotice(_ notice: (icon: AlphaMask, text: AlphaMask), on t: Target) {
+    private func drawNotice(_ notice: (icon: AlphaMask, text: AlphaMask)) {
         let painter = NoticePainter(compositor: Compositor(layout: pip.pixelLayout))
         let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { pixels, stride, w, h in
             painter.paint(icon: notice.icon, lines: [notice.text], into: pixels, stride: stride, width: w, height: h)
         }
-        if t == .pip { pip.present(drawing: draw) } else { main?.presenter.present(drawing: draw) }
+        pip.output.present(drawing: draw)
     }
 
     /// Tells the source the size PiP or the main window shows the picture at (`rect`'s, unturned),
@@ -380,7 +365,7 @@ public final class PipcamApp {
     }
 
     private func checkEnding() {
-        guard loop.exitCode == nil, main?.presenter.isIdle ?? true, pip.isIdle, let ending = pump.mailbox.ending else { return }
+        guard loop.exitCode == nil, pip.output.isIdle, let ending = pump.mailbox.ending else { return }
         switch ending {
         case .endOfStream:
             loop.stop(exitCode: 0)

@@ -12,7 +12,8 @@ enum PipTuning {
     /// Zooms this close together (a wheel spin) start from the last one's rect, not the window's,
     /// which only its ConfigureNotify updates.
     static let zoomBurstSeconds = 0.3
-    /// A move or resize has settled (is snapped and remembered) when nothing changed for this long.
+    /// A move or resize is settled (snapped and remembered) this long after pipcam saw it (each zoom
+    /// or drag handed to the window manager starts the wait again; a button still held extends it).
     static let settleNanoseconds: Int64 = 250_000_000
     /// Screen and work-area changes come in bursts: PiP is placed once none came for this long.
     static let screenChangeQuietNanoseconds: Int64 = 300_000_000

@@ -1,0 +1,182 @@
+import CameraSource
+
+/// Driving the state machine: events in, queued while actions run; its actions carried out on
+/// the windows and the delegate.
+extension PipController {
+    /// Feeds the machine; events raised while actions run (a synchronous restore completion) queue up.
+    func feed(_ event: PipEvent) {
+        // After `tearDown` (from a delegate call, or a restore completion kept by the app) nothing
+        // more happens: no delegate calls, no windows, no timers.
+        guard !isTornDown else { return }
+        refitBeforeStart(for: event)
+        queuedEvents.append(event)
+        guard !handlingEvents else { return }
+        handlingEvents = true
+        defer { handlingEvents = false }
+        while !queuedEvents.isEmpty {
+            let next = queuedEvents.removeFirst()
+            for action in machine.handle(next, now: .now()) where !isTornDown { perform(action) }
+        }
+        if !isTornDown { scheduleTick() }
+    }
+
+    /// Before an event that may start PiP, its frame is fitted to the screen as it is today.
+    private func refitBeforeStart(for event: PipEvent) {
+        guard machine.phase == .idle, !pipShown else { return }
+        switch event {
+        case .startRequested, .sourceHidden, .tick: break
+        default: return
+        }
+        let fitted = placement.frameBeforeStart(machine.pipFrame, layout: { screen.layout }) {
+            screen.homeArea(near: contentSource?.sourceWindow)
+        }
+        if let fitted { queuedEvents.append(.pipFrameChanged(fitted)) }
+    }
+
+    /// One timer for the machine's and the placement's deadlines.
+    func scheduleTick() {
+        if let t = tickTimer { loop.cancelTimer(t) }
+        tickTimer = nil
+        let deadlines = [machine.nextDeadline, placement.nextDeadline].compactMap { $0 }
+        guard let deadline = deadlines.min() else { return }
+        tickTimer = loop.schedule(at: deadline) { [unowned self] in
+            tickTimer = nil
+            let now = MonotonicInstant.now()
+            if placement.nextDeadline.map({ $0 <= now }) == true {
+                // Asked only when a settle is due: a drag still held waits for its release.
+                place(.tick(buttonsDown: placement.isSettleDue(at: now) && display.pointerButtonsDown()))
+            }
+            if machine.nextDeadline.map({ $0 <= now }) == true { feed(.tick) }
+            scheduleTick()
+        }
+    }
+
+    private func perform(_ action: PipAction) {
+        switch action {
+        case .willStart: delegate?.pipControllerWillStart(self)
+        case .didStart: delegate?.pipControllerDidStart(self)
+        case .failedToStart: delegate?.pipController(self, failedToStartWith: .notPossible)
+        case .willStop: delegate?.pipControllerWillStop(self)
+        case .didStop: delegate?.pipControllerDidStop(self)
+        case .restoreUserInterface: askToRestore()
+        case .possibleChanged(let possible): onPossibleChanged?(possible)
+        case .showProxy(let r):
+            placeProxy(r)
+            display.map(proxy)
+            display.raise(proxy)
+            proxyShown = true
+            onNeedsFrame?()
+        case .moveProxy(let r):
+            placeProxy(r)
+            onNeedsFrame?()
+        case .hideProxy:
+            display.unmap(proxy)
+            proxyShown = false
+        case .showPip(let planned):
+            place(.shown(planned: planned))
+        case .hidePip:
+            pipWindow.hide()
+            pipShown = false
+            place(.hidden)
+        case .restoreSource:
+            restoreSourceWindow()
+        }
+    }
+
+    private func askToRestore() {
+        guard let delegate else { return feed(.restoreCompleted) }
+        // Each completion counts once, and only for its own stop: one kept from an earlier stop,
+        // or called twice, must not end a later restore before its interface is back.
+        restores += 1
+        let restore = restores
+        delegate.pipController(self, restoreUserInterfaceWithCompletion: { [weak self] in
+            guard let self, restore == restores else { return }
+            restores += 1
+            feed(.restoreCompleted)
+        })
+    }
+
+    /// Shows the PiP window at `r` (placed by `PipPlacement`).
+    func showPip(at r: Rect) {
+        if r != pipWindow.rect { pipWindow.setRect(r) }
+        pipPresenter.resize(width: r.width, height: r.height)
+        pipPresenter.warmUp()
+        pipWindow.show()
+        pipShown = true
+        pipMappedSinceShown = false
+        onNeedsFrame?()
+        ensureMapped(attempt: 1)
+    }
+
+    /// A window manager that is still starting up (or restarting) can drop a MapRequest, leaving
+    /// PiP unmanaged and unmapped for good: ask again until it is mapped. Once it was mapped, an
+    /// unmap is the user's or the window manager's doing (iconified, another workspace): leave it.
+    private func ensureMapped(attempt: Int) {
+        if let t = mapRetryTimer { loop.cancelTimer(t) }
+        mapRetryTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: PipTuning.mapRetryNanoseconds)) { [unowned self] in
+            mapRetryTimer = nil
+            guard pipShown, !pipMappedSinceShown, display.isMapped(pipWindow.id) == false, attempt <= PipTuning.mapRetries else { return }
+            placement.expectOwnMove(to: pipWindow.rect, now: .now())  // the window manager places it again
+            pipWindow.show()
+            ensureMapped(attempt: attempt + 1)
+        }
+    }
+
+    private func placeProxy(_ r: Rect) {
+        display.moveResize(proxy, to: r)
+        proxyPresenter.resize(width: r.width, height: r.height)
+    }
+
+    /// Maps (de-iconifies, ICCCM 4.1.4) and activates the source window; its frame is the one it had.
+    private func restoreSourceWindow() {
+        guard let watcher, !watcher.withdrawnByItsApplication else { return }
+        let w = watcher.window
+        display.map(w)
+        let wm = screen.windowManager
+        if wm.isRunning && wm.supports(display[._NET_ACTIVE_WINDOW]) {
+            display.sendToRoot(about: w, ._NET_ACTIVE_WINDOW, [EWMH.sourceApplication, 0, 0])
+        } else {
+            display.raise(w)
+        }
+    }
+
+    func contentSourceChanged(from old: PipContentSource?) {
+        guard !isTornDown else { return }
+        // The same source window with new content (the active-speaker case) keeps PiP up as it is.
+        let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
+            && old?.animationWindow == contentSource?.animationWindow
+        // Another window while PiP is up: it stays up, and that window becomes the restore target.
+        let switchesInPlace = !sameWindow && old != nil && machine.phase == .active
+            && contentSource.map { $0.sourceWindow != 0 && display.isMapped($0.sourceWindow) != nil } == true
+        if !sameWindow {
+            for token in watcherTokens { loop.unregister(token) }
+            watcher = nil
+            watcherTokens = []
+            if old != nil && !switchesInPlace { feed(.contentSourceRemoved) }
+        }
+        guard let content = contentSource else { return }
+        let ratio = Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight)
+        pipWindow.setAspect(ratio)
+        // During the grow or shrink animation the aspect hints reshape it.
+        if machine.phase == .idle || machine.phase == .active { place(.aspectChanged(Double(ratio.0) / Double(ratio.1))) }
+        guard watcher == nil, content.sourceWindow != 0 else { return }
+        watch(content)
+    }
+
+    private func watch(_ content: PipContentSource) {
+        let w = SourceWindowWatcher(
+            display: display, window: content.sourceWindow, frameWindow: content.animationWindow,
+            windowManagerRunning: screen.windowManager.isRunning)
+        w.report = { [unowned self] in feed($0) }
+        guard w.begin() else { return }
+        watcher = w
+        watcherTokens = [loop.register(w.window) { [unowned w] in w.handle($0) }]
+        if w.frameWindow != w.window {
+            // The view PiP grows out of gets its frame once it is shown, and moves with its top-level.
+            watcherTokens.append(loop.register(w.frameWindow) { [unowned w] in w.handle($0) })
+        }
+        feed(.contentSourceAttached)
+        if let frame = w.frame { feed(.sourceFrameChanged(frame)) }
+        if w.isHidden { feed(.sourceHidden) }
+    }
+}

@@ -1,0 +1,86 @@
+import CameraSource
+
+/// What the user means by the mouse and keys on the PiP window: events in, intents out, time
+/// passed in. It owns the controls drawn over the picture (their fading and hit test) and the
+/// double-click rule. The keys and gestures are listed in docs/BEHAVIOUR.md and the man page.
+struct PipWindowInput {
+    enum Intent: Equatable {
+        /// Back to the source window (double-click, Escape, the back control).
+        case stop
+        /// Close PiP without restoring (the close control).
+        case close
+        case toggleMirror
+        case rotate
+        /// Zoom by a factor around a point in root coordinates, or (nil) around the centre.
+        case zoom(by: Double, aroundX: Int?, y: Int?)
+        /// Hand the event to the window's own move and resize gesture.
+        case gesture
+        /// The controls appeared (`redraw`: they were hidden) and show until the given time.
+        case controlsShown(redraw: Bool, until: MonotonicInstant?)
+        /// The controls went (the pointer left): draw the picture without them.
+        case controlsHidden
+    }
+
+    private(set) var controls: PipControls
+    private var lastClick: PointerEvent?
+    private var pressedControl: PipControls.Control?
+
+    init(controls: PipControls) { self.controls = controls }
+
+    /// The intents of `event` on a window of `size`.
+    mutating func handle(_ event: WindowEvent, size: (width: Int, height: Int), now: MonotonicInstant) -> [Intent] {
+        switch event {
+        case .keyPress(_, let keysym, let state) where KeyModifiers.isPlainKeyPress(state: state):
+            return Self.intent(forKey: keysym).map { [$0] } ?? []
+        case .motion, .pointerEntered:
+            let wasVisible = controls.isVisible(at: now)
+            controls.pointerMoved(at: now)
+            return [.controlsShown(redraw: !wasVisible, until: controls.visibleUntil), .gesture]
+        case .pointerLeft:
+            controls.hide()
+            return [.controlsHidden]
+        case .buttonPress(let p) where p.button == 4 || p.button == 5:
+            let factor = p.button == 4 ? PipTuning.wheelZoomFactor : 1 / PipTuning.wheelZoomFactor
+            return [.zoom(by: factor, aroundX: p.rootX, y: p.rootY)]
+        case .buttonPress(let p) where p.button == 1:
+            if let c = controls.control(atX: p.x, y: p.y, width: size.width, height: size.height, now: now) {
+                pressedControl = c
+                return []
+            }
+            if let last = lastClick, p.time &- last.time < PipTuning.doubleClickMilliseconds,
+                abs(p.x - last.x) < PipTuning.doubleClickDistance, abs(p.y - last.y) < PipTuning.doubleClickDistance
+            {
+                lastClick = nil
+                return [.stop]  // double-click: back to the source window, like mpv and Firefox PiP
+            }
+            lastClick = p
+            return [.gesture]
+        case .buttonRelease(let p) where p.button == 1 && pressedControl != nil:
+            // A control acts when released over the one pressed, as a button does.
+            let c = controls.control(atX: p.x, y: p.y, width: size.width, height: size.height, now: now)
+            defer { pressedControl = nil }
+            guard let c, c == pressedControl else { return [] }
+            switch c {
+            case .backToMain: return [.stop]
+            case .close: return [.close]
+            case .mirror: return [.toggleMirror]
+            }
+        default:
+            return [.gesture]
+        }
+    }
+
+    /// The press became a drag: it is not the first half of a double-click.
+    mutating func dragStarted() { lastClick = nil }
+
+    private static func intent(forKey keysym: UInt) -> Intent? {
+        switch keysym {
+        case Keysym.escape: return .stop
+        case Keysym.m: return .toggleMirror
+        case Keysym.r: return .rotate
+        case Keysym.plus, Keysym.equal, Keysym.keypadAdd: return .zoom(by: PipTuning.keyZoomFactor, aroundX: nil, y: nil)
+        case Keysym.minus, Keysym.keypadSubtract: return .zoom(by: 1 / PipTuning.keyZoomFactor, aroundX: nil, y: nil)
+        default: return nil
+        }
+    }
+}

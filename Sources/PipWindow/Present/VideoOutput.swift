@@ -1,0 +1,105 @@
+import CameraSource
+
+/// Every window that shows video, and the one place that decides which of them gets a frame: the
+/// animation window while PiP grows or shrinks, else the PiP window, else the main window while it
+/// shows video. It takes its presenters' shared-memory completions from the loop, so a frame's
+/// owner only asks `canPresent` and calls `present`.
+public final class VideoOutput {
+    /// The windows, in the order they take frames when more than one shows.
+    public enum Surface: Int, CaseIterable, Sendable { case animation, pip, main }
+
+    private struct Attached {
+        let presenter: Presenter
+        let isShowing: () -> Bool
+        let redraw: () -> Void
+    }
+
+    private var attached: [Surface: Attached] = [:]
+    private var observer: Int?
+    private let loop: DisplayLoop
+
+    /// A frame put through shared memory reached the screen, with its capture time (for latency
+    /// statistics). Puts without shared memory report that through `present`'s `.completed`.
+    /// Redraws (`counted: false`) are not reported.
+    public var onFrameShown: ((MonotonicInstant) -> Void)?
+
+    public init(loop: DisplayLoop) {
+        self.loop = loop
+        // Weak: the loop may outlive the output (`close` removes the observer).
+        observer = loop.observeOtherEvents { [weak self] event in
+            if case .shmCompletion(let segment) = event { self?.completed(segment: segment) }
+        }
+    }
+
+    deinit { close() }
+
+    /// Lets `presenter` show video as `surface` while `isShowing` says its window shows video;
+    /// `redraw` draws the window again when a put it missed (all its images were with the server)
+    /// can be made.
+    public func attach(_ presenter: Presenter, as surface: Surface, isShowing: @escaping () -> Bool, redraw: @escaping () -> Void) {
+        attached[surface] = Attached(presenter: presenter, isShowing: isShowing, redraw: redraw)
+    }
+
+    /// The surface the next frame goes to, if any window shows video.
+    public var current: Surface? {
+        Surface.allCases.first { attached[$0]?.isShowing() == true }
+    }
+
+    /// Whether a window shows video.
+    public var isShowingVideo: Bool { current != nil }
+
+    private var currentPresenter: Presenter? { current.flatMap { attached[$0]?.presenter } }
+
+    /// Whether the showing window can take a frame now.
+    public var canPresent: Bool { currentPresenter?.canPresent ?? false }
+
+    /// Draws `frame` in the window showing video. Returns `.busy` when none shows or when its
+    /// images are all still with the server. `counted: false` for a redraw of a frame already shown.
+    public func present(_ frame: VideoFrame, counted: Bool = true) throws -> Presenter.Outcome {
+        guard let presenter = currentPresenter else { return .busy }
+        return try presenter.present(frame, counted: counted)
+    }
+
+    /// Puts a picture drawn by `body` (a notice) in the window showing video.
+    public func present(drawing body: (UnsafeMutableRawPointer, Int, Int, Int) -> Void) {
+        _ = currentPresenter?.present(drawing: body)
+    }
+
+    /// Mirror and rotation of the picture in every window.
+    public func setPicture(mirror: Bool, rotation: Rotation) {
+        for a in attached.values {
+            a.presenter.mirror = mirror
+            a.presenter.rotation = rotation
+        }
+    }
+
+    /// What the source will send, for the windows that stay up to get ready before the first
+    /// frame (the animation window shows for a moment only).
+    public var expectedFrames: ExpectedFrames? {
+        didSet {
+            for (surface, a) in attached where surface != .animation { a.presenter.expectedFrames = expectedFrames }
+        }
+    }
+
+    /// Whether all puts have completed (for a clean shutdown).
+    public var isIdle: Bool { attached.values.allSatisfy { $0.presenter.isIdle } }
+
+    /// Hands a completion to the presenter that owns the segment; others' segments are ignored.
+    private func completed(segment: UInt) {
+        for surface in Surface.allCases {
+            guard let a = attached[surface] else { continue }
+            let result = a.presenter.completed(segment: segment)
+            guard result.mine else { continue }
+            if let captured = result.capturedAt { onFrameShown?(captured) }
+            // The image back with the client is what a missed put was waiting for.
+            if a.presenter.owesRedraw { a.redraw() }
+            return
+        }
+    }
+
+    /// Stops taking completions; the presenters stay their owners' to close.
+    public func close() {
+        if let observer { loop.unregister(observer) }
+        observer = nil
+    }
+}
