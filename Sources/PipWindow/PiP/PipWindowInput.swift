@@ -30,7 +30,9 @@ struct PipWindowInput {
     /// The intents of `event` on a window of `size`.
     mutating func handle(_ event: WindowEvent, size: (width: Int, height: Int), now: MonotonicInstant) -> [Intent] {
         switch event {
-        case .keyPress(_, let keysym, let state) where KeyModifiers.isPlainKeyPress(state: state):
+        case .keyPress(_, let keysym, let state):
+            // With a modifier held, a key is someone else's shortcut.
+            guard KeyModifiers.isPlainKeyPress(state: state) else { return [] }
             return Self.intent(forKey: keysym).map { [$0] } ?? []
         case .motion, .pointerEntered:
             let wasVisible = controls.isVisible(at: now)
