@@ -34,8 +34,8 @@ release:
 run: release
 	.build/release/pipcam $(ARGS)
 
-# Tests run in parallel: each X test has its own Xvfb. Measured on 2 busy cores, the X
-# harness tests took 4-6 s in parallel and 8-10 s with --no-parallel, with no flakes either way.
+# Tests run in parallel: each X test has its own Xvfb, so running them side by side is faster
+# and no flakier than one at a time (docs/TESTING.md, "Running one test").
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
@@ -43,7 +43,7 @@ test: bootstrap
 
 # The pure and fake-device tiers again under AddressSanitizer (the decoders and converters read
 # and write through unsafe pointers) and the camera side under ThreadSanitizer (the capture
-# thread, the two-thread JPEG decode). Own build directories; about 4 minutes on 2 cores.
+# thread, the two-thread JPEG decode). Own build directories; how long it takes: docs/TESTING.md.
 # Leak checking is off: XCTest's runner and test fixtures keep memory to the end on purpose.
 test-sanitizers: bootstrap
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan

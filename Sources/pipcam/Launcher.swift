@@ -45,7 +45,8 @@ struct Launcher {
             return 1
         }
         // Untimed frames queue behind each other: one decoding thread leaves the other CPU to the
-        // reader and the X server (measured: 0.33× mpv's CPU per 1080p MJPEG frame split, 0.29× not).
+        // reader and the X server, which costs less CPU a frame than the split decode does here
+        // (docs/PERFORMANCE.md, "Untimed playback").
         if command.untimed { JPEGDecoder.defaultThreads = 1 }
         let source = makeSource(spec, request: request(display: display, options: options))
         // Read now, before the capture thread owns the source; `status` names it as given.

@@ -97,8 +97,9 @@ public enum V4L2ModeSelector {
     }
 
     /// Whether frames of `size` cover a display size, give or take a tenth: a picture stretched by
-    /// a tenth or less looks the same, and a mode that small often costs half as much (a 1306×735
-    /// main window shows 1280×720 frames, not 1920×1080 ones). Resizes keep a mode by the same rule.
+    /// a tenth or less looks the same, and a mode that small costs much less to decode and show (a
+    /// 1306×735 main window shows 1280×720 frames, not 1920×1080 ones; docs/PERFORMANCE.md, "Camera
+    /// modes"). Resizes keep a mode by the same rule.
     static func covers(_ size: V4L2Size, _ displayWidth: Int, _ displayHeight: Int) -> Bool {
         size.width * 11 >= displayWidth * 10 && size.height * 11 >= displayHeight * 10
     }

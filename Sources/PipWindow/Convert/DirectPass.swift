@@ -4,7 +4,8 @@ import CameraSource
 /// 1/2, 1/4 or 1/8 for a window that size): no resampling, so each output row reads one row of
 /// each plane and converts it 8 pixels at a time. Subsampled chroma is repeated, as `UprightPass`
 /// does at this size (its single full-weight taps are copies), so both give the same pixels; this
-/// only skips the line buffers and transposes, about 2.5× less time per frame.
+/// only skips the line buffers and transposes, which makes it the cheaper of the two
+/// (docs/PERFORMANCE.md, "Conversion").
 struct DirectPass {
     let key: ConversionKey
     let planes: (FramePlane, FramePlane, FramePlane)

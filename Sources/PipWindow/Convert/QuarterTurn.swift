@@ -1,8 +1,8 @@
 /// A 90° or 270° conversion in two steps: the upright conversion (`UprightPass` or `DirectPass`,
 /// with the scaling, colour conversion and a flip) into a scratch picture of the content as it is
 /// before the turn, then a transpose of its 32-bit pixels, four by four, into the content
-/// rectangle. Reading rows, as the upright passes do, is several times faster than gathering each
-/// output line's samples down a source column (BENCHMARKS.md, kernel table).
+/// rectangle. Reading rows, as the upright passes do, is far cheaper than gathering each output
+/// line's samples down a source column (docs/PERFORMANCE.md, "Conversion").
 ///
 /// A turn is a transpose of the picture flipped one way or another first:
 /// turned 90° (output `(x, y)` = picture `(y, h − 1 − x)`) it is the picture upside down,

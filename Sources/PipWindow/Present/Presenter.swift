@@ -128,8 +128,8 @@ public final class Presenter {
 
     /// Gets ready for the window's first frames when it is about to show them: writes the images'
     /// pages, has the server read them once, and has the converter allocate for `expectedFrames`.
-    /// Otherwise the first frame pays for all of it (measured at 480×270 with 1080p MJPEG: 2.5–5 ms
-    /// instead of 1.5). Not at `resize`: a window that never shows a frame (a hidden main window)
+    /// Otherwise the first frame pays for all of it, and comes late (docs/PERFORMANCE.md, "First
+    /// frames"). Not at `resize`: a window that never shows a frame (a hidden main window)
     /// would hold all that memory for nothing.
     public func warmUp() {
         var serverReads = false

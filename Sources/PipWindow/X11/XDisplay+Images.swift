@@ -28,7 +28,7 @@ public final class ImageBuffer {
     public func noteWritten() { touched = true }
 
     /// Writes every page now (black), so the first frame put through this image does not pay
-    /// for their page faults: 0.35 ms for a 480×270 image, measured at 30 fps.
+    /// for their page faults (docs/PERFORMANCE.md, "First frames").
     public func touchPages() {
         memset(pixels, 0, stride * height)
         touched = true
@@ -113,7 +113,7 @@ extension XDisplay {
 
     /// Has the server read all of `buffer`'s shared memory once (a put into a scratch pixmap, no
     /// completion event), so that its first put on a window does not wait for the server's page
-    /// faults (measured: 0.3–0.8 ms for a 480×270 image). `gc` must suit the window's depth.
+    /// faults (docs/PERFORMANCE.md, "First frames"). `gc` must suit the window's depth.
     public func readOnServer(_ buffer: ImageBuffer, gc: OpaquePointer) {
         guard buffer.segment != nil else { return }
         let w = UInt32(buffer.width), h = UInt32(buffer.height)
