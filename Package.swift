@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "pipcam", targets: ["pipcam"]),
         .library(name: "CameraSource", targets: ["CameraSource"]),
         .library(name: "PipWindow", targets: ["PipWindow"]),
+        .library(name: "PipcamApp", targets: ["PipcamApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,17 +28,21 @@ let package = Package(
         .target(
             name: "PipWindow", dependencies: ["CX11", "CameraSource"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .target(
+            name: "PipcamApp", dependencies: ["PipWindow", "CameraSource"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .executableTarget(
             name: "pipcam",
             dependencies: [
-                "PipWindow", "CameraSource",
+                "PipcamApp", "PipWindow", "CameraSource",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "pip-example", dependencies: ["PipWindow", "CameraSource"], path: "Examples/PipExample"),
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "CTurboJPEG"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["pipcam", "pip-example", "PipWindow", "CameraSource"]),
+        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "CameraSource"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "CameraSource"]),
     ],
     swiftLanguageModes: [.v6]
 )

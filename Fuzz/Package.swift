@@ -17,6 +17,7 @@ let pipcam = root.lastPathComponent.lowercased()
 
 let cameraSource = Target.Dependency.product(name: "CameraSource", package: pipcam)
 let pipWindow = Target.Dependency.product(name: "PipWindow", package: pipcam)
+let pipcamApp = Target.Dependency.product(name: "PipcamApp", package: pipcam)
 
 /// Each fuzz target's module: `Sources/<name>`, one file with `LLVMFuzzerTestOneInput`.
 let targets: [(name: String, dependencies: [Target.Dependency])] = [
@@ -27,7 +28,7 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-huffman", [cameraSource]),
     ("fuzz-jpeg-decode", [cameraSource]),
     ("fuzz-mjpeg", [cameraSource]),
-    ("fuzz-config", [pipWindow]),
+    ("fuzz-config", [pipWindow, pipcamApp]),
     ("fuzz-hotkey", [pipWindow]),
     ("fuzz-control", [pipWindow]),
     ("fuzz-x-properties", [pipWindow]),

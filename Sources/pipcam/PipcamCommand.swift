@@ -1,6 +1,7 @@
 import ArgumentParser
 import CameraSource
 import PipWindow
+import PipcamApp
 
 /// `pipcam [OPTIONS]`: the options of docs/BEHAVIOUR.md, parsed and checked; running is `Launcher`'s job.
 struct PipcamCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import CameraSource
 import PipWindow
+import PipcamApp
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CameraSource
 import PipWindow
+import PipcamApp
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import CameraSource
 import Foundation
 @testable import PipWindow
+@testable import PipcamApp
 import Synchronization
 import Testing
 

@@ -2,6 +2,7 @@
 // it set) and the remembered PiP geometry (`GeometryMemory`), both from the same text.
 import FuzzSupport
 import PipWindow
+import PipcamApp
 
 /// A copy of `PipcamCommand.configurable` (Sources/pipcam, an executable no other package imports).
 let options: [String: ConfigFile.Kind] = [

@@ -1,11 +1,13 @@
 /// Draws a centred notice — an icon over one or two lines of text on dark grey — into a window
 /// image: the main window's "Camera is in Picture in Picture" placeholder, and what a window shows
 /// while the camera is interrupted instead of a frozen picture.
-struct NoticePainter {
-    let compositor: Compositor
-    static let backgroundGrey: UInt8 = 38
+package struct NoticePainter {
+    package let compositor: Compositor
+    package static let backgroundGrey: UInt8 = 38
 
-    func paint(
+    package init(compositor: Compositor) { self.compositor = compositor }
+
+    package func paint(
         icon: AlphaMask, lines: [AlphaMask], into pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int
     ) {
         compositor.fill(x: 0, y: 0, w: width, h: height, grey: Self.backgroundGrey, into: pixels, stride: stride, width: width, height: height)

@@ -1,3 +1,5 @@
+import PipWindow
+
 /// Drops the occurrences of options that a later occurrence of the same option overrides, before
 /// the command line goes to ArgumentParser, which takes time in proportion to all earlier
 /// occurrences for each repeated one (10,000 `--stats` took 9.4 s in a release build). The config

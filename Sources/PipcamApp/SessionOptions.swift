@@ -1,4 +1,5 @@
 import CameraSource
+import PipWindow
 
 /// How a PiP session shows its source.
 public struct SessionOptions: Sendable {

@@ -1,3 +1,5 @@
+import PipWindow
+
 /// pipcam's main window (role `main`): a normal, decorated, resizable window with the camera at full
 /// size and a PiP button; while PiP is up and this window is visible, a placeholder that says so and
 /// brings the camera back when clicked.

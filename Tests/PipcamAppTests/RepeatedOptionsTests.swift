@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PipWindow
+import PipWindow
+@testable import PipcamApp
 
 /// `RepeatedOptions.lastOnly`: what pipcam hands ArgumentParser instead of a command line with
 /// repeats (Sources/pipcam/PipcamCommand.swift has the real table).

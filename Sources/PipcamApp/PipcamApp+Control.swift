@@ -1,3 +1,5 @@
+import PipWindow
+
 /// `pipcam toggle|start|stop|status|quit` and the global hotkey, wired into the running program.
 extension PipcamApp {
     /// Answers control commands on the claimed selection and grabs the hotkey, as the options say.

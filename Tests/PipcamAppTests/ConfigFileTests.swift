@@ -1,5 +1,6 @@
 import Testing
-@testable import PipWindow
+import PipWindow
+@testable import PipcamApp
 
 @Suite struct ConfigFileTests {
     let options: [String: ConfigFile.Kind] = ["size": .value, "stats": .flag, "mirror": .invertible]

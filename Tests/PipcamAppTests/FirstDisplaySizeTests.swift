@@ -1,5 +1,6 @@
 import Testing
-@testable import PipWindow
+import PipWindow
+@testable import PipcamApp
 
 /// The size a camera is first asked to suit (`SessionOptions.firstDisplaySize`): the window that
 /// shows the picture first.

@@ -1,3 +1,5 @@
+import PipWindow
+
 /// `$XDG_CONFIG_HOME/pipcam/config`: `key = value` lines naming long options (`size = 480x270`,
 /// `mirror = false`, `stats = true`), `#` comments. They become arguments placed before the
 /// command line's, so the command line wins.

@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CameraSource
+import PipWindow
+
+/// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
+/// source routed to whichever window shows video. Runs on the thread that calls `run()`.
+public final class PipcamApp {
+    let loop: DisplayLoop
+    private let source: FrameSource
+    let options: SessionOptions
+    let pump: FramePump
+    /// A camera's frames go on while no window shows video; a file's wait (read before the
+    /// capture thread owns the source).
+    let sourceIsLive: Bool
+    private let signals = SignalPipe.shared
+    /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
+    var main: MainWindow?
+    /// The window PiP grows out of and restores: the main window's top-level, or the followed window.
+    var sourceWindow: WindowID = 0
+    var pip: PipController!
+    var stats: FrameStats
+    /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
+    /// size at once — the animation proxy on every step, the PiP window on hand-over.
+    var held: VideoFrame?
+    /// PiP is to start once it is possible (`SessionOptions.startPipWhenPossible`).
+    var pipWanted = false
+    /// The source's last status as the display acted on it.
+    var status = SourceStatus(camera: .streaming, prefersMirror: false)
+    /// The picture's size after rotation, as the PiP window's aspect ratio was last set from it.
+    var contentSize = (width: 0, height: 0)
+    var notices: NoticeAssets!
+    /// Mirroring chosen with the PiP window's mirror control (wins over the option and the source).
+    var mirrorOverride: Bool?
+    /// The picture's rotation (`--rotate`, then `r` in the PiP window).
+    var rotation: Rotation = .deg0
+    /// Where the PiP's place is remembered between runs (one file per `--name`); tests point it elsewhere.
+    var geometryFile: () -> String?
+
+    /// - Parameter source: a started source; the app runs it on a capture thread.
+    public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
+        loop = DisplayLoop(display: display)
+        self.source = source
+        self.options = options
+        let name = options.control?.name
+        geometryFile = { GeometryMemory.filePath(name: name) }
+        sourceIsLive = source.isLive
+        pump = FramePump(source: source)
+        stats = FrameStats(now: .now())
+    }
+
+    /// Runs until the source ends, the main window is closed, a frame limit is reached or a signal
+    /// arrives; returns the exit status.
+    public func run() -> Int32 {
+        do {
+            try setUp()
+        } catch {
+            pump.stop()
+            let cannotEmbed: Bool
+            if case .cannotEmbed? = error as? DisplayError { cannotEmbed = true } else { cannotEmbed = false }
+            // Gone while the source started: as a followed window that goes. Else a window that
+            // cannot hold a view (InputOnly, another screen) is a bad input.
+            if cannotEmbed, let parent = options.embedInto, loop.display.isMapped(parent) == nil {
+                writeErrorLine(Self.goneLine(parent))
+                return 0
+            }
+            writeErrorLine("pipcam: \(error)")
+            return cannotEmbed ? 2 : 1
+        }
+        pump.run()
+        // docs/BEHAVIOUR.md: a stats line at exit, also when the X server goes away.
+        if options.printStats { XDisplay.lastWordsOnLostConnection = { [unowned self] in printFinalStats() } }
+        let code = loop.run()
+        XDisplay.lastWordsOnLostConnection = nil
+        tearDown()
+        return code
+    }
+
+    /// The followed window was destroyed: nothing is left to show the camera for.
+    func followedWindowIsGone() {
+        writeErrorLine(Self.goneLine(sourceWindow))
+        loop.stop(exitCode: 0)
+    }
+
+    private static func goneLine(_ w: WindowID) -> String { "pipcam: window 0x\(String(w, radix: 16)) is gone" }
+
+    var allowShm: Bool { options.allowSharedMemory }
+
+    private func setUp() throws {
+        let display = loop.display
+        rotation = options.rotation
+        // A camera another application holds at start has no size yet: lay out for a large 16:9
+        // picture (PiP reshapes when the first frame says otherwise), not for a 1×1 one.
+        let known = source.frameWidth > 0 && source.frameHeight > 0
+        let rotated = options.rotation.rotatedSize(width: known ? source.frameWidth : 1920, height: known ? source.frameHeight : 1080)
+        let content = try makeSourceWindow(size: rotated)
+        pip = try PipController(
+            loop: loop, contentSource: content, corner: options.corner, size: options.size,
+            frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm,
+            startsAutomaticallyWhenSourceHidden: true)
+        pip.style = options.style
+        if let main {
+            pip.output.attach(
+                main.presenter, as: .main, isShowing: { main.isMapped && main.content == .video }, redraw: { main.redraw() })
+        }
+        // Gone before the watching began (while the camera started): no DestroyNotify will come.
+        if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
+        contentSize = (rotated.width, rotated.height)
+        notices = NoticeAssets(doubleSize: display.prefersDoubleSize)
+        installBanner()
+        status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames)
+        applyPicture()
+        wirePip()
+        main?.buttonEnabled = pip.isPossible
+        loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
+        loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
+        loop.everyIteration { [unowned self] in
+            followSourceStatus()
+            presentWaitingFrame()
+            checkEnding()
+        }
+        scheduleStats()
+        installControl()
+        expect(status.frames)
+        if options.startInPip { pip.start() } else { main?.show() }
+        if options.startPipWhenPossible && !options.startInPip {
+            if pip.isPossible { pip.start() } else { pipWanted = true }
+        }
+        noteMainDisplaySize()
+        for second in 1...5 {
+            loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: Int64(second) * 1_000_000_000)) { [unowned self] in
+                main?.showAgainIfUnmapped()
+            }
+        }
+        display.flush()
+    }
+
+
+    // MARK: stats and shutdown
+
+    var stateName: String {
+        switch pip.phase {
+        case .idle: return "idle"
+        case .starting: return "starting"
+        case .active: return "active"
+        case .stopping, .restoring: return "stopping"
+        }
+    }
+
+    private func scheduleStats() {
+        loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
+            stats.updateRate(now: .now())
+            if options.printStats { writeErrorLine(stats.line(state: stateName, camera: status.camera.description)) }
+            scheduleStats()
+        }
+    }
+
+    private func tearDown() {
+        if let frame = held { pump.mailbox.giveBack(frame.bufferIndex) }
+        held = nil
+        pump.stop()
+        pip.tearDown()
+        if let main {
+            main.presenter.close()
+            loop.display.destroy(main.id)
+        }
+        loop.display.sync()
+        if options.printStats { printFinalStats() }
+    }
+
+    private func printFinalStats() {
+        stats.finishRate()
+        // The contract's line ends at cpu_ms_per_frame; benchmarks ask for the start-up time too.
+        let withFirstFrame = options.statsWithFirstFrame
+        writeErrorLine(stats.line(state: stateName, camera: status.camera.description, final: withFirstFrame))
+    }
+}
+
+extension PipcamApp: PipControllerDelegate {
+    public func pipControllerDidStart(_ controller: PipController) {
+        // Also when hidden (minimized, on another desktop): shown again while PiP is up, it says
+        // where the video went. Not for a window never shown (`--pip`): it would only take memory.
+        if let main, main.wasShown { main.content = .placeholder }
+        noteDisplaySize(controller.pipFrame)
+    }
+
+    public func pipController(_ controller: PipController, restoreUserInterfaceWithCompletion completion: @escaping () -> Void) {
+        if let main {
+            main.content = .video
+            if !main.isMapped { main.show() }
+        }
+        completion()
+    }
+
+    public func pipControllerDidStop(_ controller: PipController) {
+        main?.content = .video
+        noteMainDisplaySize()
+        // Closing a PiP that was never anything but PiP (`--pip`) ends pipcam, like closing its only window.
+        if let main, !main.wasShown { loop.stop(exitCode: 0) }
+    }
+}
