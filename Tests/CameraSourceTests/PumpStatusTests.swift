@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 @testable import CameraSource
 #if canImport(Glibc)
@@ -20,16 +21,6 @@ func wakeups(_ signal: WakeSignal) -> Int {
 func signalled(_ signal: WakeSignal, within milliseconds: Int32) -> Bool {
     var p = pollfd(fd: signal.fd, events: Int16(POLLIN), revents: 0)
     return poll(&p, 1, milliseconds) == 1
-}
-
-/// Polls `condition` every millisecond for up to `seconds`.
-func eventually(seconds: Double = 2, _ condition: () -> Bool) -> Bool {
-    let end = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9))
-    while MonotonicInstant.now() < end {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
 }
 
 /// A live source with no frames, asked again every 2 ms, whose state the test changes from its thread.

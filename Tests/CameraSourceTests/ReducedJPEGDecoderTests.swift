@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CameraSource

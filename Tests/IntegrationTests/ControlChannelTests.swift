@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The control channel at the X level: one pipcam per display (or per `--name`), found through its selection,

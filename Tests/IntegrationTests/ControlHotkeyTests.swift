@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The global hotkey under openbox: it toggles PiP whatever the lock keys, follows keyboard

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A command sent to an instance that does not answer in time (stopped, or far behind) is not

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Desktop integration: the desktop entry, the man page and `make install`.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Embedding at the X level: pipcam inside another program's window (`--wid`, `$XEMBED`), following

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Tests/Embedders/xembed-embedder.py`: an XEmbed embedder (tabbed/GtkSocket style) that runs

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Self-tests of the X test harness: if these fail, the pipcam integration tests mean nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// What any other client on the display may do to pipcam's windows (docs/BEHAVIOUR.md, "Window

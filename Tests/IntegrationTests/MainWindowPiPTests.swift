@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The main window at the X level, PiP growing out of it when it is minimized (openbox) or

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Input pipcam must refuse with exit 2 and one `pipcam: …` line naming the culprit.

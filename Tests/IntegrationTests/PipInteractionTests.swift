@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The window interactions on the real PiP window: hover controls, snapping, wheel resize,

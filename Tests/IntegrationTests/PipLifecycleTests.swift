@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PipWindow
+import TestSupport
 import Testing
 
 extension PipTests {

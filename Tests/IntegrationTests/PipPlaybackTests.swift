@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A file source of the playback tests, generated with ffmpeg's testsrc2.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--shape`, `--opacity`, `--click-through` and the config file.

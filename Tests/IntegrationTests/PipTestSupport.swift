@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The parent of every pipcam X integration suite (files `Pip*Tests.swift`). Serialized: each

@@ -1,6 +1,7 @@
 import Glibc
 import CameraSource
 @testable import PipWindow
+import TestSupport
 import Testing
 
 /// A window that grows while the server still has its last put: the presenter makes new images,

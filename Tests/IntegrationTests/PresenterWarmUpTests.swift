@@ -1,6 +1,7 @@
 import CameraSource
 import Foundation
 @testable import PipWindow
+import TestSupport
 import Testing
 
 /// `Presenter.warmUp` against a real X server (no window manager): it raises no X error, leaves

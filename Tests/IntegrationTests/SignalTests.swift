@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The signal rules of docs/BEHAVIOUR.md ("Signals"): SIGINT, SIGTERM and SIGHUP end pipcam

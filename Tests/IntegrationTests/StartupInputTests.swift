@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// What pipcam does with its surroundings at start: the config file, the display, the X server's

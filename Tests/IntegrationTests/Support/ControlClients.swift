@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Helpers for the control-channel tests: the status JSON, windows of one pipcam process, and a
 /// hostile X client that floods an instance with malformed messages.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// An X window id.
 struct XWindowID: Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 
 /// The window managers the integration tests run under.
 enum WindowManager: String, Sendable, CaseIterable, CustomStringConvertible {
