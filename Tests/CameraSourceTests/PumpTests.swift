@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import TestSupport
 @testable import CameraSource
@@ -49,6 +50,22 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     func setThrottle(level: Int) { throttleLevels.withLock { $0.append(level) } }
     func displaySizeChanged(width: Int, height: Int) { displaySizes.withLock { $0.append([width, height]) } }
     deinit { storage.deallocate() }
+}
+
+/// A clock for `FramePump` that moves on by `step` each time it is read: time passes as fast as
+/// the pump looks at it, and the same for every run, however busy the machine.
+final class SteppingClock: Sendable {
+    private let nanoseconds: Atomic<UInt64>
+    private let step: UInt64
+
+    init(start: UInt64 = 1_000_000_000, step: UInt64) {
+        nanoseconds = Atomic(start)
+        self.step = step
+    }
+
+    @Sendable func now() -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: nanoseconds.add(step, ordering: .relaxed).newValue)
+    }
 }
 
 /// Waits on the mailbox's display-side descriptor (up to a second).
