@@ -4,8 +4,7 @@ import Testing
 
 /// Desktop integration: the desktop entry, the man page and `make install`.
 @Suite struct DesktopIntegrationTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let root = Pipcam.packageRoot
 
     @Test func desktopEntryIsValid() throws {
         let result = try run(["desktop-file-validate", Self.root + "/assets/pipcam.desktop"])

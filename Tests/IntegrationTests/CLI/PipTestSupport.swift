@@ -19,34 +19,6 @@ enum PipIdentity {
     static let title = "Picture in Picture"
 }
 
-/// An Xvfb with `manager`, ready to manage new windows.
-///
-/// The harness considers a WM up once it advertises itself in `_NET_SUPPORTING_WM_CHECK`, but
-/// openbox does that before its event loop runs: a window mapped in that gap is occasionally
-/// never managed (no frame, no WM_STATE, left unmapped: seen about 1 run in 12 on 2 busy cores).
-/// So map a probe client first and wait until the WM has managed it (WM_STATE set).
-/// `i3Config` lines are added to the harness's minimal i3 configuration.
-func makeServer(
-    _ manager: WindowManager = .none, width: Int = 1280, height: Int = 720, monitors: [XRect] = [], i3Config: String = ""
-) throws -> XServer {
-    let x = try XServer(width: width, height: height, monitors: monitors, windowManager: manager, i3Config: i3Config)
-    guard manager != .none else { return x }
-    let probe = try x.start(["xlogo", "-geometry", "40x40+0+0"])
-    defer { probe.terminate(grace: .milliseconds(500)) }
-    let clock = ContinuousClock()
-    var remapped = clock.now
-    try waitUntil("\(manager) to manage a probe window", timeout: .seconds(10)) {
-        guard let window = try x.windows(className: "xlogo").first else { return false }
-        if try x.property("WM_STATE", of: window) != nil { return true }
-        if clock.now - remapped > .seconds(1) {  // a lost MapRequest: ask again
-            _ = try x.run(["xdotool", "windowmap", "\(window)"])
-            remapped = clock.now
-        }
-        return false
-    }
-    return x
-}
-
 extension XServer {
     /// Starts `pipcam --pip arguments…` and waits until its PiP window is viewable.
     /// Fails fast (with pipcam's stderr) if pipcam exits first.
@@ -93,15 +65,6 @@ extension XServer {
     }
 
     static let pingScript = Pipcam.packageRoot + "/Tests/Embedders/x-ping.py"
-
-    /// `_NET_WORKAREA` of the current desktop, else the whole screen (no WM).
-    func workArea() throws -> XRect {
-        let values = try rootProperty("_NET_WORKAREA")?.integers ?? []
-        guard values.count >= 4 else { return XRect(x: 0, y: 0, width: width, height: height) }
-        let desktop = try rootProperty("_NET_CURRENT_DESKTOP")?.integers.first ?? 0
-        let base = values.count >= (desktop + 1) * 4 ? desktop * 4 : 0
-        return XRect(x: values[base], y: values[base + 1], width: values[base + 2], height: values[base + 3])
-    }
 
     /// Reads a 32-bit property as raw integers (xprop's own formatting of e.g. WM_SIZE_HINTS
     /// is multi-line prose); nil when the window does not have it.
