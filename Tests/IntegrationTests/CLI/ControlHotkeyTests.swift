@@ -116,7 +116,7 @@ import Testing
         let spare = try #require(map.first { $0.trimmingCharacters(in: .whitespaces).hasSuffix("=") && !$0.hasSuffix(" 8 =") }?
             .split(separator: " ").dropFirst().first.flatMap { Int($0) })
         try x.runChecked(["xmodmap", "-e", "keycode \(oldCode) = NoSymbol", "-e", "keycode \(spare) = p P"])
-        Thread.sleep(forTimeInterval: 0.3)
+        _ = try x.pipcamStateAfterEarlierEvents()  // the MappingNotify handled: the grab renewed
         try press(x, "super+shift+p")
         try waitUntil("the hotkey works on its new keycode", timeout: .seconds(5)) { try x.isViewable(pip) }
     }

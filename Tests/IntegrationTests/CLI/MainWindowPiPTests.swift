@@ -141,7 +141,7 @@ import Testing
         let (main, pip, _) = try windows(x)
         _ = try x.waitForStableGeometry(of: main)
         try x.replaceWindowManager(with: .none)
-        Thread.sleep(forTimeInterval: 0.3)
+        _ = try x.pipcamStateAfterEarlierEvents()  // the WM's going handled
         try x.runChecked(["xdotool", "windowunmap", "\(main.raw)"])
         try waitUntil("PiP is up", timeout: .seconds(3)) { try isViewable(x, pip) }
     }

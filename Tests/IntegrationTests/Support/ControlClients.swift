@@ -15,6 +15,15 @@ extension XServer {
         return (object, text)
     }
 
+    /// pipcam's state once it has handled every X event sent before: `pipcam status` is answered
+    /// in order with them (an event barrier, e.g. after clicks that must not have reached it).
+    /// Asked again while pipcam is too busy to answer within the client's second.
+    func pipcamStateAfterEarlierEvents(name: String? = nil) throws -> String {
+        try poll(timeout: minimumWait, what: "pipcam to answer `status`") {
+            (try? pipcamStatus(name: name))?.object["state"] as? String
+        }
+    }
+
     /// The pipcam windows with `role` that belong to process `pid` (by `_NET_WM_PID`).
     func windows(role: String, pid: pid_t) throws -> [XWindowID] {
         try windows(className: "pipcam", role: role).filter {
