@@ -39,10 +39,14 @@ let package = Package(
             ]),
         .executableTarget(
             name: "pip-example", dependencies: ["PipWindow", "CameraSource"], path: "Examples/PipExample"),
-        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "CTurboJPEG"]),
-        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG"]),
-        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "CameraSource"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "CameraSource"]),
+        // What every test target shares: the seeded random generator, waiting, the scratch directory.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "CameraSource", "TestSupport"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "CameraSource", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

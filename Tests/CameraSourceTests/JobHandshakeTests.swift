@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import CameraSource
 
@@ -60,22 +61,16 @@ import Testing
             return nil
         }, Unmanaged.passRetained(box).toOpaque())
         pthread_detach(thread)
-        let deadline = MonotonicInstant.now().nanoseconds + UInt64(seconds * 1e9)
-        while !box.done.load(ordering: .acquiring) {
-            if MonotonicInstant.now().nanoseconds > deadline { return false }
-            usleep(1000)
-        }
-        return true
+        return eventually(timeout: .seconds(seconds)) { box.done.load(ordering: .acquiring) }
     }
 
     @Test func everyJobRunsOnceWhateverTheTiming() {
         // A short spin, so the "gave up and slept again" path is taken often too.
         let worker = Worker(spinNanoseconds: 20_000)
         let ok = Self.finishes(within: 60) {
-            var seed: UInt64 = 7
+            var rng = SplitMix(seed: 7)
             for _ in 0..<1_000 {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                let r = seed >> 33
+                let r = rng.next() >> 33
                 if r & 1 == 0 { worker.handshake.wakeAhead() }
                 if r & 2 == 0 { worker.handshake.wakeAhead() }  // twice in a row: no pile of tokens
                 switch (r >> 2) % 4 {

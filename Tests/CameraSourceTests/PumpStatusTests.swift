@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 @testable import CameraSource
 #if canImport(Glibc)
@@ -20,16 +21,6 @@ func wakeups(_ signal: WakeSignal) -> Int {
 func signalled(_ signal: WakeSignal, within milliseconds: Int32) -> Bool {
     var p = pollfd(fd: signal.fd, events: Int16(POLLIN), revents: 0)
     return poll(&p, 1, milliseconds) == 1
-}
-
-/// Polls `condition` every millisecond for up to `seconds`.
-func eventually(seconds: Double = 2, _ condition: () -> Bool) -> Bool {
-    let end = MonotonicInstant.now().advanced(byNanoseconds: Int64(seconds * 1e9))
-    while MonotonicInstant.now() < end {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
 }
 
 /// A live source with no frames, asked again every 2 ms, whose state the test changes from its thread.
@@ -152,9 +143,14 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         #expect(eventually { mailbox.status.name == "/dev/video0" })
     }
 
+    /// The pump on a clock that has passed the source's 2 ms wait whenever the pump looks: it asks
+    /// the source again at once, so "for a while" is counted in rounds of the pump, not slept.
     @Test func pumpAsksForEveryFrameBackWhileTheSourceNeedsThem() {
         let source = StatusSource(mirrored: false)
-        let (pump, mailbox) = Self.running(source)
+        let clock = SteppingClock(step: 2_000_000)
+        let pump = FramePump(source: source, now: clock.now)
+        pump.run()
+        let mailbox = pump.mailbox
         defer { pump.stop() }
         #expect(!signalled(mailbox.toDisplay, within: 50))
         #expect(!mailbox.takeReleaseRequest())
@@ -165,10 +161,14 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         // Asked again while the source still needs them.
         #expect(eventually { mailbox.takeReleaseRequest() })
 
+        // A round of the pump asks the source, then reads whether it needs its frames back: once
+        // the source was asked twice more, every round that read "needs them" has ended.
         source.setNeedsBack(false)
-        usleep(20_000)
+        var asked = source.asked
+        #expect(eventually { source.asked >= asked + 2 })
         _ = mailbox.takeReleaseRequest()  // one may have been on its way
-        usleep(50_000)
+        asked = source.asked
+        #expect(eventually { source.asked >= asked + 25 })
         #expect(!mailbox.takeReleaseRequest())
     }
 
@@ -176,10 +176,9 @@ final class StatusSource: FrameSource, @unchecked Sendable {
     /// level per window up to the maximum.
     @Test func staleFramesThrottleALiveSource() {
         let source = ScriptedSource(total: .max, buffers: 4, live: true)
-        var governor = PressureGovernor()
-        governor.windowNanoseconds = 10_000_000
-        governor.calmNanoseconds = 60_000_000_000
-        let pump = FramePump(source: source, governor: governor)
+        // The governor's own 2 s windows, on a clock 100 ms on at every frame: 20 frames a window.
+        let clock = SteppingClock(step: 100_000_000)
+        let pump = FramePump(source: source, now: clock.now)
         pump.run()
         let reached = eventually { source.throttleLevels.withLock { $0.count >= 3 } }
         pump.stop()

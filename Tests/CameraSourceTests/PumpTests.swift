@@ -1,4 +1,6 @@
+import Synchronization
 import Testing
+import TestSupport
 @testable import CameraSource
 #if canImport(Glibc)
 import Glibc
@@ -50,6 +52,22 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     deinit { storage.deallocate() }
 }
 
+/// A clock for `FramePump` that moves on by `step` each time it is read: time passes as fast as
+/// the pump looks at it, and the same for every run, however busy the machine.
+final class SteppingClock: Sendable {
+    private let nanoseconds: Atomic<UInt64>
+    private let step: UInt64
+
+    init(start: UInt64 = 1_000_000_000, step: UInt64) {
+        nanoseconds = Atomic(start)
+        self.step = step
+    }
+
+    @Sendable func now() -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: nanoseconds.add(step, ordering: .relaxed).newValue)
+    }
+}
+
 /// Waits on the mailbox's display-side descriptor (up to a second).
 func waitForDisplay(_ mailbox: FrameMailbox) {
     var fd = pollfd(fd: mailbox.toDisplay.fd, events: Int16(POLLIN), revents: 0)
@@ -87,8 +105,7 @@ func waitForDisplay(_ mailbox: FrameMailbox) {
         let pump = FramePump(source: source, mailbox: mailbox)
         pump.run()
         // Take nothing until the source has ended: every frame but the last is replaced and recycled.
-        var spins = 0
-        while mailbox.replacedCount < 19 && spins < 1000 { usleep(1000); spins += 1 }
+        _ = eventually(timeout: .seconds(1)) { mailbox.replacedCount >= 19 }
         let last = mailbox.take()
         #expect(last?.sequence == 19)
         if let last { mailbox.giveBack(last.bufferIndex) }
@@ -105,11 +122,9 @@ func waitForDisplay(_ mailbox: FrameMailbox) {
         pump.mailbox.noteDisplaySize(width: 100, height: 50)
         pump.mailbox.noteDisplaySize(width: 1280, height: 720)
         pump.run()
-        var spins = 0
-        while source.displaySizes.withLock({ $0.isEmpty }) && spins < 1000 { usleep(1000); spins += 1 }
+        _ = eventually(timeout: .seconds(1)) { !source.displaySizes.withLock { $0.isEmpty } }
         pump.mailbox.noteDisplaySize(width: 640, height: 360)
-        spins = 0
-        while source.displaySizes.withLock({ $0.count < 2 }) && spins < 1000 { usleep(1000); spins += 1 }
+        _ = eventually(timeout: .seconds(1)) { source.displaySizes.withLock { $0.count >= 2 } }
         pump.stop()
         #expect(source.displaySizes.withLock { $0 } == [[1280, 720], [640, 360]])
     }

@@ -2,27 +2,17 @@ import CTurboJPEG
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 @testable import CameraSource
 
 /// Files, pipes and JPEGs for the source tests.
 enum Fixture {
     /// A fresh file with `bytes` in its own directory under `scratch`; returns its path.
     static func file(_ bytes: [UInt8], name: String = "clip") -> String {
-        let dir = "\(scratch)/\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let path = dir + "/" + name
+        let path = try! Scratch.makeDirectory("fixture") + "/" + name
         try! Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
-
-    /// This test process's scratch directory, removed at exit. It has the name the integration tests'
-    /// `Scratch` uses, so their sweep also removes the ones a killed run left behind.
-    private static let scratch: String = {
-        let path = NSTemporaryDirectory() + "pipcam-tests-\(getpid())"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "pipcam-tests-\(getpid())") }
-        return path
-    }()
 
     /// `jpeg` rewritten by jpegtran with a restart marker every `interval` ("3B": 3 MCUs).
     static func withRestarts(_ jpeg: [UInt8], every interval: String) throws -> [UInt8] {
@@ -121,18 +111,6 @@ enum Fixture {
             i += 2 + length
         }
         fatalError("no SOS")
-    }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,4 +1,5 @@
 import CTurboJPEG
+import TestSupport
 import Testing
 
 @testable import CameraSource

@@ -1,6 +1,7 @@
 import CTurboJPEG
 import CameraSource
 import Glibc
+import TestSupport
 import Testing
 @testable import PipWindow
 
@@ -8,7 +9,7 @@ import Testing
 @Suite struct ConvertMJPEGTests {
     /// A JPEG of random-ish (smooth plus noise) RGB content.
     static func encode(width: Int, height: Int, subsampling: TJSAMP, seed: UInt64) -> [UInt8] {
-        var rng = TestRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {

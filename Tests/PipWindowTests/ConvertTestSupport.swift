@@ -1,19 +1,6 @@
 import CameraSource
+import TestSupport
 @testable import PipWindow
-
-/// Deterministic pseudo-random bytes (SplitMix64).
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 24) }
-}
 
 /// A source frame in owned memory, planes allocated separately with `padding` extra bytes per row.
 final class TestFrame {
@@ -48,7 +35,7 @@ final class TestFrame {
     /// Random content.
     convenience init(random format: PixelFormat, width: Int, height: Int, padding: Int = 0,
                      colorimetry: Colorimetry = Colorimetry(matrix: .bt601, range: .limited), seed: UInt64 = 1) {
-        var rng = TestRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         self.init(format, width: width, height: height, padding: padding, colorimetry: colorimetry) { _, _, _ in
             rng.byte()
         }

@@ -1,4 +1,5 @@
 import CameraSource
+import TestSupport
 import Testing
 @testable import PipWindow
 
@@ -101,12 +102,12 @@ struct PipActionModel {
 
 /// Thousands of random event sequences at increasing random times, checked action by action.
 @Suite struct PipStateMachinePropertyTests {
-    static func randomRect(_ rng: inout TestRandom) -> Rect {
+    static func randomRect(_ rng: inout SplitMix) -> Rect {
         Rect(x: Int(rng.next() % 2000) - 200, y: Int(rng.next() % 1200) - 100,
              width: Int(rng.next() % 1200) + 1, height: Int(rng.next() % 900) + 1)
     }
 
-    static func randomEvent(_ rng: inout TestRandom) -> PipEvent {
+    static func randomEvent(_ rng: inout SplitMix) -> PipEvent {
         switch rng.next() % 100 {
         case 0..<10: .startRequested
         case 10..<18: .stopRequested(restore: true)
@@ -124,7 +125,7 @@ struct PipActionModel {
         }
     }
 
-    static func randomConfiguration(_ rng: inout TestRandom) -> PipStateMachine.Configuration {
+    static func randomConfiguration(_ rng: inout SplitMix) -> PipStateMachine.Configuration {
         var c = PipStateMachine.Configuration()
         c.startsAutomatically = rng.next() % 4 != 0
         c.animationNanoseconds = [0, 250_000_000, 40_000_000, rng.next() % 400_000_000][Int(rng.next() % 4)]
@@ -135,7 +136,7 @@ struct PipActionModel {
     }
 
     /// The next instant: often the machine's deadline (as a driver would), else a random step.
-    static func nextTime(_ now: MonotonicInstant, _ machine: PipStateMachine, _ rng: inout TestRandom) -> MonotonicInstant {
+    static func nextTime(_ now: MonotonicInstant, _ machine: PipStateMachine, _ rng: inout SplitMix) -> MonotonicInstant {
         if let deadline = machine.nextDeadline, deadline > now, rng.next() % 3 == 0 { return deadline }
         let step: UInt64 = switch rng.next() % 4 {
         case 0: 0
@@ -163,7 +164,7 @@ struct PipActionModel {
     }
 
     @Test func randomSequencesKeepEveryInvariant() {
-        var rng = TestRandom(seed: 0x5EED_0F_919)
+        var rng = SplitMix(seed: 0x5EED_0F_919)
         var coverage = Set<String>()
         for _ in 0..<4000 {
             var machine = PipStateMachine(configuration: Self.randomConfiguration(&rng),

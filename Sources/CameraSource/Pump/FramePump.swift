@@ -15,6 +15,8 @@ public final class FramePump: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
     private var governor: PressureGovernor
+    /// Where the pump reads the time: the frames' `now` and its waits' timeouts.
+    private let clock: @Sendable () -> MonotonicInstant
     /// The source's name when the pump was made; the status carries a name only once it differs.
     private let startName: String
     /// Posted by the capture thread as it ends.
@@ -26,10 +28,15 @@ public final class FramePump: @unchecked Sendable {
     ///   - source: a started source; the pump owns it from now on.
     ///   - mailbox: where frames go.
     ///   - governor: decides when a live source is throttled (tests pass shorter windows).
-    public init(source: FrameSource, mailbox: FrameMailbox = FrameMailbox(), governor: PressureGovernor = PressureGovernor()) {
+    ///   - now: the clock (tests pass one they move on themselves).
+    public init(
+        source: FrameSource, mailbox: FrameMailbox = FrameMailbox(), governor: PressureGovernor = PressureGovernor(),
+        now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now
+    ) {
         self.source = source
         self.mailbox = mailbox
         self.governor = governor
+        clock = now
         startName = source.name
         sem_init(ended, 0, 0)
     }
@@ -83,7 +90,7 @@ public final class FramePump: @unchecked Sendable {
                 continue
             }
             do {
-                let now = MonotonicInstant.now()
+                let now = clock()
                 let step = try source.nextFrame(now: now)
                 publishStatus()
                 switch step {
@@ -128,7 +135,7 @@ public final class FramePump: @unchecked Sendable {
         )
         var timeout: Int32 = -1
         if let deadline {
-            let now = MonotonicInstant.now()
+            let now = clock()
             let ns = deadline > now ? deadline.nanoseconds - now.nanoseconds : 0
             timeout = Int32(min((ns + 999_999) / 1_000_000, 60_000))
             if timeout == 0 { return }

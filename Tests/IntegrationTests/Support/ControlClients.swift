@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Helpers for the control-channel tests: the status JSON, windows of one pipcam process, and a
 /// hostile X client that floods an instance with malformed messages.
@@ -12,6 +13,15 @@ extension XServer {
             throw HarnessError("pipcam status printed no JSON object: \(text)")
         }
         return (object, text)
+    }
+
+    /// pipcam's state once it has handled every X event sent before: `pipcam status` is answered
+    /// in order with them (an event barrier, e.g. after clicks that must not have reached it).
+    /// Asked again while pipcam is too busy to answer within the client's second.
+    func pipcamStateAfterEarlierEvents(name: String? = nil) throws -> String {
+        try poll(timeout: minimumWait, what: "pipcam to answer `status`") {
+            (try? pipcamStatus(name: name))?.object["state"] as? String
+        }
     }
 
     /// The pipcam windows with `role` that belong to process `pid` (by `_NET_WM_PID`).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The `pipcam` executable under test.
 enum Pipcam {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// An RGB colour with channels 0...255 (Double, so means stay exact).
 struct RGB: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// Small test clips made with ffmpeg's `testsrc2` (moving pattern with a frame counter),
 /// generated once per test process into the scratch directory and shared by all tests.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Pointer and keyboard input through xdotool (XTEST), as a user would give it.
 extension XServer {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// An X window id.
 struct XWindowID: Hashable, Sendable, CustomStringConvertible {
@@ -111,6 +112,15 @@ struct XWindowInfo: Sendable {
 }
 
 extension XServer {
+    /// `_NET_WORKAREA` of the current desktop, else the whole screen (no WM).
+    func workArea() throws -> XRect {
+        let values = try rootProperty("_NET_WORKAREA")?.integers ?? []
+        guard values.count >= 4 else { return XRect(x: 0, y: 0, width: width, height: height) }
+        let desktop = try rootProperty("_NET_CURRENT_DESKTOP")?.integers.first ?? 0
+        let base = values.count >= (desktop + 1) * 4 ? desktop * 4 : 0
+        return XRect(x: values[base], y: values[base + 1], width: values[base + 2], height: values[base + 3])
+    }
+
     // MARK: Properties
 
     /// Reads one property of `window`; nil when the window does not have it.
