@@ -5,6 +5,8 @@ let package = Package(
     name: "pipcam",
     products: [
         .executable(name: "pipcam", targets: ["pipcam"]),
+        .library(name: "PipCore", targets: ["PipCore"]),
+        .library(name: "MJPEG", targets: ["MJPEG"]),
         .library(name: "CameraSource", targets: ["CameraSource"]),
         .library(name: "PipWindow", targets: ["PipWindow"]),
     ],
@@ -22,22 +24,28 @@ let package = Package(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
-            name: "CameraSource", dependencies: ["CV4L2", "CTurboJPEG"],
+            name: "PipCore",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .target(
-            name: "PipWindow", dependencies: ["CX11", "CameraSource"],
+            name: "MJPEG", dependencies: ["CTurboJPEG", "PipCore"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .target(
+            name: "CameraSource", dependencies: ["CV4L2", "PipCore", "MJPEG"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .target(
+            name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG", "CameraSource"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .executableTarget(
             name: "pipcam",
             dependencies: [
-                "PipWindow", "CameraSource",
+                "PipWindow", "CameraSource", "PipCore", "MJPEG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
-            name: "pip-example", dependencies: ["PipWindow", "CameraSource"], path: "Examples/PipExample"),
-        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "CTurboJPEG"]),
-        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["pipcam", "pip-example", "PipWindow", "CameraSource"]),
+            name: "pip-example", dependencies: ["PipWindow", "CameraSource", "PipCore"], path: "Examples/PipExample"),
+        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG"]),
+        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "PipCore", "CTurboJPEG"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["pipcam", "pip-example", "PipWindow", "CameraSource", "PipCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

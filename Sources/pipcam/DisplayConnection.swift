@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 import PipWindow
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,6 @@
 import CameraSource
+import MJPEG
+import PipCore
 import PipWindow
 #if canImport(Glibc)
 import Glibc

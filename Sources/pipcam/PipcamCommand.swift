@@ -1,5 +1,4 @@
 import ArgumentParser
-import CameraSource
 import PipWindow
 
 /// `pipcam [OPTIONS]`: the options of docs/BEHAVIOUR.md, parsed and checked; running is `Launcher`'s job.

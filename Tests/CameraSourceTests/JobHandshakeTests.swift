@@ -1,8 +1,8 @@
 import Glibc
+@testable import MJPEG
+import PipCore
 import Synchronization
 import Testing
-
-@testable import CameraSource
 
 /// The hand-over between `SplitScan`'s threads: every job is run exactly once, whether the
 /// recording thread was woken ahead, is still spinning, gave up waiting or was never woken ahead.

@@ -1,5 +1,5 @@
+import PipCore
 import Testing
-@testable import CameraSource
 #if canImport(Glibc)
 import Glibc
 #endif

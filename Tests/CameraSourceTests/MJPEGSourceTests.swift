@@ -1,5 +1,7 @@
 import Testing
 @testable import CameraSource
+import PipCore
+import MJPEG
 
 @Suite struct MJPEGSourceTests {
     static let a = Fixture.jpeg(width: 32, height: 24, seed: 1)

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import CameraSource
+import PipCore
 
 /// Files, pipes and JPEGs for the source tests.
 enum Fixture {

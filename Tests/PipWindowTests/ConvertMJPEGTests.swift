@@ -1,8 +1,9 @@
 import CTurboJPEG
-import CameraSource
 import Glibc
 import Testing
 @testable import PipWindow
+import PipCore
+import MJPEG
 
 /// MJPEG frames: decoded at a reduced DCT scale, then converted like planar frames.
 @Suite struct ConvertMJPEGTests {

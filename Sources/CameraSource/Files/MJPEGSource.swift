@@ -1,3 +1,6 @@
+import PipCore
+import MJPEG
+
 /// Frames from a concatenated JPEG stream: what cameras send and `ffmpeg -f mjpeg` writes.
 ///
 /// Frames are handed out still compressed (`.mjpeg`, plane 0 = the JPEG bytes); the display side

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CameraSource
+import PipCore
 
 /// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
 /// source routed to whichever window shows video. Runs on the thread that calls `run()`.

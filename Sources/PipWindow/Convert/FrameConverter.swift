@@ -1,4 +1,5 @@
-import CameraSource
+import MJPEG
+import PipCore
 
 /// A frame that cannot be converted (the caller skips it).
 public enum FrameConversionError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 
 /// Picture in Picture for X11, after `AVPictureInPictureController`: a floating, always-on-top video
 /// window that grows out of a source window when it starts, shrinks back into it (restoring it)

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 
 /// Puts converted frames on a window through two images, so one can be filled while the server
 /// still reads the other; an image is written again only after the server reported its put complete.

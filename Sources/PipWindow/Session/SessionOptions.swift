@@ -1,5 +1,3 @@
-import CameraSource
-
 /// How a PiP session shows its source.
 public struct SessionOptions: Sendable {
     /// The PiP window size; nil for about a quarter of its monitor's work area width at the source's aspect.

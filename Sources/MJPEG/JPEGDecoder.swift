@@ -1,4 +1,5 @@
 import CTurboJPEG
+import PipCore
 import Synchronization
 
 /// Decodes camera JPEGs straight to planar Y′CbCr and — when the picture will be shown smaller —

@@ -1,4 +1,5 @@
 import Glibc
+import PipCore
 
 /// Decodes baseline JPEGs at 1/2, 1/4 or 1/8 scale without an inverse DCT.
 ///
