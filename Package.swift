@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(
             name: "pipcam",
             dependencies: [
-                "PipWindow", "CameraSource", "PipCore", "MJPEG",
+                "PipWindow", "CameraSource", "PipCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -44,7 +44,7 @@ final class ReducedJPEGDecoder {
 
     /// `threads: 2` decodes large scans on two threads (`SplitScan`) when the process may use two
     /// CPUs; 1 on the caller's only.
-    init(threads: Int = 2) {
+    init(threads: Int = JPEGDecoder.standardThreads) {
         split = threads > 1 && SplitScan.isUseful ? SplitScan() : nil
     }
 

@@ -1,5 +1,4 @@
 import CameraSource
-import MJPEG
 import PipCore
 import PipWindow
 #if canImport(Glibc)
@@ -48,7 +47,7 @@ struct Launcher {
         }
         // Untimed frames queue behind each other: one decoding thread leaves the other CPU to the
         // reader and the X server (measured: 0.33× mpv's CPU per 1080p MJPEG frame split, 0.29× not).
-        if command.untimed { JPEGDecoder.defaultThreads = 1 }
+        if command.untimed { options.jpegDecodeThreads = 1 }
         let source = makeSource(spec, request: request(display: display, options: options))
         // Read now, before the capture thread owns the source; `status` names it as given.
         options.sourceName = given ?? source.name

@@ -111,7 +111,7 @@ public final class PipcamApp {
             let window = try MainWindow(
                 display: display, sourceSize: (rotated.width, rotated.height),
                 workArea: ScreenLayout(display: display).homeArea(display: display, near: nil), parent: options.embedInto,
-                allowSharedMemory: allowShm)
+                allowSharedMemory: allowShm, jpegDecodeThreads: options.jpegDecodeThreads)
             main = window
             sourceWindow = options.embedInto.map { display.topLevel(of: $0) } ?? window.id
             content = PipContentSource(
@@ -121,7 +121,7 @@ public final class PipcamApp {
         pip = try PipController(
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm,
-            startsAutomaticallyWhenSourceHidden: true)
+            startsAutomaticallyWhenSourceHidden: true, jpegDecodeThreads: options.jpegDecodeThreads)
         pip.style = options.style
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
