@@ -5,6 +5,8 @@ let package = Package(
     name: "pipcam",
     products: [
         .executable(name: "pipcam", targets: ["pipcam"]),
+        .library(name: "PipCore", targets: ["PipCore"]),
+        .library(name: "MJPEG", targets: ["MJPEG"]),
         .library(name: "CameraSource", targets: ["CameraSource"]),
         .library(name: "PipWindow", targets: ["PipWindow"]),
         .library(name: "PipcamApp", targets: ["PipcamApp"]),
@@ -23,30 +25,36 @@ let package = Package(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
-            name: "CameraSource", dependencies: ["CV4L2", "CTurboJPEG"],
+            name: "PipCore",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .target(
-            name: "PipWindow", dependencies: ["CX11", "CameraSource"],
+            name: "MJPEG", dependencies: ["CTurboJPEG", "PipCore"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .target(
-            name: "PipcamApp", dependencies: ["PipWindow", "CameraSource"],
+            name: "CameraSource", dependencies: ["CV4L2", "PipCore", "MJPEG"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .target(
+            name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG", "CameraSource"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .target(
+            name: "PipcamApp", dependencies: ["PipWindow", "CameraSource", "PipCore", "MJPEG"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .executableTarget(
             name: "pipcam",
             dependencies: [
-                "PipcamApp", "PipWindow", "CameraSource",
+                "PipcamApp", "PipWindow", "CameraSource", "PipCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
-            name: "pip-example", dependencies: ["PipWindow", "CameraSource"], path: "Examples/PipExample"),
+            name: "pip-example", dependencies: ["PipWindow", "CameraSource", "PipCore"], path: "Examples/PipExample"),
         // What every test target shares: the seeded random generator, waiting, the scratch directory.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "CTurboJPEG", "TestSupport"]),
-        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "CTurboJPEG", "TestSupport"]),
-        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "CameraSource", "TestSupport"]),
+        .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "PipCore", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "CameraSource", "TestSupport"]),
+            dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "CameraSource", "PipCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

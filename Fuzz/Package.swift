@@ -15,6 +15,8 @@ import PackageDescription
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().standardized
 let pipcam = root.lastPathComponent.lowercased()
 
+let pipCore = Target.Dependency.product(name: "PipCore", package: pipcam)
+let mjpeg = Target.Dependency.product(name: "MJPEG", package: pipcam)
 let cameraSource = Target.Dependency.product(name: "CameraSource", package: pipcam)
 let pipWindow = Target.Dependency.product(name: "PipWindow", package: pipcam)
 let pipcamApp = Target.Dependency.product(name: "PipcamApp", package: pipcam)
@@ -23,11 +25,11 @@ let pipcamApp = Target.Dependency.product(name: "PipcamApp", package: pipcam)
 let targets: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-y4m", [cameraSource]),
     ("fuzz-raw", [cameraSource]),
-    ("fuzz-source-spec", [cameraSource]),
-    ("fuzz-jpeg-header", [cameraSource]),
-    ("fuzz-huffman", [cameraSource]),
-    ("fuzz-jpeg-decode", [cameraSource]),
-    ("fuzz-mjpeg", [cameraSource]),
+    ("fuzz-source-spec", [cameraSource, pipCore]),
+    ("fuzz-jpeg-header", [mjpeg]),
+    ("fuzz-huffman", [mjpeg]),
+    ("fuzz-jpeg-decode", [mjpeg, pipCore]),
+    ("fuzz-mjpeg", [cameraSource, mjpeg]),
     ("fuzz-config", [pipWindow, pipcamApp]),
     ("fuzz-hotkey", [pipWindow]),
     ("fuzz-control", [pipWindow]),
@@ -37,7 +39,7 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
 let package = Package(
     name: "PipcamFuzz",
     dependencies: [.package(path: root.path)],
-    targets: [.target(name: "FuzzSupport", dependencies: [cameraSource])]
+    targets: [.target(name: "FuzzSupport", dependencies: [cameraSource, pipCore])]
         + targets.map {
             // No `main`: libFuzzer's calls LLVMFuzzerTestOneInput.
             .executableTarget(

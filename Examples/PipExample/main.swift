@@ -7,6 +7,7 @@
 /// Closing the window, SIGINT or SIGTERM ends it with status 0.
 import CameraSource
 import Glibc
+import PipCore
 import PipWindow
 
 /// Reports the PiP life cycle; a real application would hide and show its inline video here.

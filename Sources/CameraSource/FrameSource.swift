@@ -1,3 +1,5 @@
+import PipCore
+
 /// What a source says when asked for its next frame.
 public enum SourceStep: Sendable {
     /// A frame, in one of the source's buffers; give the buffer back with `recycle(bufferIndex:)`.

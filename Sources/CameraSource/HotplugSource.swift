@@ -1,3 +1,5 @@
+import PipCore
+
 /// What pipcam shows when no `--source` was given and there is no camera: the test pattern, while it
 /// looks for a camera every two seconds; a camera that appears is taken (hot-plug) and kept.
 ///

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Why a source could not start or go on, worded for a one-line message: `pipcam: <description>`.
 public enum SourceError: Error, Equatable, CustomStringConvertible {
     /// The user's input is wrong: a bad spec, a missing or malformed file, a device that is not a camera.
@@ -33,13 +29,5 @@ public enum SourceError: Error, Equatable, CustomStringConvertible {
     public var cameraInterruption: CameraInterruption? {
         guard case .interrupted(_, let why) = self else { return nil }
         return why
-    }
-
-    /// A lower-case description of an errno value, e.g. "no such file or directory".
-    public static func describe(errno code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        let s = String(cString: text)
-        guard let first = s.first else { return s }
-        return first.lowercased() + s.dropFirst()
     }
 }

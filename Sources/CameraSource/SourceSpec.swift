@@ -1,3 +1,5 @@
+import PipCore
+
 /// Where frames come from, as given to `--source`.
 public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// A V4L2 capture device (any path under `/dev/`).

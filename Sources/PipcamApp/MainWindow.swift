@@ -38,7 +38,10 @@ final class MainWindow {
 
     /// - Parameter parent: create the view inside this window, filling it (`--wid`); nil for a
     ///   top-level window centred in `workArea`.
-    init(display: XDisplay, sourceSize: (Int, Int), workArea: Rect, parent: WindowID?, allowSharedMemory: Bool) throws {
+    init(
+        display: XDisplay, sourceSize: (Int, Int), workArea: Rect, parent: WindowID?, allowSharedMemory: Bool,
+        jpegDecodeThreads: Int
+    ) throws {
         self.display = display
         self.parent = parent
         let events: EventMask = [.exposure, .structureNotify, .buttonPress, .buttonRelease, .keyPress, .propertyChange]
@@ -75,7 +78,7 @@ final class MainWindow {
             display.setWMHints(id, acceptsFocus: true)
             display.setProtocols(id, [.WM_DELETE_WINDOW, ._NET_WM_PING])
         }
-        presenter = try Presenter(display: display, window: id, allowShm: allowSharedMemory)
+        presenter = try Presenter(display: display, window: id, allowShm: allowSharedMemory, jpegDecodeThreads: jpegDecodeThreads)
         presenter.resize(width: size.width, height: size.height)
         compositor = Compositor(layout: presenter.pixelLayout)
         let double = display.prefersDoubleSize

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CameraSource
+import PipCore
 import PipWindow
 
 /// Frames from the pump to the window showing video, and what the source's status changes.

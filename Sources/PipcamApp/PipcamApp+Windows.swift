@@ -23,12 +23,12 @@ extension PipcamApp {
             let window = try MainWindow(
                 display: display, sourceSize: (rotated.width, rotated.height),
                 workArea: ScreenLayout(display: display).homeArea(display: display, near: nil), parent: options.embedInto,
-                allowSharedMemory: allowShm)
+                allowSharedMemory: allowShm, jpegDecodeThreads: options.jpegDecodeThreads)
             main = window
             sourceWindow = options.embedInto.map { display.topLevel(of: $0) } ?? window.id
+            installMainWindow(window)
             return PipContentSource(
                 sourceWindow: sourceWindow, preferredContentSize: (rotated.width, rotated.height), animationWindow: window.id)
-            installMainWindow(window)
         }
     }
 

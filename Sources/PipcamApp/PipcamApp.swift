@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CameraSource
+import PipCore
 import PipWindow
 
 /// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
@@ -98,7 +99,7 @@ public final class PipcamApp {
         pip = try PipController(
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm,
-            startsAutomaticallyWhenSourceHidden: true)
+            startsAutomaticallyWhenSourceHidden: true, jpegDecodeThreads: options.jpegDecodeThreads)
         pip.style = options.style
         if let main {
             pip.output.attach(

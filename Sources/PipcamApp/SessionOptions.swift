@@ -1,4 +1,5 @@
 import CameraSource
+import MJPEG
 import PipWindow
 
 /// How a PiP session shows its source.
@@ -31,6 +32,9 @@ public struct SessionOptions: Sendable {
     /// The stats line at exit also gives the time to the first frame (`PIPCAM_STATS_FIRST_FRAME=1`,
     /// for benchmarks); the contract's line ends at `cpu_ms_per_frame`.
     public var statsWithFirstFrame = false
+    /// Threads each presenter's JPEG decoder uses for large pictures (`JPEGDecoder.standardThreads`;
+    /// the launcher sets 1 for `--untimed`).
+    public var jpegDecodeThreads = JPEGDecoder.standardThreads
     /// The source as the user would name it, for `pipcam status` (e.g. `/dev/video0`, `test`);
     /// a source that becomes another (a camera plugged in) is named as it is then.
     public var sourceName = ""

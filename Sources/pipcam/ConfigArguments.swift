@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 import PipWindow
 import PipcamApp
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ enum ConfigArguments {
             if n < 0 {
                 if errno == EINTR { continue }
                 // A directory where the file should be, an I/O error: half a config is no config.
-                return .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
+                return .failure(Problem(description: "\(path): \(Errno.current)"))
             }
             bytes += chunk[0..<n]
             if bytes.count > 1 << 20 { return .failure(Problem(description: "\(path): larger than 1 MiB")) }
@@ -70,7 +71,7 @@ enum ConfigArguments {
 
     /// No config file is no error; any other failure to look at or open it is.
     private static func absentOrFailed(_ path: String) -> Result<[String], Problem> {
-        errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(SourceError.describe(errno: errno))"))
+        errno == ENOENT ? .success([]) : .failure(Problem(description: "\(path): \(Errno.current)"))
     }
 
     private static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
@@ -82,7 +83,7 @@ enum ConfigArguments {
 
     /// A directory is named as reading it would (EISDIR); a FIFO, device or socket is just not a file.
     private static func notRegular(_ path: String, _ info: stat) -> Problem {
-        let why = info.st_mode & S_IFMT == S_IFDIR ? SourceError.describe(errno: EISDIR) : "not a regular file"
+        let why = info.st_mode & S_IFMT == S_IFDIR ? Errno(EISDIR).description : "not a regular file"
         return Problem(description: "\(path): \(why)")
     }
 

@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 import PipWindow
 import PipcamApp
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 import PipWindow
 import PipcamApp
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ struct Launcher {
         // Untimed frames queue behind each other: one decoding thread leaves the other CPU to the
         // reader and the X server, which costs less CPU a frame than the split decode does here
         // (docs/PERFORMANCE.md, "Untimed playback").
-        if command.untimed { JPEGDecoder.defaultThreads = 1 }
+        if command.untimed { options.jpegDecodeThreads = 1 }
         let source = makeSource(spec, request: request(display: display, options: options))
         // Read now, before the capture thread owns the source; `status` names it as given.
         options.sourceName = given ?? source.name

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CameraSource
 import PipWindow
 import PipcamApp
 

@@ -1,7 +1,7 @@
-import CameraSource
 #if canImport(Glibc)
 import Glibc
 #endif
+import PipCore
 
 /// pipcam's answers on standard output (`status`, `--list-cameras`, `--help`). An answer that
 /// cannot be written (a full disk, a closed pipe: SIGPIPE is ignored) is a failure: one line on
@@ -21,7 +21,7 @@ enum StandardOutput {
     }
 
     private static func failed(errno code: Int32) -> Bool {
-        writeErrorLine("pipcam: standard output: \(SourceError.describe(errno: code))")
+        writeErrorLine("pipcam: standard output: \(Errno(code))")
         return false
     }
 }

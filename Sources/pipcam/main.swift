@@ -1,5 +1,5 @@
 import ArgumentParser
-import CameraSource
+import PipCore
 import PipWindow
 import PipcamApp
 #if canImport(Glibc)

@@ -1,8 +1,8 @@
 import CTurboJPEG
+@testable import MJPEG
+import PipCore
 import TestSupport
 import Testing
-
-@testable import CameraSource
 
 /// What the reduced decoder reports as it finishes rows (`DecodedRows`): only rows that are final,
 /// in order, on one thread or two, also when the first thread decodes on by itself.

@@ -1,7 +1,6 @@
 import CTurboJPEG
+@testable import MJPEG
 import Testing
-
-@testable import CameraSource
 
 /// `ReducedJPEGDecoder.prepare`: what a stream's first picture needs is made before it arrives, and
 /// a picture that paid for new memory does not steer where the next split goes.

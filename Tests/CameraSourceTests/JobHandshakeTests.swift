@@ -1,9 +1,9 @@
 import Glibc
+@testable import MJPEG
+import PipCore
 import Synchronization
 import Testing
 import TestSupport
-
-@testable import CameraSource
 
 /// The hand-over between `SplitScan`'s threads: every job is run exactly once, whether the
 /// recording thread was woken ahead, is still spinning, gave up waiting or was never woken ahead.
@@ -17,16 +17,13 @@ import TestSupport
 
         init(spinNanoseconds: UInt64) {
             handshake = JobHandshake(spinNanoseconds: spinNanoseconds)
-            let box = Unmanaged.passRetained(self)
-            pthread_create(&thread, nil, { arg in
-                let worker = Unmanaged<Worker>.fromOpaque(arg!).takeRetainedValue()
-                while worker.handshake.take() {
-                    worker.jobs.add(1, ordering: .relaxed)
-                    worker.handshake.finish()
+            thread = ThreadSpawn.start { [self] in
+                while handshake.take() {
+                    jobs.add(1, ordering: .relaxed)
+                    handshake.finish()
                 }
-                worker.ended.store(true, ordering: .releasing)
-                return nil
-            }, box.toOpaque())
+                ended.store(true, ordering: .releasing)
+            }
         }
 
         /// The thread's CPU time so far, in nanoseconds.
@@ -47,21 +44,13 @@ import TestSupport
     /// Runs `body` on a thread and reports whether it returned within `seconds` (a lost wake-up
     /// would otherwise hang the test run).
     static func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
-        final class Box: @unchecked Sendable {
-            let body: @Sendable () -> Void
-            let done = Atomic<Bool>(false)
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        final class Done: Sendable { let value = Atomic<Bool>(false) }
+        let done = Done()
+        ThreadSpawn.start(detached: true) {
+            body()
+            done.value.store(true, ordering: .releasing)
         }
-        let box = Box(body)
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { arg in
-            let box = Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue()
-            box.body()
-            box.done.store(true, ordering: .releasing)
-            return nil
-        }, Unmanaged.passRetained(box).toOpaque())
-        pthread_detach(thread)
-        return eventually(timeout: .seconds(seconds)) { box.done.load(ordering: .acquiring) }
+        return eventually(timeout: .seconds(seconds)) { done.value.load(ordering: .acquiring) }
     }
 
     @Test func everyJobRunsOnceWhateverTheTiming() {

@@ -1,5 +1,5 @@
+import PipCore
 import Testing
-@testable import CameraSource
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,21 +10,10 @@ import Glibc
     /// contended count as a race.
     @Test func contendedUpdatesAreAllKept() {
         let counter = Locked(0)
-        final class Box: @unchecked Sendable { let counter: Locked<Int>; init(_ c: Locked<Int>) { counter = c } }
-        let box = Unmanaged.passRetained(Box(counter))
-        var threads: [pthread_t] = []
-        for _ in 0..<2 {
-            var thread = pthread_t()
-            let rc = pthread_create(&thread, nil, { arg in
-                let box = Unmanaged<Box>.fromOpaque(arg!).takeUnretainedValue()
-                for _ in 0..<50_000 { box.counter.withLock { $0 += 1 } }
-                return nil
-            }, box.toOpaque())
-            #expect(rc == 0)
-            threads.append(thread)
+        let threads = (0..<2).map { _ in
+            ThreadSpawn.start { for _ in 0..<50_000 { counter.withLock { $0 += 1 } } }
         }
         for thread in threads { pthread_join(thread, nil) }
-        box.release()
         #expect(counter.withLock { $0 } == 100_000)
     }
 }

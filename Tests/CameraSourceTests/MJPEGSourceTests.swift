@@ -1,6 +1,8 @@
 import TestSupport
 import Testing
 @testable import CameraSource
+import PipCore
+import MJPEG
 
 @Suite struct MJPEGSourceTests {
     static let a = Fixture.jpeg(width: 32, height: 24, seed: 1)

@@ -1,5 +1,6 @@
+import MJPEG
+import PipCore
 import Testing
-@testable import CameraSource
 
 @Suite struct PixelFormatTests {
     @Test func packedLayoutOfOddI420() {

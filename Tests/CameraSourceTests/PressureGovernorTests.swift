@@ -1,5 +1,6 @@
 import Testing
 @testable import CameraSource
+import PipCore
 
 /// The governor's decisions at exact instants: up one level per 2 s window with more than 25% of
 /// at least 10 posted frames stale, down one level per 6 s without a stale frame.

@@ -2,6 +2,7 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import CameraSource
+import PipCore
 #if canImport(Glibc)
 import Glibc
 #endif

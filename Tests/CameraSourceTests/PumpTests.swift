@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import CameraSource
+import PipCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Testing
 @testable import CameraSource
+import PipCore
 
 @Suite struct RawSourceTests {
     @Test(arguments: SourceSpec.rawFormats)

@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 
 @testable import CameraSource
+@testable import MJPEG
+import PipCore
 
 /// The pictures and the reference (libjpeg-turbo's accurate full decode, box-averaged) the
 /// reduced decoder is checked against.

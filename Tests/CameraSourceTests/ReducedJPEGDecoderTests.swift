@@ -1,9 +1,9 @@
 import CTurboJPEG
 import Foundation
+@testable import MJPEG
+import PipCore
 import TestSupport
 import Testing
-
-@testable import CameraSource
 
 /// The reduced (1/2, 1/4, 1/8) JPEG decoder against libjpeg-turbo's full decode followed by an exact box
 /// average — what the reduced decoder promises to compute.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CameraSource
+import PipCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Testing
 @testable import CameraSource
+import PipCore
 
 /// Pacing, buffer lending and end of stream, shared by all file sources.
 @Suite struct SourcePacingTests {

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import CameraSource
+import PipCore
 
 /// Files, pipes and JPEGs for the source tests.
 enum Fixture {

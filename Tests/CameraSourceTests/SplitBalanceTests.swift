@@ -1,6 +1,5 @@
+@testable import MJPEG
 import Testing
-
-@testable import CameraSource
 
 /// Where the split decode's second thread starts, from the measured costs (`SplitBalance`).
 @Suite struct SplitBalanceTests {

@@ -1,8 +1,8 @@
 import CTurboJPEG
+@testable import MJPEG
+import PipCore
 import TestSupport
 import Testing
-
-@testable import CameraSource
 
 /// The two-thread reduced decoder (`SplitScan`) against the one-thread one: the same picture, byte
 /// for byte, whether the two halves meet, and whatever the data.

@@ -1,5 +1,6 @@
 import Testing
 @testable import CameraSource
+import PipCore
 
 @Suite struct TestPatternSourceTests {
     static let t0 = MonotonicInstant(nanoseconds: 2_000_000_000)

@@ -1,5 +1,6 @@
 import Testing
 @testable import CameraSource
+import PipCore
 #if canImport(Glibc)
 import Glibc
 #endif

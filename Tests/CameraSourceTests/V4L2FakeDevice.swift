@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 #if canImport(Glibc)
 import Glibc
 #endif

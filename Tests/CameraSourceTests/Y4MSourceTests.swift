@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 @testable import CameraSource
+import PipCore
 
 /// A Y4M stream: `header` (without magic and newline) then `frames`, each after `FRAME<params>\n`.
 func y4m(_ header: String, frames: [[UInt8]], frameParams: String = "") -> [UInt8] {

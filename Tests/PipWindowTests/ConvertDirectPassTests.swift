@@ -1,6 +1,6 @@
-import CameraSource
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// The unscaled pass (`DirectPass`) gives exactly what the resampling pass gives at that size,
 /// and the reference within the usual error.

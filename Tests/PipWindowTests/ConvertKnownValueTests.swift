@@ -1,6 +1,6 @@
-import CameraSource
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// Exact or near-exact colours for hand-picked inputs, layouts, and plan caching.
 @Suite struct ConvertKnownValueTests {

@@ -1,9 +1,10 @@
 import CTurboJPEG
-import CameraSource
 import Glibc
 import TestSupport
 import Testing
 @testable import PipWindow
+import PipCore
+import MJPEG
 
 /// MJPEG frames: decoded at a reduced DCT scale, then converted like planar frames.
 @Suite struct ConvertMJPEGTests {

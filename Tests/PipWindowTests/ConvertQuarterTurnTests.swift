@@ -1,6 +1,6 @@
-import CameraSource
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// 90° and 270° by the upright passes and a transpose (`QuarterTurn`), against the reference
 /// within the usual error.

@@ -1,6 +1,6 @@
-import CameraSource
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// The fast path against the floating-point reference, for every directly readable format.
 @Suite struct ConvertReferenceTests {

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 import TestSupport
 @testable import PipWindow
 

@@ -1,6 +1,6 @@
-import CameraSource
 import Testing
 @testable import PipWindow
+import PipCore
 
 @Suite struct FrameStatsTests {
     @Test func percentilesComeFromTheRecordedLatencies() {

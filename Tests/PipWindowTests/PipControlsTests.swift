@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 @testable import PipWindow
 import Testing
 

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 import Testing
 @testable import PipWindow
 

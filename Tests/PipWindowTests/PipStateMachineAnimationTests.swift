@@ -1,4 +1,3 @@
-import CameraSource
 import Testing
 @testable import PipWindow
 

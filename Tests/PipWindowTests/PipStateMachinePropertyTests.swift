@@ -2,6 +2,7 @@ import CameraSource
 import TestSupport
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// What a driver would see on screen and in the delegate, rebuilt from the actions alone, with
 /// every rule an action must obey checked as it is applied.

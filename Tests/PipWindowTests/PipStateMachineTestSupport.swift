@@ -1,6 +1,6 @@
-import CameraSource
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// A state machine driven with times in milliseconds, with the frames used throughout the tests:
 /// a 800x450 source window at 100,100 and a 320x180 PiP window at 1232,516.

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 @testable import PipWindow
 import Testing
 

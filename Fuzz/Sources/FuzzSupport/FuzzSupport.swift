@@ -1,5 +1,6 @@
 import CameraSource
 import Glibc
+import PipCore
 
 /// A fuzz input read from the front: a few bytes that choose how to use the rest, then the rest.
 public struct FuzzInput {

@@ -1,7 +1,7 @@
 // A DHT table body (16 code counts, then the symbols) built into `HuffmanTable`'s look-up tables,
 // then the rest of the input decoded with it as entropy-coded data, as the scan decoder reads it.
-@testable import CameraSource
 import FuzzSupport
+@testable import MJPEG
 
 nonisolated(unsafe) let tables = [HuffmanTable(isDC: true), HuffmanTable(isDC: false)]
 

@@ -2,8 +2,9 @@
 // byte picks the scale — 1/8, 1/4 or 1/2 go through the reduced decoder (`ReducedJPEGDecoder`,
 // `ScanDecoder`) when it handles the stream, full size through libjpeg-turbo — and whether the
 // reduced decoder may split a large scan over two threads (`SplitScan`); the rest is the JPEG.
-import CameraSource
 import FuzzSupport
+import MJPEG
+import PipCore
 
 /// The two-thread decoder keeps its second thread from one input to the next, as a stream does.
 nonisolated(unsafe) let splitting = JPEGDecoder(threads: 2)

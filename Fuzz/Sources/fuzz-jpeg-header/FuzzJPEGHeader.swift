@@ -1,7 +1,7 @@
 // JPEG headers: the reduced decoder's own parser (`JPEGHeader`) and libjpeg-turbo's, through
 // `JPEGDecoder.header(of:)` as MJPEGSource uses it.
-@testable import CameraSource
 import FuzzSupport
+@testable import MJPEG
 
 nonisolated(unsafe) let header = JPEGHeader()
 nonisolated(unsafe) let turbo = JPEGDecoder(reducedDecoding: false, threads: 1)

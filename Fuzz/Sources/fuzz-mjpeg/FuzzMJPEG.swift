@@ -2,6 +2,7 @@
 // decoded for a small window (the reduced decoder, with libjpeg-turbo for what it does not handle).
 import CameraSource
 import FuzzSupport
+import MJPEG
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMJPEG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

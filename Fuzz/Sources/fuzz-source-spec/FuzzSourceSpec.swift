@@ -1,6 +1,7 @@
 // `--source` values: parsed, and what parses must print back as a spec that parses the same.
 import CameraSource
 import FuzzSupport
+import PipCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSourceSpec(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

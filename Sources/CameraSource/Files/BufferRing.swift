@@ -1,3 +1,5 @@
+import PipCore
+
 /// A few frame buffers, each either free or lent out in a frame until recycled.
 ///
 /// Allocated once at start; a buffer only grows (keeping its contents) when a bigger frame

@@ -1,11 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A read failure, carrying errno; file sources turn it into a `SourceError`.
-struct ReadFailure: Error {
-    var code: Int32
-}
+import PipCore
 
 /// Buffered reads from a file descriptor (file, pipe or stdin) with absolute byte offsets.
 ///
@@ -45,7 +41,7 @@ final class ByteReader {
     /// Reads more into the buffer (after moving the unconsumed rest to its front).
     /// Returns false at end of file, or when the buffer is already full.
     @discardableResult
-    func fill() throws(ReadFailure) -> Bool {
+    func fill() throws(Errno) -> Bool {
         if start > 0 {
             let rest = end - start
             if rest > 0 { memmove(storage, storage + start, rest) }
@@ -63,7 +59,7 @@ final class ByteReader {
     }
 
     /// Makes at least `count` bytes (at most `capacity`) available, unless the stream ends first.
-    func ensureAvailable(_ count: Int) throws(ReadFailure) -> Bool {
+    func ensureAvailable(_ count: Int) throws(Errno) -> Bool {
         while end - start < count {
             if try !fill() { return end - start >= count }
         }
@@ -77,7 +73,7 @@ final class ByteReader {
     }
 
     /// Index into `available` of the first `byte`, looking at most `limit` bytes ahead.
-    func find(_ byte: UInt8, within limit: Int) throws(ReadFailure) -> Int? {
+    func find(_ byte: UInt8, within limit: Int) throws(Errno) -> Int? {
         var searched = 0
         while true {
             let count = min(end - start, limit)
@@ -94,7 +90,7 @@ final class ByteReader {
 
     /// Copies up to `count` bytes into `destination`, looping over short reads.
     /// Returns fewer than `count` only at end of file.
-    func read(into destination: UnsafeMutableRawPointer, count: Int) throws(ReadFailure) -> Int {
+    func read(into destination: UnsafeMutableRawPointer, count: Int) throws(Errno) -> Int {
         let buffered = min(count, end - start)
         if buffered > 0 {
             destination.copyMemory(from: storage + start, byteCount: buffered)
@@ -112,7 +108,7 @@ final class ByteReader {
     }
 
     /// One `read(2)`, retrying on EINTR and waiting on a non-blocking descriptor. 0 means end of file.
-    static func readSome(fd: Int32, into destination: UnsafeMutableRawPointer, count: Int) throws(ReadFailure) -> Int {
+    static func readSome(fd: Int32, into destination: UnsafeMutableRawPointer, count: Int) throws(Errno) -> Int {
         while true {
             let n = Glibc.read(fd, destination, count)
             if n >= 0 { return n }
@@ -123,7 +119,7 @@ final class ByteReader {
                 _ = poll(&p, 1, -1)
                 continue
             }
-            throw ReadFailure(code: code)
+            throw Errno(code)
         }
     }
 }

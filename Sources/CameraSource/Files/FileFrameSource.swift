@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PipCore
 
 /// What a file format read for one frame; the shared part adds buffer, time and sequence.
 struct FileFrame {
@@ -107,7 +108,7 @@ public class FileFrameSource: FrameSource {
         switch origin {
         case .path(let path):
             fd = open(path, O_RDONLY | O_CLOEXEC)
-            if fd < 0 { throw badInput(SourceError.describe(errno: errno)) }
+            if fd < 0 { throw badInput(Errno.current.description) }
         case .descriptor(let descriptor, _):
             // `y4m:-` typed at a shell with nothing piped in would wait for the keyboard, silently.
             if isatty(descriptor) == 1 { throw badInput("is a terminal (pipe a stream into pipcam)") }
@@ -124,9 +125,9 @@ public class FileFrameSource: FrameSource {
             framesRead = 1
             prefetched = (index, first)
             frameFormat = first.format
-        } catch let failure as ReadFailure {
+        } catch let failure as Errno {
             stop()
-            throw badInput(SourceError.describe(errno: failure.code))
+            throw badInput(failure.description)
         } catch let truncated as TruncatedFrame {
             stop()
             throw badInput("truncated frame 0 (got \(Self.describe(truncated)))")
@@ -156,10 +157,10 @@ public class FileFrameSource: FrameSource {
                 }
                 framesRead += 1
                 (index, frame) = (free, read)
-            } catch let failure as ReadFailure {
+            } catch let failure as Errno {
                 ring.release(free)
                 finished = true
-                throw SourceError.runtime(thing: name, reason: SourceError.describe(errno: failure.code))
+                throw SourceError.runtime(thing: name, reason: failure.description)
             } catch let truncated as TruncatedFrame {
                 ring.release(free)
                 finished = true

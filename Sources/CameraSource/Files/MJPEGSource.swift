@@ -1,3 +1,6 @@
+import PipCore
+import MJPEG
+
 /// Frames from a concatenated JPEG stream: what cameras send and `ffmpeg -f mjpeg` writes.
 ///
 /// Frames are handed out still compressed (`.mjpeg`, plane 0 = the JPEG bytes); the display side
@@ -9,7 +12,8 @@
 /// the file ends in before its end marker is truncated (see `FileFrameSource`).
 public final class MJPEGSource: FileFrameSource {
     private let fps: Double
-    private let decoder = JPEGDecoder()
+    /// Reads headers only (the display side decodes): it never needs a second thread.
+    private let decoder = JPEGDecoder(threads: 1)
     /// Bytes of the JPEG copied so far into buffer `current`.
     private var length = 0
     private var current = 0

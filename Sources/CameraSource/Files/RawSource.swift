@@ -1,3 +1,5 @@
+import PipCore
+
 /// Headerless frames of a known size and format, one after another (`ffmpeg -f rawvideo`).
 public final class RawSource: FileFrameSource {
     /// The frames' pixel format.

@@ -1,3 +1,5 @@
+import PipCore
+
 /// The stream header of a YUV4MPEG2 file: `YUV4MPEG2 W<w> H<h> [F<n>:<d>] [I..] [A..] [C..] [X..]`.
 struct Y4MHeader: Equatable {
     var width: Int

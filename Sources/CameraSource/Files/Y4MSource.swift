@@ -1,3 +1,5 @@
+import PipCore
+
 /// Frames from a YUV4MPEG2 (`.y4m`) file or pipe, e.g. `ffmpeg -i clip.mp4 -f yuv4mpegpipe -`.
 ///
 /// 4:2:0 (all siting variants), 4:2:2, 4:4:4 and mono, 8 bits; `XCOLORRANGE` sets the range.

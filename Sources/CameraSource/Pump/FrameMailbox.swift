@@ -1,3 +1,5 @@
+import PipCore
+
 /// The hand-over point between the capture thread and the display thread.
 ///
 /// Holds at most one frame waiting to be shown. Live sources replace a frame that was not taken

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PipCore
 import Synchronization
 
 /// Runs a `FrameSource` on its own thread and posts its frames to a `FrameMailbox`.

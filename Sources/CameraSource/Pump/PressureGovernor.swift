@@ -1,3 +1,5 @@
+import PipCore
+
 /// Decides when a live source should hand out fewer frames because the display cannot keep up —
 /// the frame-rate throttling of the seed's system-pressure handling, step by step both ways.
 ///

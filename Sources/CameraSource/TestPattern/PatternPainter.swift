@@ -1,3 +1,5 @@
+import PipCore
+
 /// Draws the test pattern into I420 buffers: 75 % colour bars scrolling left, a white box
 /// bouncing around, and the frame number in big digits in the top-left corner.
 ///

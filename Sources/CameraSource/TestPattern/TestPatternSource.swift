@@ -1,3 +1,5 @@
+import PipCore
+
 /// The built-in moving test pattern (`--source test`): scrolling colour bars, a bouncing box and
 /// the frame number, as a live 30 fps source.
 ///

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PipCore
 
 /// A camera that rides out interruptions the way `AVCaptureSession` does: when another application
 /// takes the device it waits and retries about once a second; when the device disappears it closes

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PipCore
 
 /// Capture: DQBUF, screening of bad buffers, QBUF on recycle, and stream restarts after EIO.
 extension V4L2Camera {

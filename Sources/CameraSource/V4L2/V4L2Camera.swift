@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PipCore
 
 /// A V4L2 camera as a `FrameSource`: memory-mapped streaming I/O through a `V4L2Device`, frames
 /// handed out in place (no copies), each buffer requeued when the display gives it back.
@@ -124,7 +125,7 @@ public final class V4L2Camera: FrameSource {
                 from: left, displayWidth: request.displayWidth, displayHeight: request.displayHeight, aspect: request.aspect) != nil
             else {
                 let tried = refused.count > 1 ? ", \(refused.count) modes tried" : ""
-                let errno = SourceError.describe(errno: refusal.errno)
+                let errno = Errno(refusal.errno).description
                 // Only a USB camera's refusal is about the bus; another driver's EIO is its own.
                 throw SourceError.runtime(
                     thing: name,
@@ -242,7 +243,7 @@ public final class V4L2Camera: FrameSource {
         case ENOTTY where error.call == "VIDIOC_QUERYCAP":
             return .badInput(thing: name, reason: "not a video capture device")
         default:
-            return .runtime(thing: name, reason: "\(error.call) failed: \(SourceError.describe(errno: error.errno))")
+            return .runtime(thing: name, reason: "\(error.call) failed: \(Errno(error.errno))")
         }
     }
 
@@ -261,8 +262,8 @@ public final class V4L2Camera: FrameSource {
         case ENOTTY, EINVAL: return .badInput(thing: name, reason: "not a video capture device")
         // A path that names no device at all (`/dev/shm`): the user's mistake, not the camera's.
         case EISDIR, ENOTDIR, ELOOP, ENAMETOOLONG:
-            return .badInput(thing: name, reason: "not a video capture device (\(SourceError.describe(errno: error.errno)))")
-        default: return .runtime(thing: name, reason: "cannot open: \(SourceError.describe(errno: error.errno))")
+            return .badInput(thing: name, reason: "not a video capture device (\(Errno(error.errno)))")
+        default: return .runtime(thing: name, reason: "cannot open: \(Errno(error.errno))")
         }
     }
 }

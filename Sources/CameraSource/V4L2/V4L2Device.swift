@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PipCore
 
 /// A V4L2 call that failed: which one, and the errno it failed with.
 public struct V4L2Error: Error, Equatable, CustomStringConvertible {
@@ -11,7 +12,7 @@ public struct V4L2Error: Error, Equatable, CustomStringConvertible {
         self.call = call
         self.errno = errno
     }
-    public var description: String { "\(call): \(SourceError.describe(errno: errno))" }
+    public var description: String { "\(call): \(Errno(errno))" }
 }
 
 /// Why `VIDIOC_DQBUF` gave no buffer.

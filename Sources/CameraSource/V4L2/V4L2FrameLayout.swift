@@ -1,3 +1,5 @@
+import PipCore
+
 /// Where a frame's planes lie in a capture buffer, worked out once from the format the driver
 /// accepted (`G_FMT`), so each frame costs only pointer arithmetic.
 public struct V4L2FrameLayout: Sendable, Equatable {

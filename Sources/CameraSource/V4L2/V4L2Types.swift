@@ -1,3 +1,5 @@
+import PipCore
+
 /// A V4L2 pixel format code: four ASCII characters packed little-endian (`v4l2_fourcc`).
 public struct FourCC: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: UInt32

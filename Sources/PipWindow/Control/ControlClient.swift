@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// The client side of `pipcam toggle|start|stop|status|quit`: finds the instance that owns the
 /// selection, sends the command, and waits for the instance to have done it.

@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// The instance side of `pipcam toggle|start|stop|status|quit`: commands arrive as ClientMessages
 /// on the claim's control window, `status` as a conversion of the claimed selection to

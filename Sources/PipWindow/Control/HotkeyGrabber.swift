@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CameraSource
+import PipCore
 
 /// The global hotkey: a passive grab of one key with its modifiers on the root window, in every
 /// state of CapsLock, NumLock and ScrollLock, grabbed again whenever the keyboard mapping changes.

@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// What a conversion's precomputed tables depend on: a frame with the same key reuses them.
 struct ConversionKey: Equatable {

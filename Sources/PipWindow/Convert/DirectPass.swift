@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// The upright conversion of a planar picture exactly the content's size (a JPEG decoded at
 /// 1/2, 1/4 or 1/8 for a window that size): no resampling, so each output row reads one row of

@@ -1,4 +1,5 @@
-import CameraSource
+import MJPEG
+import PipCore
 
 /// A frame that cannot be converted (the caller skips it).
 public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
@@ -30,6 +31,7 @@ public final class FrameConverter {
     public private(set) var planBuildCount = 0
     private var upright: UprightPlan?
     private var decoder: JPEGDecoder?
+    private let decodeThreads: Int
     private var quarterTurn: QuarterTurn?
 
     /// Which passes a conversion may take. Every path gives the same picture; tests compare them.
@@ -47,7 +49,10 @@ public final class FrameConverter {
     private var allowsProgressive: Bool { path == .fastest }
     let progressive = ProgressivePass()
 
-    public init() {}
+    /// `decodeThreads`: the threads the MJPEG decoder uses for large pictures (`JPEGDecoder`).
+    public init(decodeThreads: Int = JPEGDecoder.standardThreads) {
+        self.decodeThreads = decodeThreads
+    }
 
     /// Fills the `width`×`height` destination (rows `stride` bytes apart; bytes past `width × 4`
     /// in a row are not touched) with `frame` turned by `rotation` (clockwise), then mirrored
@@ -157,7 +162,7 @@ public final class FrameConverter {
 
     private func jpegDecoder() -> JPEGDecoder {
         if let decoder { return decoder }
-        let made = JPEGDecoder()
+        let made = JPEGDecoder(threads: decodeThreads)
         decoder = made
         return made
     }

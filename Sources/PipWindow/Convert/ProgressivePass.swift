@@ -1,4 +1,5 @@
-import CameraSource
+import PipCore
+import MJPEG
 
 /// Converts a JPEG picture's rows while the decoder is still at work on the rest (`DecodedRows`):
 /// on two decoding threads the first then converts the rows it decoded while the second still

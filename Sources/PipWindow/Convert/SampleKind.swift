@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// How a format's samples turn into colour, and where each channel is stored.
 enum SampleKind {

@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// One frame's upright conversion with a ready plan (see `UprightPlan`): bars, then per block of
 /// 8 output lines the vertical passes, transposes, horizontal passes and colour conversion.

@@ -1,5 +1,3 @@
-import CameraSource
-
 /// The tables and scratch of an upright conversion (0° or 180°, mirrored or not), which works on
 /// blocks of 8 output lines and filters columns first:
 ///

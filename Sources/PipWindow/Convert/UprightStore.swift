@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// Y′CbCr → R′G′B′ coefficients for 16-bit lanes: inputs 2⁶ × the value, coefficients 2¹³ ×,
 /// products' high halves (`pmulhw`) in 2³ × the value.

@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// Y′CbCr → R′G′B′ for one matrix and range; the passes quantise these for their arithmetic
 /// (`YUVCoefficients16`).

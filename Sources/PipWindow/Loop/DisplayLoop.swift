@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CameraSource
+import PipCore
 
 /// The event loop of the thread that owns an X connection: dispatches X events to the handler of
 /// the window they concern, runs timers, and wakes for other descriptors (frames, signals).

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CameraSource
+import PipCore
 
 // A signal handler may only do async-signal-safe things: it writes one byte to this pipe.
 nonisolated(unsafe) private var signalWriteEnd: Int32 = -1

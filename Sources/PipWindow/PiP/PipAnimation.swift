@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// One grow or shrink of the animation proxy: ease-out cubic from a fixed rectangle to a target
 /// that is read at every step (so a window that moves meanwhile is still met where it is).

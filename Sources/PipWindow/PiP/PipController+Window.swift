@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 
 /// The PiP window's events: the server's (configure, map, expose, close) and the user's, turned
 /// into intents by `PipWindowInput` and into moves by `PipPlacement`.

@@ -1,4 +1,6 @@
 import CameraSource
+import MJPEG
+import PipCore
 
 /// Picture in Picture for X11, after `AVPictureInPictureController`: a floating, always-on-top video
 /// window that grows out of a source window when it starts, shrinks back into it (restoring it)
@@ -125,9 +127,11 @@ public final class PipController {
     ///     it; `frame` (a remembered one) overrides all of it.
     ///   - startsAutomaticallyWhenSourceHidden: the property's first value; given here, a source
     ///     window already hidden starts PiP (set later, only later hiding does).
+    ///   - jpegDecodeThreads: the threads MJPEG frames are decoded with (`JPEGDecoder`).
     public init(
         loop: DisplayLoop, contentSource: PipContentSource?, corner: Corner = .bottomRight, size: (Int, Int)? = nil,
-        frame: Rect? = nil, allowSharedMemory: Bool = true, startsAutomaticallyWhenSourceHidden: Bool = false
+        frame: Rect? = nil, allowSharedMemory: Bool = true, startsAutomaticallyWhenSourceHidden: Bool = false,
+        jpegDecodeThreads: Int = JPEGDecoder.standardThreads
     ) throws {
         self.loop = loop
         let display = loop.display
@@ -143,8 +147,10 @@ public final class PipController {
         proxy = display.createWindow(rect: rect, events: [.exposure], overrideRedirect: true)
         // Not PiP's title: a script or rule that finds PiP by its name must find it alone.
         display.setIdentity(proxy, role: "PictureInPictureAnimation", title: "pipcam animation")
-        pipPresenter = try Presenter(display: display, window: pipWindow.id, allowShm: allowSharedMemory)
-        proxyPresenter = try Presenter(display: display, window: proxy, allowShm: allowSharedMemory)
+        pipPresenter = try Presenter(
+            display: display, window: pipWindow.id, allowShm: allowSharedMemory, jpegDecodeThreads: jpegDecodeThreads)
+        proxyPresenter = try Presenter(
+            display: display, window: proxy, allowShm: allowSharedMemory, jpegDecodeThreads: jpegDecodeThreads)
         output = VideoOutput(loop: loop)
         machine = PipStateMachine(pipFrame: rect)
         machine.configuration.startsAutomatically = startsAutomaticallyWhenSourceHidden

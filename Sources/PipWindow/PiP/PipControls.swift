@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// The controls drawn over the PiP window while the pointer is on it, as in Firefox's and iOS's
 /// PiP: top-left back to the main window, top-right close, bottom-centre mirror. They fade after

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 
 /// Where the PiP window goes while it shows, in `PipStateMachine`'s style: events in, actions out,
 /// time passed in. It settles and snaps the user's moves and resizes, zooms, reshapes for a

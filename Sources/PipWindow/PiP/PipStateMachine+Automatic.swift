@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// The source window's visibility as reported, debounced: a change acts only once it has lasted
 /// the debounce time, and only if it differs from the visibility last acted upon.

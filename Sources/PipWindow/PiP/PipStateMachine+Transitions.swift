@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 // Starting, stopping, the animation steps and losing the source. Every path keeps the delegate
 // callbacks paired: each willStart is followed by didStart or failedToStart, each willStop by didStop.

@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// Where Picture in Picture is in its life cycle.
 public enum PipPhase: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 
 /// What the user means by the mouse and keys on the PiP window: events in, intents out, time
 /// passed in. It owns the controls drawn over the picture (their fading and hit test) and the

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CameraSource
+import PipCore
 
 /// Counters behind `--stats` and `pipcam status`: frames shown and dropped, frame rate,
 /// capture-to-screen latency percentiles and CPU time per frame — all measured.

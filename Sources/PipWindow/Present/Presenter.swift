@@ -1,4 +1,6 @@
 import CameraSource
+import MJPEG
+import PipCore
 
 /// Puts converted frames on a window through two images, so one can be filled while the server
 /// still reads the other; an image is written again only after the server reported its put complete.
@@ -19,7 +21,7 @@ public final class Presenter {
     private let gc: OpaquePointer
     private let layout: PixelLayout
     private let allowShm: Bool
-    private let converter = FrameConverter()
+    private let converter: FrameConverter
     private var images: [ImageBuffer] = []
     private var captureTimes: [MonotonicInstant?] = []
     /// Puts whose images were freed (the window grew) before the server reported them complete:
@@ -46,7 +48,10 @@ public final class Presenter {
     /// Whether frames go through shared memory (false after a failed attach or when opted out).
     public var usesSharedMemory: Bool { images.first?.usesSharedMemory ?? false }
 
-    public init(display: XDisplay, window: WindowID, allowShm: Bool) throws {
+    /// `jpegDecodeThreads`: the threads MJPEG frames are decoded with (`JPEGDecoder`).
+    public init(
+        display: XDisplay, window: WindowID, allowShm: Bool, jpegDecodeThreads: Int = JPEGDecoder.standardThreads
+    ) throws {
         let masks = display.visualMasks
         guard let layout = PixelLayout(masks) else {
             throw DisplayError.unsupportedVisual(
@@ -56,6 +61,7 @@ public final class Presenter {
         self.window = window
         self.layout = layout
         self.allowShm = allowShm
+        converter = FrameConverter(decodeThreads: jpegDecodeThreads)
         gc = display.createGC(window)
     }
 

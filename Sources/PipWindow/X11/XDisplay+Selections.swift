@@ -1,5 +1,5 @@
 import CX11
-import CameraSource
+import PipCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import CameraSource
 import Foundation
+import PipCore
 @testable import PipWindow
 @testable import PipcamApp
 import Synchronization

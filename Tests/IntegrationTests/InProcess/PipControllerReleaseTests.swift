@@ -1,4 +1,3 @@
-import CameraSource
 import Foundation
 @testable import PipWindow
 import Testing

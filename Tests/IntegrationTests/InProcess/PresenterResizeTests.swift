@@ -1,5 +1,5 @@
 import Glibc
-import CameraSource
+import PipCore
 @testable import PipWindow
 import TestSupport
 import Testing

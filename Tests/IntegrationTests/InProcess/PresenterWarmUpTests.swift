@@ -1,5 +1,6 @@
 import CameraSource
 import Foundation
+import PipCore
 @testable import PipWindow
 import TestSupport
 import Testing

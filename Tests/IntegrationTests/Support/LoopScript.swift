@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 import PipWindow
 
 /// Drives a `DisplayLoop` through steps in turn, for tests that run pipcam's code in this process:

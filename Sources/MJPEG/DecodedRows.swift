@@ -1,3 +1,5 @@
+import PipCore
+
 /// Told as a picture's rows come out of the decoder, top to bottom, so they can be used (converted
 /// for the screen) while the rest is still decoding: on two threads the first then does that work
 /// while the second still records, instead of after both. Rows reported are final.

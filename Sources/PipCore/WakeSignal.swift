@@ -16,7 +16,7 @@ public final class WakeSignal: @unchecked Sendable {
         let rc = withUnsafeMutableBytes(of: &ends) { raw in
             pipe(raw.baseAddress!.assumingMemoryBound(to: Int32.self))
         }
-        precondition(rc == 0, "pipe failed: \(SourceError.describe(errno: errno))")
+        precondition(rc == 0, "pipe failed: \(Errno.current)")
         for end in [ends.0, ends.1] {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)

@@ -1,4 +1,5 @@
 import Glibc
+import PipCore
 import Synchronization
 
 /// Decodes one scan on two threads. Huffman-coded data is one serial bit stream, so a second

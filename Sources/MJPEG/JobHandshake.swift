@@ -1,4 +1,5 @@
 import Glibc
+import PipCore
 import Synchronization
 
 /// How `SplitScan` hands a job to its recording thread, which may have been woken ahead of it

@@ -65,6 +65,11 @@ public struct PlaneLayout: Sendable, Equatable {
     public var count: Int
     public var strides: (Int, Int, Int)
     public var rows: (Int, Int, Int)
+    public init(count: Int, strides: (Int, Int, Int), rows: (Int, Int, Int)) {
+        self.count = count
+        self.strides = strides
+        self.rows = rows
+    }
     /// Byte offset of each plane from the start of the buffer.
     public var offsets: (Int, Int, Int) {
         let o1 = strides.0 * rows.0

@@ -1,5 +1,5 @@
 import CTurboJPEG
-import Synchronization
+import PipCore
 
 /// Decodes camera JPEGs straight to planar Y′CbCr and — when the picture will be shown smaller —
 /// at 1/2, 1/4 or 1/8 scale, which is much cheaper than decoding at full size and scaling afterwards.
@@ -18,21 +18,16 @@ public final class JPEGDecoder {
     /// Buffers made so far (the reduced decoder's and libjpeg-turbo's output); for tests.
     var allocations: Int { (reduced?.allocations ?? 0) + (bufferSize > 0 ? 1 : 0) }
 
-    private static let threadSetting = Atomic<Int>(2)
-
-    /// Threads the decoders made from now on use for large pictures unless told otherwise: 2 (a
-    /// frame's latency nearly halves), or 1 where frames queue behind each other anyway and the
-    /// other CPU is busier reading them and showing them (`pipcam --untimed`).
-    public static var defaultThreads: Int {
-        get { threadSetting.load(ordering: .relaxed) }
-        set { threadSetting.store(max(1, newValue), ordering: .relaxed) }
-    }
+    /// The threads a decoder uses for large pictures unless told otherwise: 2, so a frame's latency
+    /// nearly halves. 1 suits frames that queue behind each other anyway, where the other CPU is
+    /// busier reading and showing them (`pipcam --untimed`).
+    public static let standardThreads = 2
 
     /// A decoder; `reducedDecoding: false` sends every picture through libjpeg-turbo (for comparisons),
     /// `threads: 1` keeps the reduced decoder on the caller's thread, 2 lets it split large pictures
-    /// with a second thread of its own (default: `defaultThreads`).
-    public init(reducedDecoding: Bool = true, threads: Int? = nil) {
-        reduced = reducedDecoding ? ReducedJPEGDecoder(threads: threads ?? Self.defaultThreads) : nil
+    /// with a second thread of its own.
+    public init(reducedDecoding: Bool = true, threads: Int = standardThreads) {
+        reduced = reducedDecoding ? ReducedJPEGDecoder(threads: threads) : nil
         guard let h = tjInitDecompress() else { fatalError("tjInitDecompress failed: out of memory") }
         handle = h
     }

@@ -1,4 +1,5 @@
 import Glibc
+import PipCore
 
 /// Decodes baseline JPEGs at 1/2, 1/4 or 1/8 scale without an inverse DCT.
 ///
@@ -43,7 +44,7 @@ final class ReducedJPEGDecoder {
 
     /// `threads: 2` decodes large scans on two threads (`SplitScan`) when the process may use two
     /// CPUs; 1 on the caller's only.
-    init(threads: Int = 2) {
+    init(threads: Int = JPEGDecoder.standardThreads) {
         split = threads > 1 && SplitScan.isUseful ? SplitScan() : nil
     }
 
