@@ -48,7 +48,7 @@ test: bootstrap
 test-sanitizers: bootstrap
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
-		--filter 'CameraSourceTests\.|PipWindowTests\.'
+		--filter 'CameraSourceTests\.|PipWindowTests\.|PipcamAppTests\.'
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
 		--filter 'CameraSourceTests\.'

@@ -35,7 +35,7 @@ final class EntropyData {
         let base = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let end = data.count
         // A quarter more: the next pictures are as large give or take, and a new buffer costs
-        // its page faults again (0.2 ms for a 1080p picture).
+        // its page faults again.
         if end - offset > capacity { grow(to: (end - offset) * 5 / 4) }
         var src = offset, dst = 0
         restartCount = 0

@@ -3,8 +3,9 @@ import PipCore
 import Synchronization
 
 /// How `SplitScan` hands a job to its recording thread, which may have been woken ahead of it
-/// (`wakeAhead`): waking a sleeping thread costs its caller a system call and the woken thread
-/// 0.06–0.1 ms on this kind of machine, time better spent while the job is still being prepared.
+/// (`wakeAhead`): waking a sleeping thread costs its caller a system call and the woken thread a
+/// noticeable delay, time better spent while the job is still being prepared
+/// (docs/PERFORMANCE.md, "The split JPEG decode").
 ///
 /// The phase says whether the recording thread is asleep (`idle`), awake and spinning for a job
 /// (`waiting`), or has one (`posted`). Only the recording thread leaves `waiting`, and only the

@@ -1,46 +1,3 @@
-#if arch(x86_64)
-import _Builtin_intrinsics.intel
-#endif
-
-/// Where one block of an MCU goes: its tables, weights, predictor and output position.
-struct BlockSlot {
-    var dc: HuffmanTable.Tables, ac: HuffmanTable.Tables
-    /// The component's quantization table's weights: `SIMD4<Float>` or `SIMD16<Float>` per position.
-    /// Position 0's weight is the same for every pixel: `dcWeight`.
-    var weights: UnsafeMutableRawPointer
-    var dcWeight: Float
-    /// Index of the component's DC predictor.
-    var component: Int
-    /// Output offset of this block in the first MCU, and how far the next MCU across and down is.
-    var offset: Int, stepX: Int, stepY: Int
-    var stride: Int
-}
-
-extension BlockSlot {
-    /// Writes a block's `side`×`side` pixels at `row`: its AC sums plus the DC part of `predictor`.
-    @inline(__always)
-    func write<Sum: SIMD>(_ ac: Sum, predictor: Int32, side: Int, to row: UnsafeMutablePointer<UInt8>)
-    where Sum.Scalar == Float {
-        let sum = ac + Sum(repeating: dcWeight * Float(predictor))
-        // The casts are no-ops: side 2 comes with SIMD4 sums and side 4 with SIMD16.
-        let out = UnsafeMutableRawPointer(row)
-        switch side {
-        case 2:
-            let four = pixels(unsafeBitCast(sum, to: SIMD4<Float>.self))
-            out.storeBytes(of: UInt16(truncatingIfNeeded: four), as: UInt16.self)
-            out.storeBytes(of: UInt16(truncatingIfNeeded: four &>> 16), toByteOffset: stride, as: UInt16.self)
-        case 4:
-            let all = unsafeBitCast(sum, to: SIMD16<Float>.self)
-            out.storeBytes(of: pixels(all.lowHalf.lowHalf), as: UInt32.self)
-            out.storeBytes(of: pixels(all.lowHalf.highHalf), toByteOffset: stride, as: UInt32.self)
-            out.storeBytes(of: pixels(all.highHalf.lowHalf), toByteOffset: 2 &* stride, as: UInt32.self)
-            out.storeBytes(of: pixels(all.highHalf.highHalf), toByteOffset: 3 &* stride, as: UInt32.self)
-        default:
-            row[0] = pixel(sum[0])
-        }
-    }
-}
-
 /// The entropy-decoding loop of `ReducedJPEGDecoder`: walks the MCUs of one scan, decodes each
 /// block's coefficients and writes the block's 1, 2×2 or 4×4 output pixels. One flat loop over the
 /// MCU's blocks, so the bit reader stays in registers.
@@ -198,7 +155,8 @@ struct ScanDecoder {
     /// Decodes one block, adds its DC difference to `predictor` and returns its weighted AC
     /// coefficient sum (the output pixels minus 128 and minus the DC part).
     // Transparent, not `@inline(__always)`: called from six specialisations, the optimiser kept it
-    // out of line as a function taking the bit reader through memory, 8 % slower.
+    // out of line as a function taking the bit reader through memory, which was slower
+    // (docs/PERFORMANCE.md, "The Huffman decoding loop").
     @_transparent
     private func block<Sum: SIMD>(
         _: Sum.Type, _ reader: inout BitReader, predictor: inout Int32, dc: HuffmanTable.Tables, ac: HuffmanTable.Tables,
@@ -206,7 +164,7 @@ struct ScanDecoder {
     ) -> Sum where Sum.Scalar == Float {
         // A refill leaves at least 56 bits and a fast look-up (DC or AC) takes at most
         // `lookupBits` (10), so five share one refill: its shifts leave the chain of dependent
-        // look-ups (15 % faster). `fastLeft` counts the look-ups the bits still cover.
+        // look-ups. `fastLeft` counts the look-ups the bits still cover.
         reader.refill()
         var fastLeft = 4
         let dcEntry = dc.fastDC[reader.peek(HuffmanTable.lookupBits)]
@@ -271,53 +229,4 @@ struct ScanDecoder {
         }
         return sum
     }
-}
-
-/// A block of a scan (its index in picture order) and the bit of the entropy data it starts at.
-struct ScanPosition: Equatable {
-    var block: Int, bit: Int
-}
-
-/// What `ScanDecoder.scan` checks before each block; `NoWatch` compiles the checks away.
-protocol BlockWatch {
-    static var isActive: Bool { get }
-    var startBit: Int { get }
-    var isHopeless: Bool { get }
-    mutating func match(bitOffset: Int, slot: Int) -> Int?
-    /// Where this thread tells how far it has decoded (`SplitProgress.noteFirstThread`).
-    var report: SplitProgress? { get }
-}
-
-/// The one-thread scan: no recording parser to meet.
-struct NoWatch: BlockWatch {
-    static var isActive: Bool { false }
-    var startBit: Int { .max }
-    var isHopeless: Bool { true }
-    func match(bitOffset: Int, slot: Int) -> Int? { nil }
-    var report: SplitProgress? { nil }
-}
-
-extension SpliceWatch: BlockWatch {
-    static var isActive: Bool { true }
-    var report: SplitProgress? { progress }
-}
-
-/// Four block sums (pixel − 128) as bytes, rounded and clamped as `pixel` does, in one vector
-/// pass: lane 0 in the lowest byte.
-@inline(__always)
-func pixels(_ sums: SIMD4<Float>) -> UInt32 {
-    #if arch(x86_64)
-    let v: __m128 = sums + SIMD4(repeating: 128.5)
-    let clamped = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(255))
-    let words = _mm_packs_epi32(_mm_cvttps_epi32(clamped), _mm_setzero_si128())
-    return UInt32(truncatingIfNeeded: _mm_cvtsi128_si32(_mm_packus_epi16(words, words)))
-    #else
-    return UInt32(pixel(sums[0])) | UInt32(pixel(sums[1])) << 8 | UInt32(pixel(sums[2])) << 16 | UInt32(pixel(sums[3])) << 24
-    #endif
-}
-
-/// A block sum (pixel − 128) as a byte, rounded and clamped.
-@inline(__always)
-func pixel(_ sum: Float) -> UInt8 {
-    UInt8(truncatingIfNeeded: Int32(max(0, min(255, sum + 128.5))))
 }

@@ -6,9 +6,9 @@
 /// the second thread, starting `delay` ns late, has recorded the last `B − m` bits (`record` ns per
 /// bit). Both end together when `m·decode + (B − m)·assemble = delay + (B − m)·record`.
 ///
-/// The costs follow each picture halfway: a thread that shares its CPU for a while (measured here:
-/// phases of 5–30 frames where one thread is 1.5–2× slower) moves the split within a few
-/// pictures, where the earlier fixed ±1 % steps took 10–20 frames to come back from such a phase.
+/// The costs follow each picture halfway: a thread that shares its CPU for a while (phases where
+/// one thread is much slower happen) moves the split within a few pictures, where fixed small
+/// steps took many frames to come back (docs/PERFORMANCE.md, "The split JPEG decode").
 struct SplitBalance {
     /// What one split decode measured. Bits are bits of entropy data; a part that did not run has 0.
     struct Sample {

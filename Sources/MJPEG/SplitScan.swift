@@ -42,22 +42,21 @@ final class SplitScan {
     /// Where the second thread starts, in thousandths of the scan's bytes. The halves do not cost
     /// the same (the first thread also turns the second's records into pixels; either thread may
     /// share its CPU for a while), so after each decode `balance` puts it where both would have
-    /// finished together. Measured on 1080p frames: a fixed 45 % took 1.08 ms, 50 % 1.16, 55 % 1.23.
+    /// finished together; no fixed split did as well (docs/PERFORMANCE.md, "The split JPEG decode").
     var splitPermille = 500
     static let splitRange = 250...750
     private(set) var balance = SplitBalance()
     /// How long the first thread waits (spinning, in all) for records before it decodes on by
-    /// itself; records come about every 2 µs while the other thread runs at full speed.
+    /// itself: records come far more often than this while the other thread runs at full speed.
     static let stealAfterNanoseconds: UInt64 = 20_000
     /// When decoding on by itself, this thread decodes at least 1/`stealStretchDivisor` of the
-    /// scan (about 0.05 ms) before it looks for the records again.
+    /// scan before it looks for the records again.
     static let stealStretchDivisor = 32
     /// Where the recording thread starts in a scan of `count` bytes when the first thread is at
-    /// byte `firstThread`: at `planned` normally. A thread that starts late (descheduled; measured
-    /// here: 1–3 ms once or twice a minute) finds the first thread near or past that byte: its
+    /// byte `firstThread`: at `planned` normally. A thread that starts late (descheduled, which
+    /// happens now and then) finds the first thread near or past that byte: its
     /// records would all be behind it, and the first thread would decode the whole scan alone. So
-    /// when the first thread is less than 1/`lateStartDivisor` of the scan (about 0.1 ms of
-    /// decoding) before `planned`, it starts halfway between the first thread and the end.
+    /// when the first thread is less than 1/`lateStartDivisor` of the scan before `planned`, it starts halfway between the first thread and the end.
     static func recordingStart(planned: Int, firstThread: Int, count: Int) -> Int {
         firstThread + count / lateStartDivisor < planned ? planned : (firstThread + count) / 2
     }
@@ -73,8 +72,8 @@ final class SplitScan {
     }
 
     /// Wakes the recording thread ahead of a `decode` that is about to come (when a frame arrives,
-    /// before its headers are read): waking a sleeping thread takes 0.06–0.1 ms here, which then
-    /// passes while this thread prepares the scan; the woken thread waits for the job, spinning
+    /// before its headers are read): waking a sleeping thread takes long enough to matter, and that
+    /// time passes while this thread prepares the scan; the woken thread waits for the job, spinning
     /// up to `jobWaitNanoseconds`, and goes back to sleep if none comes.
     func prepare() {
         settle()
@@ -86,8 +85,7 @@ final class SplitScan {
     /// Gets ready for scans of `blocks` blocks at `side` pixels per block before the first one:
     /// makes the records, writes those the recording thread can fill (it starts at a quarter of the
     /// scan at the earliest) and starts that thread. The first split picture otherwise pays for the
-    /// records' page faults on the recording thread, which then falls behind (measured: 1–2 ms more
-    /// for a 1080p picture).
+    /// records' page faults on the recording thread, which then falls behind.
     func warmUp(blocks: Int, side: Int) {
         settle()
         if shared.records.reserve(blocks: blocks, sumStride: Self.sumStride(side: side)) {
@@ -162,7 +160,7 @@ final class SplitScan {
         var sinceSteal: UInt64 = 0, waitStart: MonotonicInstant?
         // Timed by the next pass's clock reading: no extra one per batch of records.
         // Records, not bits: reading the newest starts would take their cache line from the other
-        // thread while it writes the next ones (measured: 0.35 ms more per 1/2-scale picture).
+        // thread while it writes the next ones, which costs more than it saves.
         var assembling: UInt64 = 0, assembledRecords = 0, assembledAt: MonotonicInstant?
         while true {
             let finished = progress.isFinished
@@ -234,8 +232,7 @@ final class SplitScan {
     }
 
     /// The recording thread's CPU: the first allowed one this thread is not on. Left to itself the
-    /// scheduler often wakes it on this thread's CPU (measured: a third of the frames at 30 fps under
-    /// Xvfb), where it waits until this thread has decoded everything alone.
+    /// scheduler often wakes it on this thread's CPU, where it waits until this thread has decoded everything alone.
     private var pinnedCPU = -1
     /// Read once: the pinning may be redone on any frame, which must not allocate.
     private let allowedCPUs = Affinity.shared?.allowedCPUs() ?? []

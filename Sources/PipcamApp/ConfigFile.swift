@@ -37,6 +37,14 @@ public enum ConfigFile {
         try entries(from: text, options: options).flatMap(\.arguments)
     }
 
+    /// The options of pipcam's command line a config file may set (long names), and how each takes
+    /// its value.
+    public static let pipcamOptions: [String: Kind] = [
+        "pip": .invertible, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
+        "untimed": .invertible, "stats": .invertible, "hotkey": .value, "name": .value, "shape": .value,
+        "opacity": .value, "click-through": .invertible,
+    ]
+
     /// The arguments of each meaningful line, with its number (so a value the command line rejects
     /// can be reported at its line).
     public static func entries(from text: String, options: [String: Kind]) throws(LineError) -> [(line: Int, arguments: [String])] {

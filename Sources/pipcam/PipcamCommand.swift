@@ -131,11 +131,7 @@ struct PipcamCommand: ParsableCommand {
     }
 
     /// The options a config file may set (long names), and how each takes its value.
-    static let configurable: [String: ConfigFile.Kind] = [
-        "pip": .invertible, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
-        "untimed": .invertible, "stats": .invertible, "hotkey": .value, "name": .value, "shape": .value,
-        "opacity": .value, "click-through": .invertible,
-    ]
+    static let configurable = ConfigFile.pipcamOptions
 
     /// How each option and flag is read, for dropping the occurrences a later one overrides
     /// (`RepeatedOptions`). Values as ArgumentParser converts them: a String takes anything.

@@ -89,7 +89,7 @@ import MJPEG
         #expect(try drain(source).map(\.bytes) == [Self.a, cut, Self.a])
     }
 
-    /// docs/pipcam.1, FILES: a last JPEG the file ends in before its end marker is dropped with
+    /// docs/pipcam.1, OPTIONS (`--source`): a last JPEG the file ends in before its end marker is dropped with
     /// one warning, as y4m and raw drop a short last frame (it was handed out, half a picture).
     @Test func truncatedTailIsDroppedWithAWarning() throws {
         func read(_ bytes: [UInt8]) throws -> (frames: [[UInt8]], warnings: [String]) {

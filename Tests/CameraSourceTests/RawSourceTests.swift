@@ -31,7 +31,7 @@ import PipCore
         #expect(f.plane1?.stride == 6 && f.plane1?.base.load(as: UInt8.self) == 15 && f.plane2 == nil)
     }
 
-    /// docs/pipcam.1, FILES: a truncated last frame is dropped with one warning, and the stream
+    /// docs/pipcam.1, OPTIONS (`--source`): a truncated last frame is dropped with one warning, and the stream
     /// ends normally (it was an error, exit 2).
     @Test func truncatedLastFrameIsDroppedWithAWarning() throws {
         let path = Fixture.file([UInt8](repeating: 1, count: 2 * 32 + 10), name: "x.yuv")

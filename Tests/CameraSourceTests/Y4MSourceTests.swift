@@ -139,7 +139,7 @@ func y4m(_ header: String, frames: [[UInt8]], frameParams: String = "") -> [UInt
 
     }
 
-    /// docs/pipcam.1, FILES: a truncated last frame is dropped with one warning, and the stream
+    /// docs/pipcam.1, OPTIONS (`--source`): a truncated last frame is dropped with one warning, and the stream
     /// ends normally (it was an error, exit 2, while MJPEG showed what it had).
     @Test func truncatedLastFrameIsDroppedWithAWarning() throws {
         let frame = [UInt8](repeating: 7, count: 6)

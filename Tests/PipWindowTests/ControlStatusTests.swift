@@ -8,7 +8,7 @@ import Testing
         pip: Rect(x: 1400, y: 780, width: 480, height: 270), main: Rect(x: 100, y: 100, width: 1280, height: 720),
         mainVisible: false)
 
-    @Test func encodesThePRODUCTExampleExactly() {
+    @Test func encodesTheDocumentedExampleExactly() {
         #expect(
             sample.json.encoded
                 == #"{"state":"active","source":"/dev/video0","camera":"streaming","shown":1234,"dropped":0,"fps":30.0,"pip":{"x":1400,"y":780,"width":480,"height":270},"main":{"x":100,"y":100,"width":1280,"height":720,"visible":false}}"#

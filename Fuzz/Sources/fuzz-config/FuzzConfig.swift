@@ -4,18 +4,11 @@ import FuzzSupport
 import PipWindow
 import PipcamApp
 
-/// A copy of `PipcamCommand.configurable` (Sources/pipcam, an executable no other package imports).
-let options: [String: ConfigFile.Kind] = [
-    "pip": .invertible, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
-    "untimed": .invertible, "stats": .invertible, "hotkey": .value, "name": .value, "shape": .value,
-    "opacity": .value, "click-through": .invertible,
-]
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = FuzzInput(data, size).text
     do {
-        for entry in try ConfigFile.entries(from: text, options: options) {
+        for entry in try ConfigFile.entries(from: text, options: ConfigFile.pipcamOptions) {
             precondition(entry.line >= 1 && !entry.arguments.isEmpty && entry.arguments[0].hasPrefix("--"))
         }
     } catch {

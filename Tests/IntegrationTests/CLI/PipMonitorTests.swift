@@ -153,16 +153,16 @@ extension PipTests {
             try waitUntil("the main window to reach \(monitor)", timeout: .seconds(5)) {
                 monitor.intersection(try x.geometry(of: main)) == (try x.geometry(of: main))
             }
-            #expect(try x.runPipcam(["start"]).succeeded)
+            try x.sendPipcam("start")
             try waitUntil("PiP is up", timeout: .seconds(5)) { try x.isViewable(pip) }
             return try x.settledGeometry(of: pip)
         }
 
         /// Stops PiP and waits until the main window is back where it was restored.
         private func stopPip(_ x: XServer, _ pip: XWindowID, backTo main: XWindowID) throws {
-            #expect(try x.runPipcam(["stop"]).succeeded)
+            try x.sendPipcam("stop")
             try waitUntil("PiP is gone", timeout: .seconds(5)) { try !x.isViewable(pip) }
-            try waitUntil("PiP is idle", timeout: .seconds(5)) { try x.pipcamStatus().object["state"] as? String == "idle" }
+            try waitUntil("PiP is idle", timeout: .seconds(5)) { try x.pipcamStateAfterEarlierEvents() == "idle" }
             try waitUntil("the main window is back", timeout: .seconds(5)) { try x.isViewable(main) }
             _ = try x.waitForStableGeometry(of: main)
         }

@@ -24,6 +24,16 @@ extension XServer {
         }
     }
 
+    /// Sends a control command whose effect the test then waits for: delivered is enough. A pipcam
+    /// too busy to confirm within the client's second (a debug build drawing a large window on a
+    /// loaded machine) still acts on it; any other failure throws.
+    func sendPipcam(_ command: String) throws {
+        let result = try runPipcam([command])
+        guard result.succeeded || result.stderrText.contains("\(command) sent, not yet confirmed") else {
+            throw HarnessError("pipcam \(command): \(result)")
+        }
+    }
+
     /// The pipcam windows with `role` that belong to process `pid` (by `_NET_WM_PID`).
     func windows(role: String, pid: pid_t) throws -> [XWindowID] {
         try windows(className: "pipcam", role: role).filter {
