@@ -9,31 +9,31 @@ extension XDisplay {
     public func setProperty(_ w: WindowID, _ property: AtomName, type: AtomName, values: [Int]) {
         values.withUnsafeBufferPointer { buf in
             buf.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: values.count * 8) { bytes in
-                _ = XChangeProperty(raw, w, self[property], self[type], 32, PropModeReplace, bytes, Int32(values.count))
+                _ = XChangeProperty(raw, w.rawValue, self[property].rawValue, self[type].rawValue, 32, PropModeReplace, bytes, Int32(values.count))
             }
         }
     }
 
     /// Removes a property.
     public func deleteProperty(_ w: WindowID, _ property: AtomName) {
-        XDeleteProperty(raw, w, self[property])
+        XDeleteProperty(raw, w.rawValue, self[property].rawValue)
     }
 
     /// Sets a text property (UTF8_STRING or STRING).
     public func setProperty(_ w: WindowID, _ property: AtomName, text: String, type: AtomName = .UTF8_STRING) {
         var bytes = Array(text.utf8)
-        _ = XChangeProperty(raw, w, self[property], self[type], 8, PropModeReplace, &bytes, Int32(bytes.count))
+        _ = XChangeProperty(raw, w.rawValue, self[property].rawValue, self[type].rawValue, 8, PropModeReplace, &bytes, Int32(bytes.count))
     }
 
     /// Reads a format-32 property as integers (empty when absent or on a vanished window).
     public func integers(_ w: WindowID, _ property: AtomName) -> [Int] { integers(w, atom: self[property]) }
 
     /// A 32-bit property named by an atom interned elsewhere (one whose name is made at run time).
-    public func integers(_ w: WindowID, atom: UInt) -> [Int] {
+    public func integers(_ w: WindowID, atom: Atom) -> [Int] {
         var type: UInt = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let status = XGetWindowProperty(
-            raw, w, atom, 0, 4096, 0, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
+            raw, w.rawValue, atom.rawValue, 0, 4096, 0, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
         defer { if let data { XFree(data) } }
         guard status == Success, format == 32, let data else { return [] }
         return data.withMemoryRebound(to: Int.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
@@ -44,7 +44,7 @@ extension XDisplay {
         let hint = XAllocClassHint()!
         hint.pointee.res_name = strdup(instance)
         hint.pointee.res_class = strdup(className)
-        XSetClassHint(raw, w, hint)
+        XSetClassHint(raw, w.rawValue, hint)
         free(hint.pointee.res_name)
         free(hint.pointee.res_class)
         XFree(hint)
@@ -52,8 +52,8 @@ extension XDisplay {
 
     /// `WM_PROTOCOLS`.
     public func setProtocols(_ w: WindowID, _ protocols: [AtomName]) {
-        var atoms = protocols.map { self[$0] }
-        XSetWMProtocols(raw, w, &atoms, Int32(atoms.count))
+        var atoms = protocols.map { self[$0].rawValue }
+        XSetWMProtocols(raw, w.rawValue, &atoms, Int32(atoms.count))
     }
 
     /// `WM_NORMAL_HINTS`: a program-chosen position and size, a minimum size, a fixed aspect ratio
@@ -77,7 +77,7 @@ extension XDisplay {
             hints.pointee.min_aspect.y = Int32(aspect.1)
             hints.pointee.max_aspect = hints.pointee.min_aspect
         }
-        XSetWMNormalHints(raw, w, hints)
+        XSetWMNormalHints(raw, w.rawValue, hints)
     }
 
     /// `WM_HINTS`: accepts input, starts in the normal (not iconic) state.
@@ -87,7 +87,7 @@ extension XDisplay {
         hints.pointee.flags = InputHint | StateHint
         hints.pointee.input = acceptsFocus ? 1 : 0
         hints.pointee.initial_state = NormalState
-        XSetWMHints(raw, w, hints)
+        XSetWMHints(raw, w.rawValue, hints)
     }
 
     /// The host name for `WM_CLIENT_MACHINE`.
@@ -101,8 +101,8 @@ extension XDisplay {
 
     /// Sends an EWMH client message about `window` to the root window.
     public func sendToRoot(about window: WindowID, _ type: AtomName, _ data: [Int]) {
-        var event = clientMessage(window, type, data)
-        XSendEvent(raw, root, 0, EventMask([.substructureRedirect, .substructureNotify]).rawValue, &event)
+        var event = clientMessage(window, self[type], data)
+        XSendEvent(raw, root.rawValue, 0, EventMask([.substructureRedirect, .substructureNotify]).rawValue, &event)
     }
 
     /// Answers a window manager's `_NET_WM_PING` (EWMH): the same message, sent back to the root.
@@ -111,11 +111,12 @@ extension XDisplay {
         sendToRoot(about: root, .WM_PROTOCOLS, [data.0, data.1, data.2, data.3, data.4])
     }
 
-    private func clientMessage(_ window: WindowID, _ type: AtomName, _ data: [Int]) -> XEvent {
+    /// A format-32 ClientMessage of `type` about `window`, ready to send.
+    func clientMessage(_ window: WindowID, _ type: Atom, _ data: [Int]) -> XEvent {
         var event = XEvent()
         event.xclient.type = ClientMessage
-        event.xclient.window = window
-        event.xclient.message_type = self[type]
+        event.xclient.window = window.rawValue
+        event.xclient.message_type = type.rawValue
         event.xclient.format = 32
         var d = (0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &d) { raw in
@@ -128,7 +129,6 @@ extension XDisplay {
 
     /// Sends a format-32 client message to `w` itself (no event mask: it goes to the window's owner).
     public func sendClientMessage(to w: WindowID, _ type: AtomName, _ data: [Int]) {
-        var event = clientMessage(w, type, data)
-        _ = withErrorTrap { XSendEvent(raw, w, 0, 0, &event) }
+        sendClientMessage(to: w, type: self[type], data: data)
     }
 }

@@ -16,41 +16,41 @@ extension XDisplay {
         attributes.bit_gravity = NorthWestGravity
         var mask = UInt(CWBackPixel | CWBorderPixel | CWEventMask | CWOverrideRedirect | CWBitGravity)
         if let parent, visualID(of: parent).map({ $0 != XVisualIDFromVisual(visual) }) ?? false {
-            attributes.colormap = XCreateColormap(raw, root, visual, AllocNone)
+            attributes.colormap = XCreateColormap(raw, root.rawValue, visual, AllocNone)
             mask |= UInt(CWColormap)
         }
-        return XCreateWindow(
-            raw, parent ?? root, Int32(clamping: rect.x), Int32(clamping: rect.y), UInt32(clamping: max(1, rect.width)),
+        return WindowID(XCreateWindow(
+            raw, (parent ?? root).rawValue, Int32(clamping: rect.x), Int32(clamping: rect.y), UInt32(clamping: max(1, rect.width)),
             UInt32(clamping: max(1, rect.height)),
-            0, depth, UInt32(InputOutput), visual, mask, &attributes)
+            0, depth, UInt32(InputOutput), visual, mask, &attributes))
     }
 
     /// The visual of `w` (nil when it is gone).
     func visualID(of w: WindowID) -> VisualID? {
         let (id, error) = withErrorTrap { () -> VisualID? in
             var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(raw, w, &attributes) != 0, let v = attributes.visual else { return nil }
+            guard XGetWindowAttributes(raw, w.rawValue, &attributes) != 0, let v = attributes.visual else { return nil }
             return XVisualIDFromVisual(v)
         }
         return error == nil ? id : nil
     }
 
-    public func map(_ w: WindowID) { XMapWindow(raw, w) }
-    public func unmap(_ w: WindowID) { XUnmapWindow(raw, w) }
-    public func raise(_ w: WindowID) { XRaiseWindow(raw, w) }
-    public func destroy(_ w: WindowID) { XDestroyWindow(raw, w) }
+    public func map(_ w: WindowID) { XMapWindow(raw, w.rawValue) }
+    public func unmap(_ w: WindowID) { XUnmapWindow(raw, w.rawValue) }
+    public func raise(_ w: WindowID) { XRaiseWindow(raw, w.rawValue) }
+    public func destroy(_ w: WindowID) { XDestroyWindow(raw, w.rawValue) }
     /// Destroys `w` if it still exists: another client may have destroyed it already.
-    public func destroyIfPresent(_ w: WindowID) { _ = withErrorTrap { XDestroyWindow(raw, w) } }
+    public func destroyIfPresent(_ w: WindowID) { _ = withErrorTrap { XDestroyWindow(raw, w.rawValue) } }
     public func moveResize(_ w: WindowID, to r: Rect) {
         XMoveResizeWindow(
-            raw, w, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)), UInt32(clamping: max(1, r.height)))
+            raw, w.rawValue, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)), UInt32(clamping: max(1, r.height)))
     }
-    public func selectInput(_ w: WindowID, _ events: EventMask) { XSelectInput(raw, w, events.rawValue) }
+    public func selectInput(_ w: WindowID, _ events: EventMask) { XSelectInput(raw, w.rawValue, events.rawValue) }
 
     /// Grabs the pointer for a move or resize the program does itself.
     public func grabPointer(_ w: WindowID, time: UInt) -> Bool {
         let mask = UInt32(EventMask([.buttonRelease, .pointerMotion]).rawValue)
-        return XGrabPointer(raw, w, 0, mask, GrabModeAsync, GrabModeAsync, 0, 0, time) == GrabSuccess
+        return XGrabPointer(raw, w.rawValue, 0, mask, GrabModeAsync, GrabModeAsync, 0, 0, time) == GrabSuccess
     }
 
     public func ungrabPointer(time: UInt) { XUngrabPointer(raw, time) }
@@ -70,7 +70,7 @@ extension XDisplay {
         var rootReturn: UInt = 0, child: UInt = 0
         var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
         var mask: UInt32 = 0
-        XQueryPointer(raw, root, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
+        XQueryPointer(raw, root.rawValue, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
         return (Int(rx), Int(ry), mask)
     }
 
@@ -91,9 +91,9 @@ extension XDisplay {
         let (rect, error) = withErrorTrap { () -> Rect? in
             var rootReturn: UInt = 0, child: UInt = 0
             var x: Int32 = 0, y: Int32 = 0, width: UInt32 = 0, height: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
-            guard XGetGeometry(raw, w, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else { return nil }
+            guard XGetGeometry(raw, w.rawValue, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else { return nil }
             var rx: Int32 = 0, ry: Int32 = 0
-            guard XTranslateCoordinates(raw, w, root, 0, 0, &rx, &ry, &child) != 0 else { return nil }
+            guard XTranslateCoordinates(raw, w.rawValue, root.rawValue, 0, 0, &rx, &ry, &child) != 0 else { return nil }
             return Rect(x: Int(rx), y: Int(ry), width: Int(width), height: Int(height))
         }
         return error == nil ? rect : nil
@@ -112,7 +112,7 @@ extension XDisplay {
     private func mapState(_ w: WindowID) -> Int32? {
         let (state, error) = withErrorTrap { () -> Int32? in
             var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(raw, w, &attributes) != 0 else { return nil }
+            guard XGetWindowAttributes(raw, w.rawValue, &attributes) != 0 else { return nil }
             return attributes.map_state
         }
         return error == nil ? state : nil
@@ -124,8 +124,8 @@ extension XDisplay {
     public func watch(_ w: WindowID, _ events: EventMask) -> Bool {
         let (ok, error) = withErrorTrap { () -> Bool in
             var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(raw, w, &attributes) != 0 else { return false }
-            XSelectInput(raw, w, attributes.your_event_mask | events.rawValue)
+            guard XGetWindowAttributes(raw, w.rawValue, &attributes) != 0 else { return false }
+            XSelectInput(raw, w.rawValue, attributes.your_event_mask | events.rawValue)
             return true
         }
         return ok && error == nil
@@ -146,9 +146,10 @@ extension XDisplay {
             var rootReturn: UInt = 0, parentReturn: UInt = 0
             var children: UnsafeMutablePointer<UInt>?
             var count: UInt32 = 0
-            guard XQueryTree(raw, w, &rootReturn, &parentReturn, &children, &count) != 0 else { return nil }
+            guard XQueryTree(raw, w.rawValue, &rootReturn, &parentReturn, &children, &count) != 0 else { return nil }
             defer { if let children { XFree(children) } }
-            return (parentReturn, children.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? [])
+            let ids = children.map { UnsafeBufferPointer(start: $0, count: Int(count)).map { WindowID($0) } } ?? []
+            return (WindowID(parentReturn), ids)
         }
         return error == nil ? tree : nil
     }
@@ -181,7 +182,7 @@ extension XDisplay {
     public func createGC(_ w: WindowID) -> OpaquePointer {
         var values = XGCValues()
         values.graphics_exposures = 0
-        return XCreateGC(raw, w, UInt(GCGraphicsExposures), &values)
+        return XCreateGC(raw, w.rawValue, UInt(GCGraphicsExposures), &values)
     }
 
     public func freeGC(_ gc: OpaquePointer) { XFreeGC(raw, gc) }
@@ -189,6 +190,6 @@ extension XDisplay {
     /// Fills a rectangle of a window with black.
     public func fillBlack(_ w: WindowID, _ gc: OpaquePointer, _ r: Rect) {
         XSetForeground(raw, gc, XBlackPixel(raw, screen))
-        XFillRectangle(raw, w, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
+        XFillRectangle(raw, w.rawValue, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
     }
 }
