@@ -53,7 +53,7 @@ loop.everyIteration {
 let signals = SignalPipe.shared
 loop.addReader(signals.fd) { loop.stop(exitCode: 0) }
 loop.register(window) { event in
-    if case .clientMessage(_, _, let data) = event, UInt(bitPattern: data.0) == display[.WM_DELETE_WINDOW] {
+    if case .clientMessage(_, _, let data) = event, Atom(bitPattern: data.0) == display[.WM_DELETE_WINDOW] {
         loop.stop(exitCode: 0)
     }
 }

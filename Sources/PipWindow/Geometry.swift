@@ -1,6 +1,3 @@
-/// An X window id.
-public typealias WindowID = UInt
-
 /// A rectangle in pixels (root or window coordinates, as the API says).
 public struct Rect: Sendable, Equatable, CustomStringConvertible {
     public var x: Int

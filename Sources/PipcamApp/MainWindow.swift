@@ -63,7 +63,7 @@ final class MainWindow {
             }
             // A window we cannot create inside another program's (an odd visual, a vanished parent)
             // is a failure to say, not a silent run without a view.
-            if let error { throw DisplayError.cannotEmbed("window 0x\(String(parent, radix: 16)): \(error)") }
+            if let error { throw DisplayError.cannotEmbed("window 0x\(String(parent.rawValue, radix: 16)): \(error)") }
             id = created
         } else {
             let share = Self.workAreaShare
@@ -147,19 +147,19 @@ final class MainWindow {
             if content == .placeholder { return .returnFromPip }
             if buttonEnabled && buttonRect.contains(x: p.x, y: p.y) { return .startPip }
         case .clientMessage(_, let type, let data)
-            where type == display[.WM_PROTOCOLS] && UInt(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
+            where type == display[.WM_PROTOCOLS] && Atom(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
             return .close
         case .clientMessage(_, let type, let data) where type == display[._XEMBED]:
             handleXEmbed(message: data.1, detail: data.2, data1: data.3)
         case .keyPress(_, let keysym, let state) where KeyModifiers.isPlainKeyPress(state: state):
             // Keys reach an embedded view as events its embedder forwards (XEmbed).
             switch keysym {
-            case Keysym.escape: return content == .placeholder ? .returnFromPip : nil
-            case Keysym.p: return .togglePip
+            case .escape: return content == .placeholder ? .returnFromPip : nil
+            case .p: return .togglePip
             // The view has nothing of its own to move the focus to: Tab hands it back to the
             // embedder's next (Shift+Tab, ISO_Left_Tab: previous) widget.
-            case Keysym.tab, Keysym.isoLeftTab:
-                moveFocusOut(backwards: keysym == Keysym.isoLeftTab || state & KeyModifiers.shift.rawValue != 0)
+            case .tab, .isoLeftTab:
+                moveFocusOut(backwards: keysym == .isoLeftTab || state & KeyModifiers.shift.rawValue != 0)
             default: break
             }
         default:

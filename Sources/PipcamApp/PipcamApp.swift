@@ -84,7 +84,7 @@ public final class PipcamApp {
         loop.stop(exitCode: 0)
     }
 
-    private static func goneLine(_ w: WindowID) -> String { "pipcam: window 0x\(String(w, radix: 16)) is gone" }
+    private static func goneLine(_ w: WindowID) -> String { "pipcam: window 0x\(String(w.rawValue, radix: 16)) is gone" }
 
     var allowShm: Bool { options.allowSharedMemory }
 

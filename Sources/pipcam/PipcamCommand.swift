@@ -156,11 +156,11 @@ struct PipcamCommand: ParsableCommand {
     }()
 
     /// A window id in decimal or 0x hex, as `st -w` and `mpv --wid` take it.
-    static func parseWindowID(_ text: String) -> UInt? {
+    static func parseWindowID(_ text: String) -> WindowID? {
         let t = text.filter { $0 != " " }
         let value = t.lowercased().hasPrefix("0x") ? UInt(t.dropFirst(2), radix: 16) : UInt(t)
         guard let value, value > 0, value <= 0x1FFF_FFFF else { return nil }
-        return value
+        return WindowID(value)
     }
 
     /// A parse error as the first part of one line: ArgumentParser's sentences ("Unknown option

@@ -63,15 +63,15 @@ import Testing
             == [.zoom(by: PipTuning.wheelZoomFactor, aroundX: 1010, y: 520)])
         #expect(input.handle(Self.press(5, x: 10, y: 20, time: 0), size: Self.size, now: Self.at(0))
             == [.zoom(by: 1 / PipTuning.wheelZoomFactor, aroundX: 1010, y: 520)])
-        let keys: [(UInt, PipWindowInput.Intent?)] = [
-            (Keysym.escape, .stop), (Keysym.m, .toggleMirror), (Keysym.r, .rotate),
-            (Keysym.plus, .zoom(by: PipTuning.keyZoomFactor, aroundX: nil, y: nil)),
-            (Keysym.keypadSubtract, .zoom(by: 1 / PipTuning.keyZoomFactor, aroundX: nil, y: nil)), (Keysym.p, nil),
+        let keys: [(Keysym, PipWindowInput.Intent?)] = [
+            (.escape, .stop), (.m, .toggleMirror), (.r, .rotate),
+            (.plus, .zoom(by: PipTuning.keyZoomFactor, aroundX: nil, y: nil)),
+            (.keypadSubtract, .zoom(by: 1 / PipTuning.keyZoomFactor, aroundX: nil, y: nil)), (.p, nil),
         ]
         for (keysym, intent) in keys {
             #expect(input.handle(.keyPress(window: 7, keysym: keysym, state: 0), size: Self.size, now: Self.at(0)) == (intent.map { [$0] } ?? []))
         }
         // With Control held a key is someone else's shortcut.
-        #expect(input.handle(.keyPress(window: 7, keysym: Keysym.escape, state: 4), size: Self.size, now: Self.at(0)).isEmpty)
+        #expect(input.handle(.keyPress(window: 7, keysym: .escape, state: 4), size: Self.size, now: Self.at(0)).isEmpty)
     }
 }

@@ -37,7 +37,7 @@ public func fuzzXProperties(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     precondition(layout.areas.contains(layout.area(for: window)))
     _ = layout.shows(window)
 
-    _ = SourceWindowWatcher.isHidden(wmState: wmState, netWMState: netWMState, hiddenAtom: UInt(bitPattern: desktop))
+    _ = SourceWindowWatcher.isHidden(wmState: wmState, netWMState: netWMState, hiddenAtom: Atom(bitPattern: desktop))
     let outer = SourceWindowWatcher.outerFrame(inner: window, extents: extents)
     precondition(outer.width >= window.width && outer.height >= window.height, "frame \(outer) of \(window)")
     return 0

@@ -44,7 +44,7 @@ public struct ControlClient {
         display.setClass(requestor, instance: "pipcam", className: "Pipcam")
         defer { display.destroy(requestor); display.sync() }
         if let code = command.code {
-            guard display.sendClientMessage(to: owner, type: display[._PIPCAM_COMMAND], data: [code, Int(requestor)]) else {
+            guard display.sendClientMessage(to: owner, type: display[._PIPCAM_COMMAND], data: [code, Int(requestor.rawValue)]) else {
                 return command == .quit ? done(nil) : notRunning()
             }
         }
@@ -57,7 +57,7 @@ public struct ControlClient {
         return waitForReply(command, requestor: requestor, owner: owner, selection: selection)
     }
 
-    private func waitForReply(_ command: ControlCommand, requestor: WindowID, owner: WindowID, selection: UInt) -> Outcome {
+    private func waitForReply(_ command: ControlCommand, requestor: WindowID, owner: WindowID, selection: Atom) -> Outcome {
         let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(replyMilliseconds) * 1_000_000)
         while let event = display.nextEvent(withinMilliseconds: remaining(until: deadline)) {
             switch event {
@@ -65,7 +65,7 @@ public struct ControlClient {
             // reused for ours, and its (refused) answer must not pass for the instance's.
             case .selectionNotify(let w, let s, let t, let property)
             where w == requestor && s == selection && t == display[._PIPCAM_STATUS]:
-                guard property != 0, let bytes = display.takeProperty(requestor, property) else {
+                guard property != .none, let bytes = display.takeProperty(requestor, property) else {
                     return failed("the \(who) refused the request")
                 }
                 return done(command == .status ? String(decoding: bytes, as: UTF8.self) : nil)

@@ -144,7 +144,7 @@ public final class ControlServer {
         {
             display.answer(request, text: Array(snapshot.json.encoded.utf8), type: display[.UTF8_STRING])
         } else {
-            display.answer(request, text: nil, type: 0)
+            display.answer(request, text: nil, type: .none)
         }
     }
 }

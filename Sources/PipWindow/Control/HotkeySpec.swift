@@ -32,7 +32,7 @@ public struct KeyModifiers: OptionSet, Sendable, Hashable {
 public struct HotkeySpec: Sendable, Equatable, CustomStringConvertible {
     public var modifiers: KeyModifiers
     /// The key's X keysym (e.g. 0x70 for `p`, 0xffc6 for `F9`).
-    public var keysym: UInt
+    public var keysym: Keysym
     /// The keysym's name as X spells it (e.g. `p`, `F9`).
     public var keyName: String
     /// The text the user gave.
@@ -48,7 +48,7 @@ public struct HotkeySpec: Sendable, Equatable, CustomStringConvertible {
     /// Parses `text`: modifier names are case-insensitive; the key is any X keysym name, tried as
     /// given, then lower case (`P` means the `p` key), then with an upper-case first letter (`f9`, `escape`).
     /// - Parameter keysym: looks a keysym name up (X's `XStringToKeysym`); nil for unknown names.
-    public static func parse(_ text: String, keysym: (String) -> UInt? = XDisplay.keysym(named:)) throws(ParseError)
+    public static func parse(_ text: String, keysym: (String) -> Keysym? = XDisplay.keysym(named:)) throws(ParseError)
         -> HotkeySpec
     {
         func fail(_ why: String) -> ParseError { ParseError(description: "--hotkey: bad key '\(text)': \(why)") }

@@ -11,7 +11,7 @@ import Glibc
 public struct InstanceClaim: Sendable, Equatable {
     /// The hidden window that owns the selection and receives commands.
     public let window: WindowID
-    public let selection: UInt
+    public let selection: Atom
     /// The server time the ownership starts at (requests from before it are refused).
     public let since: UInt
     /// The instance name (`--name`), nil for the default instance.

@@ -106,7 +106,7 @@ public final class DisplayLoop {
 
     private func dispatch(_ event: WindowEvent) {
         if case .clientMessage(_, let type, let data) = event, type == display[.WM_PROTOCOLS],
-            UInt(bitPattern: data.0) == display[._NET_WM_PING] {
+            Atom(bitPattern: data.0) == display[._NET_WM_PING] {
             display.answerPing(data)
             return
         }

@@ -23,7 +23,7 @@ extension PipController {
         case .expose(_, 0):
             pipPresenter.redraw()
         case .clientMessage(_, let type, let data)
-            where type == display[.WM_PROTOCOLS] && UInt(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
+            where type == display[.WM_PROTOCOLS] && Atom(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
             feed(.pipWindowClosed)
         case .visibility(_, _, let unobscured) where !unobscured:
             pipWindow.raiseIfObscured()

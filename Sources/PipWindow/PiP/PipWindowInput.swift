@@ -76,13 +76,13 @@ struct PipWindowInput {
     /// The press became a drag: it is not the first half of a double-click.
     mutating func dragStarted() { lastClick = nil }
 
-    private static func intent(forKey keysym: UInt) -> Intent? {
+    private static func intent(forKey keysym: Keysym) -> Intent? {
         switch keysym {
-        case Keysym.escape: return .stop
-        case Keysym.m: return .toggleMirror
-        case Keysym.r: return .rotate
-        case Keysym.plus, Keysym.equal, Keysym.keypadAdd: return .zoom(by: PipTuning.keyZoomFactor, aroundX: nil, y: nil)
-        case Keysym.minus, Keysym.keypadSubtract: return .zoom(by: 1 / PipTuning.keyZoomFactor, aroundX: nil, y: nil)
+        case .escape: return .stop
+        case .m: return .toggleMirror
+        case .r: return .rotate
+        case .plus, .equal, .keypadAdd: return .zoom(by: PipTuning.keyZoomFactor, aroundX: nil, y: nil)
+        case .minus, .keypadSubtract: return .zoom(by: 1 / PipTuning.keyZoomFactor, aroundX: nil, y: nil)
         default: return nil
         }
     }

@@ -92,8 +92,8 @@ final class SourceWindowWatcher {
     }
 
     /// Whether a managed window's `WM_STATE` (Iconic) or `_NET_WM_STATE` (holding `hiddenAtom`) says it is hidden.
-    static func isHidden(wmState: [Int], netWMState: [Int], hiddenAtom: UInt) -> Bool {
-        wmState.first == 3 || netWMState.contains { UInt(bitPattern: $0) == hiddenAtom }
+    static func isHidden(wmState: [Int], netWMState: [Int], hiddenAtom: Atom) -> Bool {
+        wmState.first == 3 || netWMState.contains { Atom(bitPattern: $0) == hiddenAtom }
     }
 
     /// Unmapped with no `WM_STATE` or `WM_STATE` Withdrawn (ICCCM 4.1.4): no window manager manages it.

@@ -36,8 +36,8 @@ public final class FloatingWindow {
         // Zero user time: an auto-started PiP must never take the focus from what the user is doing.
         display.setProperty(id, ._NET_WM_USER_TIME, type: .CARDINAL_, values: [0])
         display.setProperty(id, ._NET_WM_BYPASS_COMPOSITOR, type: .CARDINAL_, values: [2])
-        display.setProperty(id, ._NET_WM_WINDOW_TYPE, type: .ATOM_, values: [Int(display[._NET_WM_WINDOW_TYPE_UTILITY])])
-        display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: wantedStates.map { Int(display[$0]) })
+        display.setProperty(id, ._NET_WM_WINDOW_TYPE, type: .ATOM_, values: [Int(display[._NET_WM_WINDOW_TYPE_UTILITY].rawValue)])
+        display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: wantedStates.map { Int(display[$0].rawValue) })
     }
 
     private static let floatingStates: [AtomName] = [
@@ -58,7 +58,7 @@ public final class FloatingWindow {
         display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
         guard isMapped, info.isRunning else { return }
         // After mapping, EWMH state changes go through client messages to the root (action 1 = add).
-        for state in wantedStates { display.sendToRoot(about: id, ._NET_WM_STATE, [EWMH.stateAdd, Int(display[state]), 0, EWMH.sourceApplication, 0]) }
+        for state in wantedStates { display.sendToRoot(about: id, ._NET_WM_STATE, [EWMH.stateAdd, Int(display[state].rawValue), 0, EWMH.sourceApplication, 0]) }
         display.sendToRoot(about: id, ._NET_WM_DESKTOP, [EWMH.allDesktops, EWMH.sourceApplication, 0, 0, 0])
     }
 

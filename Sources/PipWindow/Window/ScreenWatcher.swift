@@ -6,7 +6,7 @@ final class ScreenWatcher {
     private var display: XDisplay { loop.display }
     private(set) var windowManager: WindowManagerInfo
     /// `_GTK_WORKAREAS_D<n>` of the current desktop, whose changes move the work areas.
-    private var monitorWorkAreasAtom: UInt?
+    private var monitorWorkAreasAtom: Atom?
     private var cached: ScreenLayout?
     private var token: Int?
     /// How many times the layout was read from the server; for tests.

@@ -4,7 +4,7 @@ public struct WindowManagerInfo: Sendable {
     public var isRunning: Bool { checkWindow != nil }
     /// The window manager's check window; it goes when the window manager quits.
     public var checkWindow: WindowID?
-    private var supported: Set<UInt>
+    private var supported: Set<Atom>
 
     /// Reads `_NET_SUPPORTING_WM_CHECK` and `_NET_SUPPORTED` from the root window.
     public init(display: XDisplay) {
@@ -14,10 +14,10 @@ public struct WindowManagerInfo: Sendable {
         checkWindow = check.flatMap {
             $0 != 0 && display.integers($0, ._NET_SUPPORTING_WM_CHECK).first.map { WindowID(bitPattern: $0) } == $0 ? $0 : nil
         }
-        supported = checkWindow != nil ? Set(display.integers(display.root, ._NET_SUPPORTED).map { UInt(bitPattern: $0) }) : []
+        supported = checkWindow != nil ? Set(display.integers(display.root, ._NET_SUPPORTED).map(Atom.init(bitPattern:))) : []
     }
 
-    public func supports(_ atom: UInt) -> Bool { supported.contains(atom) }
+    public func supports(_ atom: Atom) -> Bool { supported.contains(atom) }
 
     /// The work area of the current desktop (`_NET_WORKAREA`), or the whole screen.
     public static func workArea(display: XDisplay) -> Rect {
@@ -46,7 +46,7 @@ public struct WindowManagerInfo: Sendable {
 
     /// The atom of mutter's per-monitor work areas for the current desktop, `_GTK_WORKAREAS_D<n>`
     /// (GTK reads it for the same reason: `_NET_WORKAREA` takes a panel on one monitor off all).
-    public static func monitorWorkAreasAtom(display: XDisplay) -> UInt? {
+    public static func monitorWorkAreasAtom(display: XDisplay) -> Atom? {
         let desktop = currentDesktop(display: display)
         return desktop >= 0 ? display.intern("_GTK_WORKAREAS_D\(desktop)") : nil
     }

@@ -1,17 +1,22 @@
-/// Keysyms pipcam acts on (X11's keysymdef.h).
-package enum Keysym {
-    package static let escape: UInt = 0xff1b
-    package static let tab: UInt = 0xff09
+/// An X keysym: what a key produces (X11's keysymdef.h), e.g. 0xff1b for Escape.
+public struct Keysym: XIdentifier, CustomStringConvertible {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public var description: String { "0x" + String(rawValue, radix: 16) }
+
+    // The keysyms pipcam acts on.
+    package static let escape = Keysym(0xff1b)
+    package static let tab = Keysym(0xff09)
     /// Shift+Tab on most keymaps.
-    package static let isoLeftTab: UInt = 0xfe20
-    package static let plus: UInt = 0x2b
-    package static let equal: UInt = 0x3d
-    package static let minus: UInt = 0x2d
-    package static let keypadAdd: UInt = 0xffab
-    package static let keypadSubtract: UInt = 0xffad
-    package static let m: UInt = 0x6d
-    package static let p: UInt = 0x70
-    package static let r: UInt = 0x72
+    package static let isoLeftTab = Keysym(0xfe20)
+    package static let plus = Keysym(0x2b)
+    package static let equal = Keysym(0x3d)
+    package static let minus = Keysym(0x2d)
+    package static let keypadAdd = Keysym(0xffab)
+    package static let keypadSubtract = Keysym(0xffad)
+    package static let m = Keysym(0x6d)
+    package static let p = Keysym(0x70)
+    package static let r = Keysym(0x72)
 }
 
 /// The XEmbed protocol's messages (in `_XEMBED` ClientMessages' `data.l[1]`) and `_XEMBED_INFO`

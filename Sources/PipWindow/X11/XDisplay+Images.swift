@@ -117,7 +117,7 @@ extension XDisplay {
     public func readOnServer(_ buffer: ImageBuffer, gc: OpaquePointer) {
         guard buffer.segment != nil else { return }
         let w = UInt32(buffer.width), h = UInt32(buffer.height)
-        let pixmap = XCreatePixmap(raw, root, w, h, UInt32(depth))
+        let pixmap = XCreatePixmap(raw, root.rawValue, w, h, UInt32(depth))
         XShmPutImage(raw, pixmap, gc, buffer.image, 0, 0, 0, 0, w, h, 0)
         XFreePixmap(raw, pixmap)
         buffer.readByServer = true
@@ -128,11 +128,11 @@ extension XDisplay {
     public func put(_ buffer: ImageBuffer, on window: WindowID, gc: OpaquePointer, at origin: (Int, Int), size: (Int, Int)) {
         let w = UInt32(min(size.0, buffer.width)), h = UInt32(min(size.1, buffer.height))
         if let _ = buffer.segment {
-            XShmPutImage(raw, window, gc, buffer.image, 0, 0, Int32(origin.0), Int32(origin.1), w, h, 1)
+            XShmPutImage(raw, window.rawValue, gc, buffer.image, 0, 0, Int32(origin.0), Int32(origin.1), w, h, 1)
             buffer.inFlight = true
             buffer.readByServer = true
         } else {
-            XPutImage(raw, window, gc, buffer.image, 0, 0, Int32(origin.0), Int32(origin.1), w, h)
+            XPutImage(raw, window.rawValue, gc, buffer.image, 0, 0, Int32(origin.0), Int32(origin.1), w, h)
         }
     }
 }

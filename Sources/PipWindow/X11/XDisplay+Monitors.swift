@@ -21,7 +21,7 @@ extension XDisplay {
     /// Nothing without RandR.
     public func watchScreenChanges() {
         guard randrEventBase >= 0 else { return }
-        XRRSelectInput(raw, root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
+        XRRSelectInput(raw, root.rawValue, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
     }
 
     static func randrEventBase(_ d: OpaquePointer) -> Int32 {

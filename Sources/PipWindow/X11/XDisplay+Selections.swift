@@ -7,80 +7,70 @@ import Glibc
 /// Selections and client messages: owning `_PIPCAM_S<screen>`, sending commands, converting and answering.
 extension XDisplay {
     /// The atom called `name`, created if it does not exist yet.
-    public func intern(_ name: String) -> UInt { XInternAtom(raw, name, 0) }
+    public func intern(_ name: String) -> Atom { Atom(XInternAtom(raw, name, 0)) }
 
     /// A server timestamp for `window` (which must select property changes): appends nothing to a
     /// property and takes the time of the PropertyNotify that causes (ICCCM 2.1; `CurrentTime` is
     /// not good enough to own a selection). Other events stay queued.
     public func serverTime(_ window: WindowID) -> UInt {
         var nothing: UInt8 = 0
-        XChangeProperty(raw, window, self[._PIPCAM_TIMESTAMP], self[.STRING_], 8, PropModeAppend, &nothing, 0)
+        XChangeProperty(raw, window.rawValue, self[._PIPCAM_TIMESTAMP].rawValue, self[.STRING_].rawValue, 8, PropModeAppend, &nothing, 0)
         var event = XEvent()
         while true {
-            XWindowEvent(raw, window, EventMask.propertyChange.rawValue, &event)
-            if event.type == PropertyNotify && event.xproperty.atom == self[._PIPCAM_TIMESTAMP] { return event.xproperty.time }
+            XWindowEvent(raw, window.rawValue, EventMask.propertyChange.rawValue, &event)
+            if event.type == PropertyNotify && event.xproperty.atom == self[._PIPCAM_TIMESTAMP].rawValue { return event.xproperty.time }
         }
     }
 
     /// The window owning `selection`, or nil.
-    public func selectionOwner(_ selection: UInt) -> WindowID? {
-        let owner = XGetSelectionOwner(raw, selection)
-        return owner == 0 ? nil : owner
+    public func selectionOwner(_ selection: Atom) -> WindowID? {
+        let owner = XGetSelectionOwner(raw, selection.rawValue)
+        return owner == 0 ? nil : WindowID(owner)
     }
 
     /// Makes `window` the owner of `selection` as of `time` if no client owns it; true if the
     /// server says it now is. The check and the claim run with the server grabbed: X lets a later
     /// claim replace an owner, so two programs that both saw none would otherwise both win.
-    public func claimSelectionIfUnowned(_ selection: UInt, for window: WindowID, time: UInt) -> Bool {
+    public func claimSelectionIfUnowned(_ selection: Atom, for window: WindowID, time: UInt) -> Bool {
         XGrabServer(raw)
         defer {
             XUngrabServer(raw)
             XFlush(raw)
         }
-        guard XGetSelectionOwner(raw, selection) == 0 else { return false }
-        XSetSelectionOwner(raw, selection, window, time)
-        return XGetSelectionOwner(raw, selection) == window
+        guard XGetSelectionOwner(raw, selection.rawValue) == 0 else { return false }
+        XSetSelectionOwner(raw, selection.rawValue, window.rawValue, time)
+        return XGetSelectionOwner(raw, selection.rawValue) == window.rawValue
     }
 
     /// Sends a format-32 ClientMessage to the client that created `window`; false if the window is gone.
     @discardableResult
-    public func sendClientMessage(to window: WindowID, type: UInt, data: [Int]) -> Bool {
-        var event = XEvent()
-        event.xclient.type = ClientMessage
-        event.xclient.window = window
-        event.xclient.message_type = type
-        event.xclient.format = 32
-        var d = (0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &d) { raw in
-            let l = raw.bindMemory(to: Int.self)
-            for (i, v) in data.prefix(5).enumerated() { l[i] = v }
-        }
-        event.xclient.data.l = d
-        return withErrorTrap { XSendEvent(raw, window, 0, 0, &event) }.1 == nil
+    public func sendClientMessage(to window: WindowID, type: Atom, data: [Int]) -> Bool {
+        var event = clientMessage(window, type, data)
+        return withErrorTrap { XSendEvent(raw, window.rawValue, 0, 0, &event) }.1 == nil
     }
 
     /// Asks the owner of `selection` for it as `target`, to be written to `property` on `requestor`.
-    public func convertSelection(_ selection: UInt, target: UInt, property: UInt, requestor: WindowID) {
-        XConvertSelection(raw, selection, target, property, requestor, UInt(CurrentTime))
+    public func convertSelection(_ selection: Atom, target: Atom, property: Atom, requestor: WindowID) {
+        XConvertSelection(raw, selection.rawValue, target.rawValue, property.rawValue, requestor.rawValue, UInt(CurrentTime))
     }
 
     /// Answers `request` with text of type `type` (nil: refuse); false if the requestor is gone.
     @discardableResult
-    public func answer(_ request: SelectionRequest, text: [UInt8]?, type: UInt) -> Bool {
+    public func answer(_ request: SelectionRequest, text: [UInt8]?, type: Atom) -> Bool {
         answer(request) { property in
             var bytes = text ?? []
-            XChangeProperty(raw, request.requestor, property, type, 8, PropModeReplace, &bytes, Int32(bytes.count))
+            XChangeProperty(raw, request.requestor.rawValue, property, type.rawValue, 8, PropModeReplace, &bytes, Int32(bytes.count))
         } refuse: { text == nil }
     }
 
     /// Answers `request` with a list of atoms (the TARGETS conversion).
     @discardableResult
-    public func answer(_ request: SelectionRequest, atoms: [UInt]) -> Bool {
+    public func answer(_ request: SelectionRequest, atoms: [Atom]) -> Bool {
         answer(request) { property in
-            var values = atoms.map { Int(bitPattern: $0) }
+            var values = atoms.map { Int(bitPattern: $0.rawValue) }
             values.withUnsafeMutableBytes { bytes in
                 _ = XChangeProperty(
-                    raw, request.requestor, property, self[.ATOM_], 32, PropModeReplace,
+                    raw, request.requestor.rawValue, property, self[.ATOM_].rawValue, 32, PropModeReplace,
                     bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(atoms.count))
             }
         } refuse: { false }
@@ -89,26 +79,26 @@ extension XDisplay {
     // The requestor may be any client, even a hostile or vanished one: trap what fails.
     private func answer(_ request: SelectionRequest, write: (UInt) -> Void, refuse: () -> Bool) -> Bool {
         withErrorTrap { () -> Void in
-            let property = request.property != 0 ? request.property : request.target
+            let property = (request.property != .none ? request.property : request.target).rawValue
             let refused = refuse()
             if !refused { write(property) }
             var event = XEvent()
             event.xselection.type = SelectionNotify
-            event.xselection.requestor = request.requestor
-            event.xselection.selection = request.selection
-            event.xselection.target = request.target
+            event.xselection.requestor = request.requestor.rawValue
+            event.xselection.selection = request.selection.rawValue
+            event.xselection.target = request.target.rawValue
             event.xselection.property = refused ? 0 : property
             event.xselection.time = request.time
-            XSendEvent(raw, request.requestor, 0, 0, &event)
+            XSendEvent(raw, request.requestor.rawValue, 0, 0, &event)
         }.1 == nil
     }
 
     /// Reads a property as bytes and deletes it (the end of a selection transfer); nil if absent.
-    public func takeProperty(_ window: WindowID, _ property: UInt) -> [UInt8]? {
+    public func takeProperty(_ window: WindowID, _ property: Atom) -> [UInt8]? {
         var type: UInt = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let status = XGetWindowProperty(
-            raw, window, property, 0, 1 << 20, 1, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
+            raw, window.rawValue, property.rawValue, 0, 1 << 20, 1, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
         defer { if let data { XFree(data) } }
         guard status == Success, type != 0, format == 8, let data else { return nil }
         return Array(UnsafeBufferPointer(start: data, count: Int(count)))
@@ -137,13 +127,14 @@ extension XDisplay {
             let r = e.xselectionrequest
             return .selectionRequest(
                 SelectionRequest(
-                    owner: r.owner, requestor: r.requestor, selection: r.selection, target: r.target, property: r.property,
-                    time: r.time))
+                    owner: WindowID(r.owner), requestor: WindowID(r.requestor), selection: Atom(r.selection), target: Atom(r.target),
+                    property: Atom(r.property), time: r.time))
         case SelectionNotify:
             let s = e.xselection
-            return .selectionNotify(requestor: s.requestor, selection: s.selection, target: s.target, property: s.property)
+            return .selectionNotify(
+                requestor: WindowID(s.requestor), selection: Atom(s.selection), target: Atom(s.target), property: Atom(s.property))
         case SelectionClear:
-            return .selectionClear(window: e.xselectionclear.window, selection: e.xselectionclear.selection)
+            return .selectionClear(window: WindowID(e.xselectionclear.window), selection: Atom(e.xselectionclear.selection))
         default:
             return .other
         }

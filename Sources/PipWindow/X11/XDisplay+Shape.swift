@@ -19,12 +19,12 @@ extension XDisplay {
 
     private func setShape(_ w: WindowID, kind: Int32, _ rects: [Rect]?) {
         guard let rects else {
-            XShapeCombineMask(raw, w, kind, 0, 0, 0, ShapeSet)
+            XShapeCombineMask(raw, w.rawValue, kind, 0, 0, 0, ShapeSet)
             return
         }
         var xrects = rects.map {
             XRectangle(x: Int16(clamping: $0.x), y: Int16(clamping: $0.y), width: UInt16(clamping: $0.width), height: UInt16(clamping: $0.height))
         }
-        XShapeCombineRectangles(raw, w, kind, 0, 0, &xrects, Int32(xrects.count), ShapeSet, YXBanded)
+        XShapeCombineRectangles(raw, w.rawValue, kind, 0, 0, &xrects, Int32(xrects.count), ShapeSet, YXBanded)
     }
 }

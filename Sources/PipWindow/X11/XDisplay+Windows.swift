@@ -1,9 +1,6 @@
 import CX11
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Window creation, properties and requests.
+/// Windows: creation, mapping, geometry, the window tree, the pointer and drawing.
 extension XDisplay {
     /// Creates an unmapped window with a black background and no border, in the default visual.
     /// Inside another program's window whose visual differs (GTK's sockets use their own), the
@@ -19,164 +16,41 @@ extension XDisplay {
         attributes.bit_gravity = NorthWestGravity
         var mask = UInt(CWBackPixel | CWBorderPixel | CWEventMask | CWOverrideRedirect | CWBitGravity)
         if let parent, visualID(of: parent).map({ $0 != XVisualIDFromVisual(visual) }) ?? false {
-            attributes.colormap = XCreateColormap(raw, root, visual, AllocNone)
+            attributes.colormap = XCreateColormap(raw, root.rawValue, visual, AllocNone)
             mask |= UInt(CWColormap)
         }
-        return XCreateWindow(
-            raw, parent ?? root, Int32(clamping: rect.x), Int32(clamping: rect.y), UInt32(clamping: max(1, rect.width)),
+        return WindowID(XCreateWindow(
+            raw, (parent ?? root).rawValue, Int32(clamping: rect.x), Int32(clamping: rect.y), UInt32(clamping: max(1, rect.width)),
             UInt32(clamping: max(1, rect.height)),
-            0, depth, UInt32(InputOutput), visual, mask, &attributes)
+            0, depth, UInt32(InputOutput), visual, mask, &attributes))
     }
 
     /// The visual of `w` (nil when it is gone).
     func visualID(of w: WindowID) -> VisualID? {
         let (id, error) = withErrorTrap { () -> VisualID? in
             var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(raw, w, &attributes) != 0, let v = attributes.visual else { return nil }
+            guard XGetWindowAttributes(raw, w.rawValue, &attributes) != 0, let v = attributes.visual else { return nil }
             return XVisualIDFromVisual(v)
         }
         return error == nil ? id : nil
     }
 
-    public func map(_ w: WindowID) { XMapWindow(raw, w) }
-    public func unmap(_ w: WindowID) { XUnmapWindow(raw, w) }
-    public func raise(_ w: WindowID) { XRaiseWindow(raw, w) }
-    public func destroy(_ w: WindowID) { XDestroyWindow(raw, w) }
+    public func map(_ w: WindowID) { XMapWindow(raw, w.rawValue) }
+    public func unmap(_ w: WindowID) { XUnmapWindow(raw, w.rawValue) }
+    public func raise(_ w: WindowID) { XRaiseWindow(raw, w.rawValue) }
+    public func destroy(_ w: WindowID) { XDestroyWindow(raw, w.rawValue) }
     /// Destroys `w` if it still exists: another client may have destroyed it already.
-    public func destroyIfPresent(_ w: WindowID) { _ = withErrorTrap { XDestroyWindow(raw, w) } }
+    public func destroyIfPresent(_ w: WindowID) { _ = withErrorTrap { XDestroyWindow(raw, w.rawValue) } }
     public func moveResize(_ w: WindowID, to r: Rect) {
         XMoveResizeWindow(
-            raw, w, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)), UInt32(clamping: max(1, r.height)))
+            raw, w.rawValue, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)), UInt32(clamping: max(1, r.height)))
     }
-    public func selectInput(_ w: WindowID, _ events: EventMask) { XSelectInput(raw, w, events.rawValue) }
-
-    // MARK: properties
-
-    /// Sets a format-32 property (CARDINAL, ATOM, WINDOW…) to `values`.
-    public func setProperty(_ w: WindowID, _ property: AtomName, type: AtomName, values: [Int]) {
-        values.withUnsafeBufferPointer { buf in
-            buf.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: values.count * 8) { bytes in
-                _ = XChangeProperty(raw, w, self[property], self[type], 32, PropModeReplace, bytes, Int32(values.count))
-            }
-        }
-    }
-
-    /// Removes a property.
-    public func deleteProperty(_ w: WindowID, _ property: AtomName) {
-        XDeleteProperty(raw, w, self[property])
-    }
-
-    /// Sets a text property (UTF8_STRING or STRING).
-    public func setProperty(_ w: WindowID, _ property: AtomName, text: String, type: AtomName = .UTF8_STRING) {
-        var bytes = Array(text.utf8)
-        _ = XChangeProperty(raw, w, self[property], self[type], 8, PropModeReplace, &bytes, Int32(bytes.count))
-    }
-
-    /// Reads a format-32 property as integers (empty when absent or on a vanished window).
-    public func integers(_ w: WindowID, _ property: AtomName) -> [Int] { integers(w, atom: self[property]) }
-
-    /// A 32-bit property named by an atom interned elsewhere (one whose name is made at run time).
-    public func integers(_ w: WindowID, atom: UInt) -> [Int] {
-        var type: UInt = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        let status = XGetWindowProperty(
-            raw, w, atom, 0, 4096, 0, UInt(AnyPropertyType), &type, &format, &count, &after, &data)
-        defer { if let data { XFree(data) } }
-        guard status == Success, format == 32, let data else { return [] }
-        return data.withMemoryRebound(to: Int.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
-    }
-
-    /// `WM_CLASS` as instance and class name.
-    public func setClass(_ w: WindowID, instance: String, className: String) {
-        let hint = XAllocClassHint()!
-        hint.pointee.res_name = strdup(instance)
-        hint.pointee.res_class = strdup(className)
-        XSetClassHint(raw, w, hint)
-        free(hint.pointee.res_name)
-        free(hint.pointee.res_class)
-        XFree(hint)
-    }
-
-    /// `WM_PROTOCOLS`.
-    public func setProtocols(_ w: WindowID, _ protocols: [AtomName]) {
-        var atoms = protocols.map { self[$0] }
-        XSetWMProtocols(raw, w, &atoms, Int32(atoms.count))
-    }
-
-    /// `WM_NORMAL_HINTS`: a program-chosen position and size, a minimum size, a fixed aspect ratio
-    /// and a zero base size (some window managers skew the ratio by the base size otherwise).
-    public func setSizeHints(_ w: WindowID, position: Rect, minimum: (Int, Int), aspect: (Int, Int)?) {
-        let hints = XAllocSizeHints()!
-        defer { XFree(hints) }
-        hints.pointee.flags = PPosition | PSize | USPosition | USSize | PMinSize | PBaseSize | PWinGravity
-        hints.pointee.x = Int32(clamping: position.x)
-        hints.pointee.y = Int32(clamping: position.y)
-        hints.pointee.width = Int32(clamping: position.width)
-        hints.pointee.height = Int32(clamping: position.height)
-        hints.pointee.min_width = Int32(minimum.0)
-        hints.pointee.min_height = Int32(minimum.1)
-        hints.pointee.base_width = 0
-        hints.pointee.base_height = 0
-        hints.pointee.win_gravity = NorthWestGravity
-        if let aspect {
-            hints.pointee.flags |= PAspect
-            hints.pointee.min_aspect.x = Int32(aspect.0)
-            hints.pointee.min_aspect.y = Int32(aspect.1)
-            hints.pointee.max_aspect = hints.pointee.min_aspect
-        }
-        XSetWMNormalHints(raw, w, hints)
-    }
-
-    /// `WM_HINTS`: accepts input, starts in the normal (not iconic) state.
-    public func setWMHints(_ w: WindowID, acceptsFocus: Bool) {
-        let hints = XAllocWMHints()!
-        defer { XFree(hints) }
-        hints.pointee.flags = InputHint | StateHint
-        hints.pointee.input = acceptsFocus ? 1 : 0
-        hints.pointee.initial_state = NormalState
-        XSetWMHints(raw, w, hints)
-    }
-
-    /// The host name for `WM_CLIENT_MACHINE`.
-    public static var hostName: String {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        gethostname(&buffer, 255)
-        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
-    }
-
-    // MARK: requests to the window manager
-
-    /// Sends an EWMH client message about `window` to the root window.
-    public func sendToRoot(about window: WindowID, _ type: AtomName, _ data: [Int]) {
-        var event = clientMessage(window, type, data)
-        XSendEvent(raw, root, 0, EventMask([.substructureRedirect, .substructureNotify]).rawValue, &event)
-    }
-
-    /// Answers a window manager's `_NET_WM_PING` (EWMH): the same message, sent back to the root.
-    /// Being answered in event order, it also tells the pinger that everything before it was handled.
-    public func answerPing(_ data: (Int, Int, Int, Int, Int)) {
-        sendToRoot(about: root, .WM_PROTOCOLS, [data.0, data.1, data.2, data.3, data.4])
-    }
-
-    private func clientMessage(_ window: WindowID, _ type: AtomName, _ data: [Int]) -> XEvent {
-        var event = XEvent()
-        event.xclient.type = ClientMessage
-        event.xclient.window = window
-        event.xclient.message_type = self[type]
-        event.xclient.format = 32
-        var d = (0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &d) { raw in
-            let l = raw.bindMemory(to: Int.self)
-            for (i, v) in data.prefix(5).enumerated() { l[i] = v }
-        }
-        event.xclient.data.l = d
-        return event
-    }
+    public func selectInput(_ w: WindowID, _ events: EventMask) { XSelectInput(raw, w.rawValue, events.rawValue) }
 
     /// Grabs the pointer for a move or resize the program does itself.
     public func grabPointer(_ w: WindowID, time: UInt) -> Bool {
         let mask = UInt32(EventMask([.buttonRelease, .pointerMotion]).rawValue)
-        return XGrabPointer(raw, w, 0, mask, GrabModeAsync, GrabModeAsync, 0, 0, time) == GrabSuccess
+        return XGrabPointer(raw, w.rawValue, 0, mask, GrabModeAsync, GrabModeAsync, 0, 0, time) == GrabSuccess
     }
 
     public func ungrabPointer(time: UInt) { XUngrabPointer(raw, time) }
@@ -196,7 +70,7 @@ extension XDisplay {
         var rootReturn: UInt = 0, child: UInt = 0
         var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
         var mask: UInt32 = 0
-        XQueryPointer(raw, root, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
+        XQueryPointer(raw, root.rawValue, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
         return (Int(rx), Int(ry), mask)
     }
 
@@ -217,9 +91,9 @@ extension XDisplay {
         let (rect, error) = withErrorTrap { () -> Rect? in
             var rootReturn: UInt = 0, child: UInt = 0
             var x: Int32 = 0, y: Int32 = 0, width: UInt32 = 0, height: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
-            guard XGetGeometry(raw, w, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else { return nil }
+            guard XGetGeometry(raw, w.rawValue, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else { return nil }
             var rx: Int32 = 0, ry: Int32 = 0
-            guard XTranslateCoordinates(raw, w, root, 0, 0, &rx, &ry, &child) != 0 else { return nil }
+            guard XTranslateCoordinates(raw, w.rawValue, root.rawValue, 0, 0, &rx, &ry, &child) != 0 else { return nil }
             return Rect(x: Int(rx), y: Int(ry), width: Int(width), height: Int(height))
         }
         return error == nil ? rect : nil
@@ -238,7 +112,7 @@ extension XDisplay {
     private func mapState(_ w: WindowID) -> Int32? {
         let (state, error) = withErrorTrap { () -> Int32? in
             var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(raw, w, &attributes) != 0 else { return nil }
+            guard XGetWindowAttributes(raw, w.rawValue, &attributes) != 0 else { return nil }
             return attributes.map_state
         }
         return error == nil ? state : nil
@@ -250,8 +124,8 @@ extension XDisplay {
     public func watch(_ w: WindowID, _ events: EventMask) -> Bool {
         let (ok, error) = withErrorTrap { () -> Bool in
             var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(raw, w, &attributes) != 0 else { return false }
-            XSelectInput(raw, w, attributes.your_event_mask | events.rawValue)
+            guard XGetWindowAttributes(raw, w.rawValue, &attributes) != 0 else { return false }
+            XSelectInput(raw, w.rawValue, attributes.your_event_mask | events.rawValue)
             return true
         }
         return ok && error == nil
@@ -272,9 +146,10 @@ extension XDisplay {
             var rootReturn: UInt = 0, parentReturn: UInt = 0
             var children: UnsafeMutablePointer<UInt>?
             var count: UInt32 = 0
-            guard XQueryTree(raw, w, &rootReturn, &parentReturn, &children, &count) != 0 else { return nil }
+            guard XQueryTree(raw, w.rawValue, &rootReturn, &parentReturn, &children, &count) != 0 else { return nil }
             defer { if let children { XFree(children) } }
-            return (parentReturn, children.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? [])
+            let ids = children.map { UnsafeBufferPointer(start: $0, count: Int(count)).map { WindowID($0) } } ?? []
+            return (WindowID(parentReturn), ids)
         }
         return error == nil ? tree : nil
     }
@@ -303,17 +178,11 @@ extension XDisplay {
         return current
     }
 
-    /// Sends a format-32 client message to `w` itself (no event mask: it goes to the window's owner).
-    public func sendClientMessage(to w: WindowID, _ type: AtomName, _ data: [Int]) {
-        var event = clientMessage(w, type, data)
-        _ = withErrorTrap { XSendEvent(raw, w, 0, 0, &event) }
-    }
-
     /// A new graphics context without exposure events (image puts would generate them otherwise).
     public func createGC(_ w: WindowID) -> OpaquePointer {
         var values = XGCValues()
         values.graphics_exposures = 0
-        return XCreateGC(raw, w, UInt(GCGraphicsExposures), &values)
+        return XCreateGC(raw, w.rawValue, UInt(GCGraphicsExposures), &values)
     }
 
     public func freeGC(_ gc: OpaquePointer) { XFreeGC(raw, gc) }
@@ -321,6 +190,6 @@ extension XDisplay {
     /// Fills a rectangle of a window with black.
     public func fillBlack(_ w: WindowID, _ gc: OpaquePointer, _ r: Rect) {
         XSetForeground(raw, gc, XBlackPixel(raw, screen))
-        XFillRectangle(raw, w, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
+        XFillRectangle(raw, w.rawValue, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
     }
 }

@@ -36,7 +36,7 @@ public final class XDisplay {
     nonisolated(unsafe) public static var lastWordsOnLostConnection: (() -> Void)?
     /// The connection's descriptor, to poll for incoming events.
     public let fileDescriptor: Int32
-    private var atomValues: [UInt] = []
+    private var atomValues: [Atom] = []
     private let shmEventBase: Int32
     public let hasShm: Bool
     /// The server refused to attach a segment: images are made without shared memory from then on.
@@ -56,7 +56,7 @@ public final class XDisplay {
         XSetErrorHandler(recordingErrorHandler)
         XSetIOErrorHandler(connectionLostHandler)
         screen = XDefaultScreen(d)
-        root = XRootWindow(d, screen)
+        root = WindowID(XRootWindow(d, screen))
         fileDescriptor = XConnectionNumber(d)
         visual = XDefaultVisual(d, screen)
         depth = XDefaultDepth(d, screen)
@@ -77,7 +77,7 @@ public final class XDisplay {
         hasShm = shm
         shmEventBase = shm ? XShmGetEventBase(d) : -1
         randrEventBase = Self.randrEventBase(d)
-        atomValues = values
+        atomValues = values.map { Atom($0) }
     }
 
     /// Closes the connection.
@@ -86,7 +86,7 @@ public final class XDisplay {
     private static let atomIndex: [AtomName: Int] = Dictionary(
         uniqueKeysWithValues: AtomName.allCases.enumerated().map { ($1, $0) })
 
-    public subscript(atom: AtomName) -> UInt { atomValues[Self.atomIndex[atom]!] }
+    public subscript(atom: AtomName) -> Atom { atomValues[Self.atomIndex[atom]!] }
 
     /// The default visual's pixel format, as images on it are laid out.
     public var visualMasks: VisualMasks {
@@ -133,46 +133,46 @@ public final class XDisplay {
             -> PointerEvent
         {
             PointerEvent(
-                window: window, button: Int(button), x: Int(x), y: Int(y), rootX: Int(rx), rootY: Int(ry), time: t, state: s)
+                window: WindowID(window), button: Int(button), x: Int(x), y: Int(y), rootX: Int(rx), rootY: Int(ry), time: t, state: s)
         }
         switch e.type {
         case ConfigureNotify:
             let c = e.xconfigure
             return .configure(
-                window: c.window, rect: Rect(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height)),
+                window: WindowID(c.window), rect: Rect(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height)),
                 synthetic: c.send_event != 0)
-        case Expose: return .expose(window: e.xexpose.window, count: Int(e.xexpose.count))
+        case Expose: return .expose(window: WindowID(e.xexpose.window), count: Int(e.xexpose.count))
         case ButtonPress, ButtonRelease:
             let b = e.xbutton
             let p = pointer(b.window, b.button, b.x, b.y, b.x_root, b.y_root, b.time, b.state)
             return e.type == ButtonPress ? .buttonPress(p) : .buttonRelease(p)
-        case EnterNotify: return .pointerEntered(e.xcrossing.window)
-        case LeaveNotify: return .pointerLeft(e.xcrossing.window)
-        case KeyPress where e.xkey.window == root, KeyRelease where e.xkey.window == root:
+        case EnterNotify: return .pointerEntered(WindowID(e.xcrossing.window))
+        case LeaveNotify: return .pointerLeft(WindowID(e.xcrossing.window))
+        case KeyPress where e.xkey.window == root.rawValue, KeyRelease where e.xkey.window == root.rawValue:
             let k = e.xkey
             return .rootKey(keycode: k.keycode, state: k.state, time: k.time, pressed: e.type == KeyPress)
         case KeyPress:
             let keysym = XLookupKeysym(&e.xkey, 0)
-            return .keyPress(window: e.xkey.window, keysym: keysym, state: e.xkey.state)
+            return .keyPress(window: WindowID(e.xkey.window), keysym: Keysym(keysym), state: e.xkey.state)
         case MotionNotify:
             let m = e.xmotion
             return .motion(pointer(m.window, 0, m.x, m.y, m.x_root, m.y_root, m.time, m.state))
         case ClientMessage:
             let c = e.xclient
             // Any client can send anything: a command in another format is garbage, not a command.
-            if c.message_type == self[._PIPCAM_COMMAND] && c.format != 32 { return .other }
-            return .clientMessage(window: c.window, type: c.message_type, data: c.data.l)
+            if c.message_type == self[._PIPCAM_COMMAND].rawValue && c.format != 32 { return .other }
+            return .clientMessage(window: WindowID(c.window), type: Atom(c.message_type), data: c.data.l)
         case PropertyNotify:
             let p = e.xproperty
-            return .property(window: p.window, atom: p.atom, deleted: p.state == PropertyDelete)
-        case MapNotify: return .mapped(e.xmap.window)
-        case UnmapNotify: return .unmapped(e.xunmap.window)
-        case DestroyNotify: return .destroyed(e.xdestroywindow.window)
-        case ReparentNotify: return .reparented(window: e.xreparent.window, parent: e.xreparent.parent)
+            return .property(window: WindowID(p.window), atom: Atom(p.atom), deleted: p.state == PropertyDelete)
+        case MapNotify: return .mapped(WindowID(e.xmap.window))
+        case UnmapNotify: return .unmapped(WindowID(e.xunmap.window))
+        case DestroyNotify: return .destroyed(WindowID(e.xdestroywindow.window))
+        case ReparentNotify: return .reparented(window: WindowID(e.xreparent.window), parent: WindowID(e.xreparent.parent))
         case VisibilityNotify:
             let v = e.xvisibility
             return .visibility(
-                window: v.window, fullyObscured: v.state == VisibilityFullyObscured, unobscured: v.state == VisibilityUnobscured)
+                window: WindowID(v.window), fullyObscured: v.state == VisibilityFullyObscured, unobscured: v.state == VisibilityUnobscured)
         case shmEventBase + CX11_ShmCompletionOffset() where hasShm:
             let segment = withUnsafePointer(to: &e) {
                 $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { $0.pointee.shmseg }

@@ -33,8 +33,8 @@ public enum WindowEvent: Sendable {
     case buttonPress(PointerEvent)
     case buttonRelease(PointerEvent)
     case motion(PointerEvent)
-    case clientMessage(window: WindowID, type: UInt, data: (Int, Int, Int, Int, Int))
-    case property(window: WindowID, atom: UInt, deleted: Bool)
+    case clientMessage(window: WindowID, type: Atom, data: (Int, Int, Int, Int, Int))
+    case property(window: WindowID, atom: Atom, deleted: Bool)
     case mapped(WindowID)
     case unmapped(WindowID)
     case destroyed(WindowID)
@@ -43,7 +43,7 @@ public enum WindowEvent: Sendable {
     case visibility(window: WindowID, fullyObscured: Bool, unobscured: Bool)
     case shmCompletion(segment: UInt)
     /// A key press with its (unshifted) keysym, e.g. 0xff1b for Escape.
-    case keyPress(window: WindowID, keysym: UInt, state: UInt32)
+    case keyPress(window: WindowID, keysym: Keysym, state: UInt32)
     /// The pointer entered or left the window.
     case pointerEntered(WindowID)
     case pointerLeft(WindowID)
@@ -55,10 +55,10 @@ public enum WindowEvent: Sendable {
     case screenChanged
     /// Another client asks the owner of a selection to convert it (ICCCM 2.2).
     case selectionRequest(SelectionRequest)
-    /// The answer to our `XConvertSelection`: `property` is 0 when the owner refused.
-    case selectionNotify(requestor: WindowID, selection: UInt, target: UInt, property: UInt)
+    /// The answer to our `XConvertSelection`: `property` is `.none` when the owner refused.
+    case selectionNotify(requestor: WindowID, selection: Atom, target: Atom, property: Atom)
     /// `window` lost ownership of `selection` to another client.
-    case selectionClear(window: WindowID, selection: UInt)
+    case selectionClear(window: WindowID, selection: Atom)
     case other
 }
 
@@ -66,10 +66,10 @@ public enum WindowEvent: Sendable {
 public struct SelectionRequest: Sendable, Equatable {
     public var owner: WindowID
     public var requestor: WindowID
-    public var selection: UInt
-    public var target: UInt
-    /// Where to put the answer; 0 from obsolete clients (then the target names the property).
-    public var property: UInt
+    public var selection: Atom
+    public var target: Atom
+    /// Where to put the answer; `.none` from obsolete clients (then the target names the property).
+    public var property: Atom
     public var time: UInt
 }
 

@@ -162,7 +162,7 @@ extension PipTests {
             }
             try waitUntil("frames shown", timeout: .seconds(5)) { try x.pipcamStatus().object["shown"] as? Int ?? 0 > 3 }
             let other = try XDisplay(name: x.display)
-            other.destroy(WindowID(pip.raw))
+            other.destroy(WindowID(UInt(pip.raw)))
             other.sync()
             other.close()
             let result = try pipcam.wait(timeout: .seconds(5))

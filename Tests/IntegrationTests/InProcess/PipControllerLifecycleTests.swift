@@ -49,7 +49,7 @@ import Testing
         script.start(on: loop)
         #expect(loop.run() == 0, "timed out: \(script.failedStep ?? "")")
         #expect(pipFrame != nil, "PiP was up")
-        #expect(try x.info(of: XWindowID(UInt32(pipWindow))) == nil, "PiP's window is gone")
+        #expect(try x.info(of: XWindowID(UInt32(pipWindow.rawValue))) == nil, "PiP's window is gone")
         display.close()
     }
 

@@ -63,7 +63,7 @@ import Testing
         }
         script.pause(1400)
         #expect(s.run(script))
-        #expect(try s.x.info(of: XWindowID(UInt32(pipWindow))) == nil, "PiP's window is gone")
+        #expect(try s.x.info(of: XWindowID(UInt32(pipWindow.rawValue))) == nil, "PiP's window is gone")
         s.display.close()
     }
 
@@ -149,10 +149,10 @@ import Testing
         let pip = try s.controller()
         pip.style = PipWindowStyle(opacity: 0.5)
         s.display.sync()
-        #expect(try s.x.property("_NET_WM_WINDOW_OPACITY", of: XWindowID(UInt32(pip.pipWindowID))) != nil)
+        #expect(try s.x.property("_NET_WM_WINDOW_OPACITY", of: XWindowID(UInt32(pip.pipWindowID.rawValue))) != nil)
         pip.style = PipWindowStyle()
         s.display.sync()
-        #expect(try s.x.property("_NET_WM_WINDOW_OPACITY", of: XWindowID(UInt32(pip.pipWindowID))) == nil)
+        #expect(try s.x.property("_NET_WM_WINDOW_OPACITY", of: XWindowID(UInt32(pip.pipWindowID.rawValue))) == nil)
         pip.tearDown()
         s.display.close()
     }

@@ -58,7 +58,7 @@ import Testing
         defer { source.stop() }
         try Self.show(frame, with: warm, on: display)
         try Self.show(frame, with: cold, on: display)
-        let shots = try windows.map { try x.screenshot(of: XWindowID(UInt32($0))) }
+        let shots = try windows.map { try x.screenshot(of: XWindowID(UInt32($0.rawValue))) }
         #expect(shots[0].commonColorCount() >= 3, "testsrc2 has several large coloured areas")
         #expect(shots[0].fractionDiffering(from: shots[1], tolerance: 0) == 0, "the warmed-up window shows another picture")
     }
