@@ -40,11 +40,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             var path = Substring(text.dropFirst(6))
             var fps = defaultFPS
             // '@' may be part of a path; it starts a rate when a number (or a sign) follows, or nothing.
-            if let at = path.lastIndex(of: "@") {
-                let rate = path[path.index(after: at)...]
+            if let (before, rate) = split(path, atLast: "@") {
                 if rate.first.map({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }) ?? true {
                     fps = try parseFPS(rate, bad)
-                    path = path[..<at]
+                    path = before
                 }
             }
             guard !path.isEmpty else { throw bad("missing path (expected mjpeg:PATH[@FPS])") }
@@ -52,16 +51,14 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         }
         if text.hasPrefix("raw:") {
             let rest = Substring(text.dropFirst(4))
-            guard let formatColon = rest.lastIndex(of: ":"),
-                let sizeColon = rest[..<formatColon].lastIndex(of: ":")
+            guard let (beforeFormat, formatAndRate) = split(rest, atLast: ":"),
+                let (path, sizeText) = split(beforeFormat, atLast: ":")
             else { throw bad("expected raw:PATH:WxH:FMT[@FPS]") }
-            let path = rest[..<sizeColon]
-            let sizeText = rest[rest.index(after: sizeColon)..<formatColon]
-            var formatText = rest[rest.index(after: formatColon)...]
+            var formatText = formatAndRate
             var fps = defaultFPS
-            if let at = formatText.lastIndex(of: "@") {
-                fps = try parseFPS(formatText[formatText.index(after: at)...], bad)
-                formatText = formatText[..<at]
+            if let (format, rate) = split(formatText, atLast: "@") {
+                fps = try parseFPS(rate, bad)
+                formatText = format
             }
             guard !path.isEmpty else { throw bad("missing path (expected raw:PATH:WxH:FMT[@FPS])") }
             let (width, height) = try parseSize(sizeText, bad)
@@ -83,6 +80,15 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         }
         guard width * height <= FrameLimits.maxPixels else { throw bad("bad size '\(text)': more than 64 Mpixel") }
         return (width, height)
+    }
+
+    /// `text` before and after its last `separator`, looked for among its Unicode scalars: a
+    /// character that joins the next one into its grapheme (U+0605 prepends itself) must not hide
+    /// a separator, or a spec would print back as one that parses differently.
+    private static func split(_ text: Substring, atLast separator: Unicode.Scalar) -> (Substring, Substring)? {
+        let scalars = text.unicodeScalars
+        guard let i = scalars.lastIndex(of: separator) else { return nil }
+        return (Substring(scalars[..<i]), Substring(scalars[scalars.index(after: i)...]))
     }
 
     /// A plain decimal number (digits, at most one '.') from 0.01 to 1000.

@@ -91,6 +91,19 @@ import Testing
         #expect(SourceSpec.raw(path: "x", width: 4, height: 2, format: .i420, fps: 30).description == "raw:x:4x2:i420@30")
     }
 
+    /// U+0605 joins the character after it into one grapheme: a separator right after it is still
+    /// one (found by the fuzzer: `mjpeg:a@V\u{605}` printed back as a spec with another path).
+    @Test func aCharacterThatPrependsItselfHidesNoSeparator() throws {
+        let mark = "\u{605}"
+        let mjpeg = try SourceSpec.parse("mjpeg:xuv:2L90@V\u{FFFD}8" + mark)
+        #expect(mjpeg == .mjpeg(path: "xuv:2L90@V\u{FFFD}8" + mark, fps: 30))
+        #expect(try SourceSpec.parse(mjpeg.description) == mjpeg)
+        #expect(try SourceSpec.parse("mjpeg:a" + mark + "@12") == .mjpeg(path: "a" + mark, fps: 12))
+        let raw = try SourceSpec.parse("raw:p" + mark + ":2x2:yuyv@5")
+        #expect(raw == .raw(path: "p" + mark, width: 2, height: 2, format: .yuyv, fps: 5))
+        #expect(try SourceSpec.parse(raw.description) == raw)
+    }
+
     @Test func isFileAndMakeSource() throws {
         #expect(!SourceSpec.camera(path: "/dev/video0").isFile)
         #expect(!SourceSpec.test.isFile)
