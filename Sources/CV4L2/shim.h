@@ -66,6 +66,7 @@ static const unsigned int CV4L2_PIX_FMT_GREY = V4L2_PIX_FMT_GREY;
 
 /* Flags, re-exported with a fixed C type so Swift sees one integer type for all of them. */
 static const unsigned int CV4L2_CAP_VIDEO_CAPTURE = V4L2_CAP_VIDEO_CAPTURE;
+static const unsigned int CV4L2_CAP_VIDEO_OUTPUT = V4L2_CAP_VIDEO_OUTPUT;
 static const unsigned int CV4L2_CAP_STREAMING = V4L2_CAP_STREAMING;
 static const unsigned int CV4L2_CAP_DEVICE_CAPS = V4L2_CAP_DEVICE_CAPS;
 static const unsigned int CV4L2_CAP_IO_MC = V4L2_CAP_IO_MC;
@@ -76,6 +77,7 @@ static const unsigned int CV4L2_BUF_FLAG_ERROR = V4L2_BUF_FLAG_ERROR;
 static const unsigned int CV4L2_BUF_FLAG_TIMESTAMP_MASK = V4L2_BUF_FLAG_TIMESTAMP_MASK;
 static const unsigned int CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
 static const unsigned int CV4L2_BUF_TYPE_VIDEO_CAPTURE = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+static const unsigned int CV4L2_BUF_TYPE_VIDEO_OUTPUT = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 static const unsigned int CV4L2_MEMORY_MMAP = V4L2_MEMORY_MMAP;
 static const unsigned int CV4L2_FIELD_NONE = V4L2_FIELD_NONE;
 static const unsigned int CV4L2_FRMSIZE_TYPE_DISCRETE = V4L2_FRMSIZE_TYPE_DISCRETE;

@@ -42,7 +42,7 @@ public enum ConfigFile {
     public static let pipcamOptions: [String: Kind] = [
         "pip": .invertible, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
         "untimed": .invertible, "stats": .invertible, "hotkey": .value, "name": .value, "shape": .value,
-        "opacity": .value, "click-through": .invertible,
+        "opacity": .value, "click-through": .invertible, "share": .value, "share-size": .value,
     ]
 
     /// The arguments of each meaningful line, with its number (so a value the command line rejects

@@ -1,3 +1,4 @@
+import CameraSource
 import PipWindow
 
 /// `pipcam toggle|start|stop|status|quit` and the global hotkey, wired into the running program.
@@ -47,7 +48,13 @@ extension PipcamApp {
         let visible = window != 0 && display.isViewable(window) == true
         return InstanceStatus(
             state: stateName, source: status.name ?? options.sourceName, camera: cameraStateName, shown: stats.shown,
-            dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible)
+            dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible,
+            share: pump.share.map { share in
+                SharedStreamStatus(
+                    device: share.device, format: share.format.rawValue, width: share.width, height: share.height,
+                    written: share.written, placeholders: share.placeholders, readers: DeviceOpeners.others(of: share.device),
+                    latency: share.latencyMilliseconds)
+            })
     }
 
     /// The camera's state for `status`, as the stats line names it.

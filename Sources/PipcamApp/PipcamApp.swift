@@ -39,15 +39,17 @@ public final class PipcamApp {
     /// Where the PiP's place is remembered between runs (one file per `--name`); tests point it elsewhere.
     var geometryFile: () -> String?
 
-    /// - Parameter source: a started source; the app runs it on a capture thread.
-    public init(display: XDisplay, source: FrameSource, options: SessionOptions) {
+    /// - Parameters:
+    ///   - source: a started source; the app runs it on a capture thread.
+    ///   - share: a virtual camera every captured frame is written to (`--share`); the caller closes it.
+    public init(display: XDisplay, source: FrameSource, options: SessionOptions, share: LoopbackShare? = nil) {
         loop = DisplayLoop(display: display)
         self.source = source
         self.options = options
         let name = options.control?.name
         geometryFile = { GeometryMemory.filePath(name: name) }
         sourceIsLive = source.isLive
-        pump = FramePump(source: source)
+        pump = FramePump(source: source, share: share)
         stats = FrameStats(now: .now())
     }
 
@@ -152,7 +154,7 @@ public final class PipcamApp {
     private func scheduleStats() {
         loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
             stats.updateRate(now: .now())
-            if options.printStats { writeErrorLine(stats.line(state: stateName, camera: status.camera.description)) }
+            if options.printStats { writeErrorLine(statsLine()) }
             scheduleStats()
         }
     }
@@ -174,7 +176,12 @@ public final class PipcamApp {
         stats.finishRate()
         // The contract's line ends at cpu_ms_per_frame; benchmarks ask for the start-up time too.
         let withFirstFrame = options.statsWithFirstFrame
-        writeErrorLine(stats.line(state: stateName, camera: status.camera.description, final: withFirstFrame))
+        writeErrorLine(statsLine(final: withFirstFrame))
+    }
+
+    /// The `--stats` line, with `shared=` while a virtual camera is fed.
+    private func statsLine(final: Bool = false) -> String {
+        stats.line(state: stateName, camera: status.camera.description, final: final, shared: pump.share?.written)
     }
 }
 

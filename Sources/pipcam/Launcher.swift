@@ -71,7 +71,31 @@ struct Launcher {
             }
             return 0
         }
-        return PipcamApp(display: display, source: source, options: options).run()
+        var share: LoopbackShare?
+        if let device = command.shareDevice {
+            do throws(SourceError) {
+                share = try openShare(device, for: source)
+            } catch {
+                // Nothing left half-open: the camera is let go before the error is told.
+                source.stop()
+                return fail(error)
+            }
+        }
+        defer { share?.close() }
+        return PipcamApp(display: display, source: source, options: options, share: share).run()
+    }
+
+    /// The virtual camera for `--share`, in the camera's format and size (YUYV stays YUYV,
+    /// anything else becomes I420). A camera not streaming yet (in use) is shared at the size
+    /// asked for.
+    private func openShare(_ device: String?, for source: FrameSource) throws(SourceError) -> LoopbackShare {
+        let known = source.frameWidth > 0 && source.frameHeight > 0
+        let asked = command.shareSizeRequested
+        // The shared stream's sides are even (4:2:x chroma); an odd camera size is resampled.
+        let width = (known ? source.frameWidth : asked.width) & ~1, height = (known ? source.frameHeight : asked.height) & ~1
+        return try ShareTarget().open(
+            path: device, format: ShareFrameConverter.outputFormat(for: source.frameFormat),
+            width: max(width, 2), height: max(height, 2), frameRate: source.frameRate)
     }
 
     /// The user's source, else the first camera, else the test pattern (saying so) until a camera
@@ -110,6 +134,11 @@ struct Launcher {
         let size = options.firstDisplaySize(
             workArea: ScreenLayout(display: display).homeArea(display: display, near: options.followWindow), parentSize: parent,
             rememberedPip: GeometryMemory.filePath(name: command.instanceName).flatMap(GeometryMemory.load(from:)).map { ($0.width, $0.height) })
+        // Sharing: the camera mode is chosen for the call, not the window.
+        if command.shareDevice != nil {
+            let asked = command.shareSizeRequested
+            return SourceRequest(displayWidth: asked.width, displayHeight: asked.height, paced: !command.untimed)
+        }
         return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed)
     }
 

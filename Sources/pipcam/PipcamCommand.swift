@@ -75,6 +75,15 @@ struct PipcamCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Let clicks pass through the PiP window (the hotkey and 'pipcam toggle' still work).")
     var clickThrough = false
 
+    @Option(help: ArgumentHelp(
+        "Share the camera with call apps through a virtual camera: write every frame to this v4l2loopback device (alone: the first one no other program writes); none for no sharing (over a config file's).",
+        valueName: "device"))
+    var share: String?
+
+    @Option(help: ArgumentHelp(
+        "The camera mode for sharing, e.g. 1280x720 (the default; the camera's nearest mode at 25 fps or more).", valueName: "WxH"))
+    var shareSize: String?
+
     @Flag(help: "List capture devices with their formats, sizes and frame rates.")
     var listCameras = false
 
@@ -125,6 +134,11 @@ struct PipcamCommand: ParsableCommand {
         if let opacity, !(0.1...1).contains(opacity) {
             throw ValidationError("--opacity: \(opacity) is not between 0.1 and 1.0")
         }
+        if let shareSize {
+            guard let (w, h) = Self.parseSize(shareSize), Self.shareSizeRange.contains(w), Self.shareSizeRange.contains(h) else {
+                throw ValidationError("--share-size: bad size '\(shareSize)': expected WxH from \(Self.shareSizeRange.lowerBound) to \(Self.shareSizeRange.upperBound), e.g. 1280x720")
+            }
+        }
         if let frames, frames < 1 {
             throw ValidationError("--frames: \(frames) is not a positive number of frames")
         }
@@ -142,7 +156,7 @@ struct PipcamCommand: ParsableCommand {
             table["--no-\(name)"] = .flag(group: name)
         }
         let anything: @Sendable (String) -> Bool = { _ in true }
-        for name in ["source", "corner", "hotkey", "name", "shape"] {
+        for name in ["source", "corner", "hotkey", "name", "shape", "share", "share-size"] {
             table["--\(name)"] = .value(group: name, unconditional: false, accepts: anything)
         }
         for name in ["size", "wid", "follow-window"] {
@@ -170,6 +184,34 @@ struct PipcamCommand: ParsableCommand {
         let head = line.prefix(2)
         guard head.count == 2, head.first!.isUppercase, head.last!.isLowercase else { return line }
         return line.prefix(1).lowercased() + line.dropFirst()
+    }
+
+    /// `--share` alone: the first free v4l2loopback device (`main.swift` spells it so for the parser).
+    static let shareAnyDevice = "auto"
+
+    /// What `--share` asks for: nil for no sharing, `.some(nil)` for the first free device.
+    var shareDevice: String?? {
+        guard let share, !["none", "no", "off", "false"].contains(share.lowercased()) else { return nil }
+        return ["auto", "yes", "on", "true", ""].contains(share.lowercased()) ? .some(nil) : .some(share)
+    }
+
+    /// The camera mode asked for while sharing.
+    var shareSizeRequested: (width: Int, height: Int) {
+        shareSize.flatMap(Self.parseSize).map { ($0.0, $0.1) } ?? (1280, 720)
+    }
+
+    static let shareSizeRange = 32...8192
+
+    /// `--share` given without a device (last, or followed by another option) becomes
+    /// `--share=auto`: ArgumentParser has no options whose value may be left out.
+    static func withShareValue(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for (i, a) in arguments.enumerated() {
+            if a == "--" { return result + arguments[i...] }
+            let next = i + 1 < arguments.count ? arguments[i + 1] : nil
+            result.append(a == "--share" && (next == nil || next!.hasPrefix("-")) ? "--share=\(shareAnyDevice)" : a)
+        }
+        return result
     }
 
     /// The sides `--size` takes.

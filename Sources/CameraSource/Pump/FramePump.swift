@@ -13,6 +13,8 @@ import Synchronization
 public final class FramePump: @unchecked Sendable {
     public let mailbox: FrameMailbox
     private let source: FrameSource
+    /// The virtual camera every captured frame is also written to (`--share`), if any.
+    public let share: LoopbackShare?
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
     private var governor: PressureGovernor
@@ -29,12 +31,15 @@ public final class FramePump: @unchecked Sendable {
     ///   - source: a started source; the pump owns it from now on.
     ///   - mailbox: where frames go.
     ///   - governor: decides when a live source is throttled (tests pass shorter windows).
+    ///   - share: a virtual camera to write every captured frame to. While it is fed the camera
+    ///     keeps its mode (chosen for the call, not the window) and is never throttled.
     ///   - now: the clock (tests pass one they move on themselves).
     public init(
         source: FrameSource, mailbox: FrameMailbox = FrameMailbox(), governor: PressureGovernor = PressureGovernor(),
-        now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now
+        share: LoopbackShare? = nil, now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now
     ) {
         self.source = source
+        self.share = share
         self.mailbox = mailbox
         self.governor = governor
         clock = now
@@ -85,7 +90,7 @@ public final class FramePump: @unchecked Sendable {
             mailbox.toCapture.drain()
             if stopRequested.load(ordering: .sequentiallyConsistent) { break }
             recycleReturnedBuffers()
-            if let size = mailbox.takeDisplaySize() { source.displaySizeChanged(width: size.width, height: size.height) }
+            if let size = mailbox.takeDisplaySize(), share == nil { source.displaySizeChanged(width: size.width, height: size.height) }
             if ended || (!source.isLive && mailbox.hasPending) {
                 wait(deadline: nil, includeSource: false)
                 continue
@@ -96,14 +101,15 @@ public final class FramePump: @unchecked Sendable {
                 publishStatus()
                 switch step {
                 case .frame(let frame):
+                    share?.offer(frame, now: now)
                     let stale = mailbox.post(frame)
                     if let stale { source.recycle(bufferIndex: stale) }
-                    if source.isLive, let level = governor.record(replacedStale: stale != nil, now: now) {
+                    if source.isLive, share == nil, let level = governor.record(replacedStale: stale != nil, now: now) {
                         source.setThrottle(level: level)
                         publishStatus()
                     }
                 case .wait(let deadline):
-                    wait(deadline: deadline, includeSource: true)
+                    wait(deadline: earliest(deadline, share?.tick(now: clock())), includeSource: true)
                 case .end:
                     ended = true
                     mailbox.finish(.endOfStream)
@@ -118,7 +124,13 @@ public final class FramePump: @unchecked Sendable {
         }
     }
 
+    private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
+        guard let a, let b else { return a ?? b }
+        return min(a, b)
+    }
+
     private func publishStatus() {
+        share?.frameRateChanged(source.frameRate)
         mailbox.publish(SourceStatus(
             camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames,
             name: source.name == startName ? nil : source.name))

@@ -81,14 +81,18 @@ public struct CameraDiscovery {
     }
 
     /// The first node that can capture and stream video by itself, without enumerating its modes;
-    /// none of `excluded`.
+    /// none of `excluded`. A real camera comes before a virtual one (v4l2loopback, which another
+    /// program — or pipcam's own `--share` — writes).
     public func firstCaptureCameraPath(excluding excluded: Set<String> = []) -> String? {
+        var loopback: String?
         for path in nodePaths() where !excluded.contains(path) {
             guard let dev = try? openDevice(path) else { continue }
             defer { dev.close() }
-            if let caps = try? dev.queryCapabilities(), caps.canCapture && caps.canStream && !caps.isMediaControlled { return path }
+            guard let caps = try? dev.queryCapabilities(), caps.canCapture && caps.canStream && !caps.isMediaControlled else { continue }
+            if !caps.isLoopback { return path }
+            loopback = loopback ?? path
         }
-        return nil
+        return loopback
     }
 
     private func describe(_ dev: any V4L2Device, path: String) -> CameraDescription? {

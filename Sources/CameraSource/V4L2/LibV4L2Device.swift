@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// The real `V4L2Device`: a node opened through libv4l2 (which adds software conversions for
-/// odd camera formats). The only place that touches the V4L2 C API, ioctls and mmap.
+/// odd camera formats). This file is the only place that touches the V4L2 C API, ioctls and mmap
+/// (`LibV4L2Output`, below, writes to output nodes).
 public final class LibV4L2Device: V4L2Device {
     public let fileDescriptor: Int32
     private var isClosed = false
@@ -59,11 +60,15 @@ public final class LibV4L2Device: V4L2Device {
     public func queryCapabilities() throws(V4L2Error) -> V4L2Capabilities {
         var cap = v4l2_capability()
         try check("VIDIOC_QUERYCAP", CV4L2_VIDIOC_QUERYCAP, &cap)
+        return Self.capabilities(&cap)
+    }
+
+    fileprivate static func capabilities(_ cap: inout v4l2_capability) -> V4L2Capabilities {
         let caps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
         return V4L2Capabilities(
-            driver: Self.string(&cap.driver), card: Self.string(&cap.card), busInfo: Self.string(&cap.bus_info),
+            driver: string(&cap.driver), card: string(&cap.card), busInfo: string(&cap.bus_info),
             canCapture: caps & CV4L2_CAP_VIDEO_CAPTURE != 0, canStream: caps & CV4L2_CAP_STREAMING != 0,
-            isMediaControlled: caps & CV4L2_CAP_IO_MC != 0)
+            isMediaControlled: caps & CV4L2_CAP_IO_MC != 0, canOutput: caps & CV4L2_CAP_VIDEO_OUTPUT != 0)
     }
 
     public func enumerateFormats() throws(V4L2Error) -> [V4L2FormatDescription] {
@@ -253,7 +258,7 @@ public final class LibV4L2Device: V4L2Device {
         }
     }
 
-    private static func pixFormat(_ p: v4l2_pix_format) -> V4L2PixFormat {
+    fileprivate static func pixFormat(_ p: v4l2_pix_format) -> V4L2PixFormat {
         V4L2PixFormat(
             fourcc: FourCC(rawValue: p.pixelformat), width: Int(p.width), height: Int(p.height),
             bytesPerLine: Int(p.bytesperline), sizeImage: Int(p.sizeimage),
@@ -290,5 +295,75 @@ public final class LibV4L2Device: V4L2Device {
         case CV4L2_QUANTIZATION_LIM_RANGE: return .limitedRange
         default: return .default
         }
+    }
+}
+
+/// The real `V4L2OutputDevice`: an output node (v4l2loopback) written with write(2). Plain kernel
+/// ioctls: libv4l2 only wraps capture devices.
+public final class LibV4L2Output: V4L2OutputDevice {
+    public let fileDescriptor: Int32
+    private var isClosed = false
+
+    private init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
+
+    /// Opens `path` for writing frames (non-blocking: a write must never hold up the capture thread).
+    public static func open(path: String) throws(V4L2Error) -> any V4L2OutputDevice {
+        var fd: Int32
+        repeat { fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw V4L2Error(call: "open", errno: errno) }
+        return LibV4L2Output(fileDescriptor: fd)
+    }
+
+    deinit { close() }
+
+    private func check<T>(_ name: String, _ request: UInt, _ argument: inout T) throws(V4L2Error) {
+        let fd = fileDescriptor
+        while withUnsafeMutablePointer(to: &argument, { CV4L2_kernel_ioctl(fd, request, $0) }) != 0 {
+            let code = errno
+            if code != EINTR { throw V4L2Error(call: name, errno: code) }
+        }
+    }
+
+    public func queryCapabilities() throws(V4L2Error) -> V4L2Capabilities {
+        var cap = v4l2_capability()
+        try check("VIDIOC_QUERYCAP", CV4L2_VIDIOC_QUERYCAP, &cap)
+        return LibV4L2Device.capabilities(&cap)
+    }
+
+    public func setOutputFormat(_ format: V4L2PixFormat) throws(V4L2Error) -> V4L2PixFormat {
+        var f = v4l2_format()
+        f.type = CV4L2_BUF_TYPE_VIDEO_OUTPUT
+        f.fmt.pix.width = UInt32(format.width)
+        f.fmt.pix.height = UInt32(format.height)
+        f.fmt.pix.pixelformat = format.fourcc.rawValue
+        f.fmt.pix.field = CV4L2_FIELD_NONE
+        f.fmt.pix.bytesperline = UInt32(format.bytesPerLine)
+        f.fmt.pix.sizeimage = UInt32(format.sizeImage)
+        f.fmt.pix.colorspace = format.colorspace == .rec709 ? CV4L2_COLORSPACE_REC709 : CV4L2_COLORSPACE_SMPTE170M
+        try check("VIDIOC_S_FMT", CV4L2_VIDIOC_S_FMT, &f)
+        return LibV4L2Device.pixFormat(f.fmt.pix)
+    }
+
+    public func setOutputFrameInterval(_ interval: V4L2Fraction) {
+        var p = v4l2_streamparm()
+        p.type = CV4L2_BUF_TYPE_VIDEO_OUTPUT
+        p.parm.output.timeperframe = v4l2_fract(numerator: UInt32(interval.numerator), denominator: UInt32(interval.denominator))
+        try? check("VIDIOC_S_PARM", CV4L2_VIDIOC_S_PARM, &p)
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(V4L2Error) {
+        guard let base = bytes.baseAddress else { return }
+        while true {
+            let n = Glibc.write(fileDescriptor, base, bytes.count)
+            if n >= 0 { return }  // v4l2loopback takes a frame in one write, or as much as a buffer holds
+            let code = errno
+            if code != EINTR { throw V4L2Error(call: "write", errno: code) }
+        }
+    }
+
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = Glibc.close(fileDescriptor)
     }
 }

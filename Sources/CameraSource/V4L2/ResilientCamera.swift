@@ -94,7 +94,8 @@ public final class ResilientCamera: FrameSource {
     /// The interruption in effect, if any (in use or disconnected).
     public var currentInterruption: CameraInterruption? { interruption }
 
-    /// Opens the camera. A camera in use by another application is not an error: pipcam waits for it.
+    /// Opens the camera. A camera in use by another application, or a virtual camera whose writer
+    /// has not started yet, is not an error: pipcam waits for it.
     public func start() throws { try start(now: .now()) }
 
     /// `start()` at a given instant (tests inject time; the first retry is due one interval after `now`).
@@ -102,7 +103,7 @@ public final class ResilientCamera: FrameSource {
         reopenPath = StableDevicePath.find(for: name, directories: stablePathDirectories) ?? name
         do {
             try open(now: now)
-        } catch let error as SourceError where error.cameraInterruption == .inUse {
+        } catch let error as SourceError where error.cameraInterruption != nil {
             return
         }
     }

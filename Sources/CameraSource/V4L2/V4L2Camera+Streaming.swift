@@ -31,8 +31,23 @@ extension V4L2Camera {
                 }
             }
             consecutiveIOErrors = 0
-            guard b.index >= 0, b.index < bufferStates.count, bufferStates[b.index] == .queued else {
-                throw remember(.runtime(thing: name, reason: "driver returned buffer \(b.index), which was not queued"))
+            guard b.index >= 0, b.index < bufferStates.count else {
+                throw remember(.runtime(thing: name, reason: "driver returned buffer \(b.index), which it does not have"))
+            }
+            switch bufferStates[b.index] {
+            case .queued:
+                break
+            case .idle:
+                // v4l2loopback hands out whichever buffer its writer filled last, queued or not
+                // (the buffers are the writer's): the frame is good.
+                unqueuedDeliveries += 1
+            case .withClient:
+                // The same: a buffer the display still holds, filled again. It cannot be handed
+                // out twice; the display sees the newer picture in it anyway.
+                unqueuedDeliveries += 1
+                droppedFrames += 1
+                stallWatch = nil  // the writer is alive
+                continue
             }
             bufferStates[b.index] = .idle
             countSequenceGap(b.sequence)
@@ -88,16 +103,22 @@ extension V4L2Camera {
     /// errors); the picture would then freeze for good, so the stream is restarted. It is not
     /// given up on: unplugging ends it (ENODEV) and plugging in again reopens it.
     private func waitForFrame(_ dev: any V4L2Device, now: MonotonicInstant) throws(SourceError) -> SourceStep {
-        guard bufferStates.contains(.queued) else {
+        // A loopback's reader gets frames whatever it queued (see `nextFrame`).
+        guard bufferStates.contains(.queued) || isLoopback else {
             stallWatch = nil  // the display holds them all: no frame can come
             return .wait(deadline: nil)
         }
-        let watch = stallWatch ?? (now, framesCaptured > 0 ? Self.stallNanoseconds : Self.firstFrameStallNanoseconds)
+        let watch = stallWatch ?? (now, isLoopback ? Self.loopbackWriterGoneNanoseconds
+            : framesCaptured > 0 ? Self.stallNanoseconds : Self.firstFrameStallNanoseconds)
         let deadline = watch.since.advanced(byNanoseconds: watch.patience)
         guard now >= deadline else {
             stallWatch = watch
             return .wait(deadline: deadline)
         }
+        // A loopback with no new frame has lost its writer (or it paused): the device is let go,
+        // as after an unplug, so that the next writer can set the format it wants; only once
+        // every opener has closed it does v4l2loopback take a new one.
+        if isLoopback { throw remember(interrupt(.disconnected)) }
         stalls += 1
         try requeueAllAndRestart(dev)
         let patience = min(2 * watch.patience, Self.longestStallNanoseconds)

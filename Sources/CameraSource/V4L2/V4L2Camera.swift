@@ -26,6 +26,8 @@ public final class V4L2Camera: FrameSource {
     public static let stallNanoseconds: Int64 = 3_000_000_000
     public static let firstFrameStallNanoseconds: Int64 = 6_000_000_000
     public static let longestStallNanoseconds: Int64 = 48_000_000_000
+    /// How long a v4l2loopback device may go without a frame before its writer counts as gone.
+    public static let loopbackWriterGoneNanoseconds: Int64 = 2_000_000_000
 
     /// The device path.
     public let name: String
@@ -56,6 +58,8 @@ public final class V4L2Camera: FrameSource {
     public internal(set) var streamRestarts = 0
     /// Set when the camera failed for a reason that may pass (in use, disconnected).
     public internal(set) var interruption: Interruption?
+    /// Buffers the driver handed out that were not queued (v4l2loopback does this).
+    public internal(set) var unqueuedDeliveries = 0
 
     let openDevice: V4L2DeviceOpener
     var device: (any V4L2Device)?
@@ -81,6 +85,8 @@ public final class V4L2Camera: FrameSource {
     /// since their memory is mapped from the device.
     /// The device sits on a USB bus (whose bandwidth a mode may not fit in).
     var isOnUSB: Bool { capabilities?.busInfo.hasPrefix("usb") == true }
+    /// The device is a v4l2loopback node: its frames come from another process writing to it.
+    var isLoopback: Bool { capabilities?.isLoopback == true }
 
     public var clientHeldBuffers: Int { bufferStates.reduce(0) { $0 + ($1 == .withClient ? 1 : 0) } }
 
@@ -166,6 +172,9 @@ public final class V4L2Camera: FrameSource {
     private func configure(_ dev: any V4L2Device, excluding refused: [V4L2Mode]) throws(SourceError) {
         let caps = try attempt { () throws(V4L2Error) in try dev.queryCapabilities() }
         capabilities = caps
+        // A v4l2loopback device with `exclusive_caps=1` is a capture device only while a writer
+        // streams to it: until then it is a camera not plugged in yet.
+        if caps.isLoopback && !caps.canCapture { throw interrupt(.disconnected) }
         guard caps.canCapture else { throw .badInput(thing: name, reason: "not a video capture device") }
         guard caps.canStream else { throw .badInput(thing: name, reason: "does not support streaming I/O (read() only)") }
         let modes = try attempt { () throws(V4L2Error) in

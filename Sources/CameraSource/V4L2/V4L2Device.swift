@@ -83,3 +83,21 @@ public protocol V4L2Device: AnyObject {
 
 /// Opens a device node for capture (non-blocking), e.g. `LibV4L2Device.open(path:)`.
 public typealias V4L2DeviceOpener = (String) throws(V4L2Error) -> any V4L2Device
+
+/// An opened V4L2 output node that frames are written to (`--share`: a v4l2loopback device):
+/// the seam between `LoopbackShare` and the kernel (`LibV4L2Output`) or a test's fake.
+public protocol V4L2OutputDevice: AnyObject {
+    /// `VIDIOC_QUERYCAP`.
+    func queryCapabilities() throws(V4L2Error) -> V4L2Capabilities
+    /// `VIDIOC_S_FMT` for video output: asks for a format and returns what the driver made of it.
+    func setOutputFormat(_ format: V4L2PixFormat) throws(V4L2Error) -> V4L2PixFormat
+    /// `VIDIOC_S_PARM` for video output: the frame interval readers are told. Best effort.
+    func setOutputFrameInterval(_ interval: V4L2Fraction)
+    /// write(2) of one whole frame.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(V4L2Error)
+    /// Closes the descriptor; the device must not be used afterwards.
+    func close()
+}
+
+/// Opens a device node for writing frames, e.g. `LibV4L2Output.open(path:)`.
+public typealias V4L2OutputOpener = (String) throws(V4L2Error) -> any V4L2OutputDevice

@@ -79,8 +79,11 @@ public struct V4L2Capabilities: Sendable, Equatable {
     /// `V4L2_CAP_IO_MC`: the node streams only once a media-controller pipeline is set up (the
     /// raw nodes of Intel IPU and other image-processor cameras), which pipcam does not do.
     public var isMediaControlled: Bool
+    /// `V4L2_CAP_VIDEO_OUTPUT`: frames can be written to the node (a v4l2loopback with no writer).
+    public var canOutput: Bool
     public init(
-        driver: String, card: String, busInfo: String, canCapture: Bool, canStream: Bool, isMediaControlled: Bool = false
+        driver: String, card: String, busInfo: String, canCapture: Bool, canStream: Bool, isMediaControlled: Bool = false,
+        canOutput: Bool = false
     ) {
         self.driver = driver
         self.card = card
@@ -88,7 +91,13 @@ public struct V4L2Capabilities: Sendable, Equatable {
         self.canCapture = canCapture
         self.canStream = canStream
         self.isMediaControlled = isMediaControlled
+        self.canOutput = canOutput
     }
+
+    /// The driver name v4l2loopback reports.
+    public static let loopbackDriver = "v4l2 loopback"
+    /// A v4l2loopback node (a virtual camera another process writes, or pipcam's `--share` target).
+    public var isLoopback: Bool { driver == Self.loopbackDriver }
 }
 
 /// One entry of `VIDIOC_ENUM_FMT`.

@@ -14,11 +14,14 @@ public struct InstanceStatus: Sendable, Equatable {
     /// The main window's frame in root coordinates and whether it is mapped.
     public var main: Rect
     public var mainVisible: Bool
+    /// The virtual camera fed with `--share`, if any.
+    public var share: SharedStreamStatus?
 
     public init(
         state: String, source: String, camera: String, shown: Int, dropped: Int, fps: Double, pip: Rect, main: Rect,
-        mainVisible: Bool
+        mainVisible: Bool, share: SharedStreamStatus? = nil
     ) {
+        self.share = share
         self.state = state
         self.source = source
         self.camera = camera
@@ -39,6 +42,50 @@ public struct InstanceStatus: Sendable, Equatable {
             ("state", .string(state)), ("source", .string(source)), ("camera", .string(camera)),
             ("shown", .integer(shown)), ("dropped", .integer(dropped)), ("fps", .number(fps, decimals: 2)),
             ("pip", .object(frame(pip))), ("main", .object(frame(main) + [("visible", .bool(mainVisible))])),
-        ])
+        ] + (share.map { [("share", $0.json)] } ?? []))
+    }
+}
+
+/// The `"share"` object of `pipcam status`: the virtual camera pipcam writes (`--share`).
+public struct SharedStreamStatus: Sendable, Equatable {
+    public var device: String
+    /// `yuyv` or `i420`.
+    public var format: String
+    public var width: Int
+    public var height: Int
+    /// Frames written, placeholders included.
+    public var written: Int
+    public var placeholders: Int
+    /// Other processes that have the device open (readers), as far as /proc shows them.
+    public var readers: Int?
+    /// Capture → written, in milliseconds, over the last frames.
+    public var latency: (p50: Double, p99: Double)?
+
+    public init(
+        device: String, format: String, width: Int, height: Int, written: Int, placeholders: Int, readers: Int?,
+        latency: (p50: Double, p99: Double)?
+    ) {
+        self.device = device
+        self.format = format
+        self.width = width
+        self.height = height
+        self.written = written
+        self.placeholders = placeholders
+        self.readers = readers
+        self.latency = latency
+    }
+
+    public static func == (a: SharedStreamStatus, b: SharedStreamStatus) -> Bool { a.json == b.json }
+
+    var json: JSONText {
+        var fields: [(String, JSONText)] = [
+            ("device", .string(device)), ("format", .string(format)), ("width", .integer(width)), ("height", .integer(height)),
+            ("written", .integer(written)), ("placeholders", .integer(placeholders)),
+            ("readers", readers.map { .integer($0) } ?? .null),
+        ]
+        if let latency {
+            fields += [("latency_p50_ms", .number(latency.p50, decimals: 2)), ("latency_p99_ms", .number(latency.p99, decimals: 2))]
+        }
+        return .object(fields)
     }
 }

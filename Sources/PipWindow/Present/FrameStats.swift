@@ -104,11 +104,13 @@ public struct FrameStats {
 
     /// The `--stats` line of docs/BEHAVIOUR.md; with `final` (at exit, when `PIPCAM_STATS_FIRST_FRAME=1`)
     /// it ends with `first_frame_ms=` once a frame was shown.
-    public func line(state: String, camera: String, final: Bool = false) -> String {
+    /// `shared`: frames written to the virtual camera (`--share`), reported as `shared=`.
+    public func line(state: String, camera: String, final: Bool = false, shared: Int? = nil) -> String {
         let cpu = shown > 0 ? Self.processCPUMilliseconds() / Double(shown) : 0
         return "pipcam: state=\(state) camera=\(camera) fps=\(format(fps)) shown=\(shown) dropped=\(dropped)"
             + " latency_p50_ms=\(format(latencyPercentile(0.5))) latency_p99_ms=\(format(latencyPercentile(0.99)))"
             + " cpu_ms_per_frame=\(format(cpu))"
+            + (shared.map { " shared=\($0)" } ?? "")
             + (final ? firstFrameMilliseconds.map { " first_frame_ms=\(format($0))" } ?? "" : "")
     }
 

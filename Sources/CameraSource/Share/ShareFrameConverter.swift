@@ -1,0 +1,282 @@
+import PipCore
+
+/// Turns camera frames into the frames a virtual camera carries: YUYV or I420, tightly packed,
+/// limited range, at one fixed size — what call apps (Chromium, Firefox, Zoom) open.
+///
+/// The picture is the camera's own: never mirrored, rotated or cropped (call apps mirror their
+/// self-view themselves). A frame of the output's format and size whose rows are packed goes out
+/// as it is; other formats are converted; a frame of another size (a camera that came back in
+/// another mode) is resampled to the nearest pixel, so readers never see the format change.
+/// Compressed frames must be decoded first (`ShareJPEGWorker`).
+///
+/// Owns its output buffer (allocated once): a result is valid until the next `convert`.
+public final class ShareFrameConverter {
+    /// `.yuyv` or `.i420`.
+    public let format: PixelFormat
+    public let width: Int
+    public let height: Int
+    /// Bytes of one output frame.
+    public let byteCount: Int
+    private let layout: PlaneLayout
+    private let output: UnsafeMutableRawPointer
+    private let placeholderFrame: UnsafeMutableRawPointer
+    /// Full range → limited range, for luma and for chroma.
+    private let lumaRange: [UInt8]
+    private let chromaRange: [UInt8]
+
+    /// The output format for frames of `source` format: YUYV stays YUYV (written as the camera
+    /// sent it), everything else becomes I420.
+    public static func outputFormat(for source: PixelFormat?) -> PixelFormat { source == .yuyv ? .yuyv : .i420 }
+
+    public init(format: PixelFormat, width: Int, height: Int) {
+        precondition(format == .yuyv || format == .i420, "a shared stream is YUYV or I420")
+        precondition(width > 0 && height > 0 && width % 2 == 0 && height % 2 == 0, "shared frames have even sizes")
+        self.format = format
+        self.width = width
+        self.height = height
+        layout = format.packedLayout(width: width, height: height)!
+        byteCount = layout.byteCount
+        output = .allocate(byteCount: byteCount, alignment: 64)
+        placeholderFrame = .allocate(byteCount: byteCount, alignment: 64)
+        lumaRange = Self.rangeTable(scale: 219)
+        chromaRange = Self.rangeTable(scale: 224)
+        Self.paintPlaceholder(placeholderFrame, format: format, width: width, height: height)
+        // Touch the output once so the first frame does not pay for the page faults.
+        output.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+    }
+
+    /// Full range (0–255) to limited (16–235 luma, 16–240 chroma).
+    private static func rangeTable(scale: Int) -> [UInt8] {
+        (0..<256).map { (v: Int) -> UInt8 in UInt8((16 * 255 + v * scale + 127) / 255) }
+    }
+
+    deinit {
+        output.deallocate()
+        placeholderFrame.deallocate()
+    }
+
+    /// The frame shown to readers while the camera gives none: dark grey, the same size and format.
+    public var placeholder: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: placeholderFrame, count: byteCount) }
+
+    /// The bytes to write for `frame`: the frame's own memory when it already is what readers
+    /// get, else the converter's buffer. nil for a compressed frame.
+    public func convert(_ frame: VideoFrame) -> UnsafeRawBufferPointer? {
+        guard frame.format != .mjpeg, frame.width > 0, frame.height > 0 else { return nil }
+        let full = frame.colorimetry.range == .full && frame.format.isYUV
+        let sameSize = frame.width == width && frame.height == height
+        if sameSize && !full && frame.format == format && frame.plane0.stride == layout.strides.0 && format == .yuyv {
+            return UnsafeRawBufferPointer(start: frame.plane0.base, count: byteCount)
+        }
+        if sameSize && format == .i420, let chroma = PlanarChroma(frame) {
+            copyPlane(frame.plane0, rows: height, bytes: width, to: output, stride: width, full ? lumaRange : nil)
+            packChroma(frame, chroma, full: full)
+        } else if sameSize && format == .yuyv && frame.format == .yuyv {
+            copyPlane(frame.plane0, rows: height, bytes: 2 * width, to: output, stride: 2 * width, full ? lumaRange : nil, alternate: chromaRange)
+        } else {
+            resample(frame, full: full)
+        }
+        return UnsafeRawBufferPointer(start: output, count: byteCount)
+    }
+
+    // MARK: - Same-size planar → I420
+
+    /// How a planar or semi-planar frame stores its chroma.
+    private enum PlanarChroma {
+        case halfBoth, halfWidth, full, interleavedHalf, none
+        init?(_ frame: VideoFrame) {
+            switch frame.format {
+            case .i420: self = .halfBoth
+            case .i422: self = .halfWidth
+            case .i444: self = .full
+            case .nv12: self = .interleavedHalf
+            case .gray: self = .none
+            default: return nil
+            }
+        }
+    }
+
+    private func copyPlane(
+        _ plane: FramePlane, rows: Int, bytes: Int, to out: UnsafeMutableRawPointer, stride: Int, _ lut: [UInt8]?,
+        alternate: [UInt8]? = nil
+    ) {
+        for row in 0..<rows {
+            let src = plane.base + row * plane.stride, dst = out + row * stride
+            guard let lut else {
+                dst.copyMemory(from: src, byteCount: bytes)
+                continue
+            }
+            let s = src.assumingMemoryBound(to: UInt8.self), d = dst.assumingMemoryBound(to: UInt8.self)
+            lut.withUnsafeBufferPointer { l in
+                // YUYV: even bytes are luma, odd ones chroma.
+                if let alternate {
+                    alternate.withUnsafeBufferPointer { c in
+                        for i in Swift.stride(from: 0, to: bytes, by: 2) {
+                            d[i] = l[Int(s[i])]
+                            d[i + 1] = c[Int(s[i + 1])]
+                        }
+                    }
+                } else {
+                    for i in 0..<bytes { d[i] = l[Int(s[i])] }
+                }
+            }
+        }
+    }
+
+    private func packChroma(_ frame: VideoFrame, _ chroma: PlanarChroma, full: Bool) {
+        let cw = width / 2, ch = height / 2
+        let offsets = layout.offsets
+        let u = (output + offsets.1).assumingMemoryBound(to: UInt8.self)
+        let v = (output + offsets.2).assumingMemoryBound(to: UInt8.self)
+        chromaRange.withUnsafeBufferPointer { lut in
+            @inline(__always) func put(_ p: UnsafeMutablePointer<UInt8>, _ i: Int, _ value: Int) {
+                p[i] = full ? lut[value] : UInt8(truncatingIfNeeded: value)
+            }
+            switch chroma {
+            case .none:
+                u.update(repeating: 128, count: cw * ch)
+                v.update(repeating: 128, count: cw * ch)
+            case .halfBoth, .halfWidth, .full:
+                guard let p1 = frame.plane1, let p2 = frame.plane2 else { return }
+                func pack(_ plane: FramePlane, _ out: UnsafeMutablePointer<UInt8>) {
+                    for row in 0..<ch {
+                        let d = out + row * cw
+                        switch chroma {
+                        case .halfBoth:
+                            let s = (plane.base + row * plane.stride).assumingMemoryBound(to: UInt8.self)
+                            for i in 0..<cw { put(d, i, Int(s[i])) }
+                        case .halfWidth:
+                            let a = (plane.base + 2 * row * plane.stride).assumingMemoryBound(to: UInt8.self)
+                            let b = (plane.base + (2 * row + 1) * plane.stride).assumingMemoryBound(to: UInt8.self)
+                            for i in 0..<cw { put(d, i, (Int(a[i]) + Int(b[i]) + 1) >> 1) }
+                        default:
+                            let a = (plane.base + 2 * row * plane.stride).assumingMemoryBound(to: UInt8.self)
+                            let b = (plane.base + (2 * row + 1) * plane.stride).assumingMemoryBound(to: UInt8.self)
+                            for i in 0..<cw {
+                                put(d, i, (Int(a[2 * i]) + Int(a[2 * i + 1]) + Int(b[2 * i]) + Int(b[2 * i + 1]) + 2) >> 2)
+                            }
+                        }
+                    }
+                }
+                pack(p1, u)
+                pack(p2, v)
+            case .interleavedHalf:
+                guard let p1 = frame.plane1 else { return }
+                for row in 0..<ch {
+                    let s = (p1.base + row * p1.stride).assumingMemoryBound(to: UInt8.self)
+                    for i in 0..<cw {
+                        put(u + row * cw, i, Int(s[2 * i]))
+                        put(v + row * cw, i, Int(s[2 * i + 1]))
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Everything else: nearest-pixel resampling through Y′CbCr samples
+
+    private func resample(_ frame: VideoFrame, full: Bool) {
+        let sampler = YCbCrSampler(frame)
+        let xs = (0..<width).map { $0 * frame.width / width }
+        let ys = (0..<height).map { $0 * frame.height / height }
+        let o = output.assumingMemoryBound(to: UInt8.self)
+        let luma = full ? lumaRange : nil, chroma = full ? chromaRange : nil
+        @inline(__always) func y(_ x: Int, _ row: Int) -> UInt8 { luma.map { $0[Int(sampler.y(x, row))] } ?? sampler.y(x, row) }
+        @inline(__always) func c(_ x: Int, _ row: Int) -> (UInt8, UInt8) {
+            let (u, v) = sampler.cbcr(x, row)
+            guard let chroma else { return (u, v) }
+            return (chroma[Int(u)], chroma[Int(v)])
+        }
+        switch format {
+        case .yuyv:
+            for row in 0..<height {
+                let d = o + row * 2 * width, sy = ys[row]
+                for x in Swift.stride(from: 0, to: width, by: 2) {
+                    let (u, v) = c(xs[x], sy)
+                    d[2 * x] = y(xs[x], sy)
+                    d[2 * x + 1] = u
+                    d[2 * x + 2] = y(xs[x + 1], sy)
+                    d[2 * x + 3] = v
+                }
+            }
+        default:
+            let offsets = layout.offsets, cw = width / 2
+            for row in 0..<height {
+                let d = o + row * width, sy = ys[row]
+                for x in 0..<width { d[x] = y(xs[x], sy) }
+            }
+            for row in 0..<height / 2 {
+                let sy = ys[2 * row]
+                for x in 0..<cw {
+                    let (u, v) = c(xs[2 * x], sy)
+                    o[offsets.1 + row * cw + x] = u
+                    o[offsets.2 + row * cw + x] = v
+                }
+            }
+        }
+    }
+
+    // MARK: - Placeholder
+
+    private static func paintPlaceholder(_ p: UnsafeMutableRawPointer, format: PixelFormat, width: Int, height: Int) {
+        let dark: UInt8 = 32
+        switch format {
+        case .yuyv:
+            let b = p.assumingMemoryBound(to: UInt8.self)
+            for i in Swift.stride(from: 0, to: 2 * width * height, by: 2) {
+                b[i] = dark
+                b[i + 1] = 128
+            }
+        default:
+            let b = p.assumingMemoryBound(to: UInt8.self)
+            b.update(repeating: dark, count: width * height)
+            (b + width * height).update(repeating: 128, count: width * height / 2)
+        }
+    }
+}
+
+/// Reads one pixel's Y′, Cb and Cr from a frame of any uncompressed format (RGB through BT.601).
+struct YCbCrSampler {
+    let frame: VideoFrame
+
+    init(_ frame: VideoFrame) { self.frame = frame }
+
+    private func byte(_ plane: FramePlane?, _ x: Int, _ row: Int) -> UInt8 {
+        guard let plane else { return 128 }
+        return plane.base.load(fromByteOffset: row * plane.stride + x, as: UInt8.self)
+    }
+
+    private func rgb(_ x: Int, _ row: Int) -> (r: Int, g: Int, b: Int) {
+        switch frame.format {
+        case .bgra:
+            return (Int(byte(frame.plane0, 4 * x + 2, row)), Int(byte(frame.plane0, 4 * x + 1, row)), Int(byte(frame.plane0, 4 * x, row)))
+        default:
+            return (Int(byte(frame.plane0, 3 * x, row)), Int(byte(frame.plane0, 3 * x + 1, row)), Int(byte(frame.plane0, 3 * x + 2, row)))
+        }
+    }
+
+    func y(_ x: Int, _ row: Int) -> UInt8 {
+        switch frame.format {
+        case .yuyv: return byte(frame.plane0, 2 * x, row)
+        case .bgra, .rgb24:
+            let (r, g, b) = rgb(x, row)
+            return UInt8((66 * r + 129 * g + 25 * b + 128) >> 8 + 16)
+        default: return byte(frame.plane0, x, row)
+        }
+    }
+
+    func cbcr(_ x: Int, _ row: Int) -> (UInt8, UInt8) {
+        switch frame.format {
+        case .yuyv:
+            let pair = 4 * (x / 2)
+            return (byte(frame.plane0, pair + 1, row), byte(frame.plane0, pair + 3, row))
+        case .i420: return (byte(frame.plane1, x / 2, row / 2), byte(frame.plane2, x / 2, row / 2))
+        case .i422: return (byte(frame.plane1, x / 2, row), byte(frame.plane2, x / 2, row))
+        case .i444: return (byte(frame.plane1, x, row), byte(frame.plane2, x, row))
+        case .nv12: return (byte(frame.plane1, 2 * (x / 2), row / 2), byte(frame.plane1, 2 * (x / 2) + 1, row / 2))
+        case .bgra, .rgb24:
+            let (r, g, b) = rgb(x, row)
+            return (UInt8((-38 * r - 74 * g + 112 * b + 128) >> 8 + 128), UInt8((112 * r - 94 * g - 18 * b + 128) >> 8 + 128))
+        case .gray, .mjpeg: return (128, 128)
+        }
+    }
+}
