@@ -14,6 +14,9 @@ final class FakeV4L2Device: V4L2Device {
         case frame(sequence: UInt32, bytesUsed: Int? = nil, hasError: Bool = false, monotonic: Bool = true,
                    timestamp: MonotonicInstant = MonotonicInstant(nanoseconds: 1_000_000))
         case fail(V4L2DequeueError)
+        /// Buffer `index`, whether it was queued or not (v4l2loopback hands out whichever buffer its
+        /// writer filled last).
+        case buffer(index: Int, sequence: UInt32)
     }
 
     let fileDescriptor: Int32 = 42
@@ -139,6 +142,11 @@ final class FakeV4L2Device: V4L2Device {
         switch dequeueScript.removeFirst() {
         case .fail(let error):
             throw error
+        case .buffer(let index, let sequence):
+            queue.removeAll { $0 == index }
+            return V4L2DequeuedBuffer(
+                index: index, bytesUsed: (formatOverride ?? currentFormat!).sizeImage, hasError: false,
+                hasMonotonicTimestamp: true, timestamp: MonotonicInstant(nanoseconds: 1_000_000), sequence: sequence)
         case .frame(let sequence, let bytesUsed, let hasError, let monotonic, let timestamp):
             guard !queue.isEmpty else { throw .wouldBlock }
             let index = queue.removeFirst()
@@ -193,6 +201,21 @@ enum FakeCameras {
             d.sizes[f] = .stepwise(min: V4L2Size(16, 16), max: V4L2Size(1920, 1080), step: V4L2Size(2, 2))
         }
         d.defaultIntervals = .discrete([.interval(fps: 60), .interval(fps: 50), .interval(fps: 30), .interval(fps: 25)])
+        return d
+    }
+
+    /// A v4l2loopback device (`exclusive_caps=1`) another program writes YUYV 640x360 to, with
+    /// the module's default two buffers; `writing: false` is the same device with no writer yet:
+    /// an output device.
+    static func loopback(writing: Bool = true) -> FakeV4L2Device {
+        let d = FakeV4L2Device()
+        d.capabilities = V4L2Capabilities(
+            driver: "v4l2 loopback", card: "pipcam", busInfo: "platform:v4l2loopback-000", canCapture: writing,
+            canStream: true, canOutput: !writing)
+        d.formats = [V4L2FormatDescription(fourcc: .yuyv, description: "YUYV 4:2:2")]
+        d.sizes = [.yuyv: .discrete([V4L2Size(640, 360)])]
+        d.defaultIntervals = .discrete([.interval(fps: 30)])
+        d.grantedBufferCount = 2
         return d
     }
 }

@@ -43,9 +43,9 @@ extension V4L2Camera {
                 unqueuedDeliveries += 1
             case .withClient:
                 // The same: a buffer the display still holds, filled again. It cannot be handed
-                // out twice; the display sees the newer picture in it anyway.
+                // out twice; the display sees the newer picture in it anyway. (The gap in the
+                // sequence numbers counts it as dropped.)
                 unqueuedDeliveries += 1
-                droppedFrames += 1
                 stallWatch = nil  // the writer is alive
                 continue
             }
