@@ -186,14 +186,8 @@ struct PipcamCommand: ParsableCommand {
         return line.prefix(1).lowercased() + line.dropFirst()
     }
 
-    /// `--share` alone: the first free v4l2loopback device (`main.swift` spells it so for the parser).
-    static let shareAnyDevice = "auto"
-
     /// What `--share` asks for: nil for no sharing, `.some(nil)` for the first free device.
-    var shareDevice: String?? {
-        guard let share, !["none", "no", "off", "false"].contains(share.lowercased()) else { return nil }
-        return ["auto", "yes", "on", "true", ""].contains(share.lowercased()) ? .some(nil) : .some(share)
-    }
+    var shareDevice: String?? { ShareOption.device(share) }
 
     /// The camera mode asked for while sharing.
     var shareSizeRequested: (width: Int, height: Int) {
@@ -201,18 +195,6 @@ struct PipcamCommand: ParsableCommand {
     }
 
     static let shareSizeRange = 32...8192
-
-    /// `--share` given without a device (last, or followed by another option) becomes
-    /// `--share=auto`: ArgumentParser has no options whose value may be left out.
-    static func withShareValue(_ arguments: [String]) -> [String] {
-        var result: [String] = []
-        for (i, a) in arguments.enumerated() {
-            if a == "--" { return result + arguments[i...] }
-            let next = i + 1 < arguments.count ? arguments[i + 1] : nil
-            result.append(a == "--share" && (next == nil || next!.hasPrefix("-")) ? "--share=\(shareAnyDevice)" : a)
-        }
-        return result
-    }
 
     /// The sides `--size` takes.
     static let sizeRange = 16...16384

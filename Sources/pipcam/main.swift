@@ -16,7 +16,7 @@ for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
 SignalPipe.install()
 
 // The config file's settings go before the command line's, which therefore win.
-var arguments = PipcamCommand.withShareValue(Array(CommandLine.arguments.dropFirst()))
+var arguments = ShareOption.withValues(Array(CommandLine.arguments.dropFirst()))
 let named = ControlArguments.subcommand(in: arguments)
 let asksForHelp = arguments.contains { $0 == "--help" || $0 == "-h" }
 if named == nil && !asksForHelp {

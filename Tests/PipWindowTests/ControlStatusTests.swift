@@ -15,6 +15,19 @@ import Testing
         )
     }
 
+    /// `--share`: a `share` object after `main`, `readers` null when unknown, latency once known.
+    @Test func aSharedStreamAddsItsObjectLast() {
+        var status = sample
+        status.share = SharedStreamStatus(
+            device: "/dev/video10", format: "yuyv", width: 1280, height: 720, written: 1300, placeholders: 66, readers: nil,
+            latency: nil)
+        #expect(status.json.encoded.hasSuffix(
+            #","visible":false},"share":{"device":"/dev/video10","format":"yuyv","width":1280,"height":720,"written":1300,"placeholders":66,"readers":null}}"#))
+        status.share?.readers = 2
+        status.share?.latency = (0.25, 1.5)
+        #expect(status.json.encoded.hasSuffix(#""readers":2,"latency_p50_ms":0.25,"latency_p99_ms":1.5}}"#))
+    }
+
     @Test func fieldOrderIsTheContractsOrder() throws {
         let keys = sample.json.encoded.matches(of: /"([a-z]+)":/).map { String($0.output.1) }
         #expect(

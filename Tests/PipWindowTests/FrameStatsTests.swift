@@ -57,6 +57,15 @@ import PipCore
         #expect(!line.contains("first_frame_ms"))
     }
 
+    /// `shared=` only while a virtual camera is fed (`--share`), after the contract's fields.
+    @Test func sharedFramesFollowTheContractFields() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        stats.noteShown(latencyNanoseconds: 610_000)
+        #expect(!stats.line(state: "active", camera: "streaming").contains("shared="))
+        let line = stats.line(state: "active", camera: "interrupted:disconnected", shared: 42)
+        #expect(line.range(of: #"cpu_ms_per_frame=[0-9.]+ shared=42$"#, options: .regularExpression) != nil, "\(line)")
+    }
+
     @Test func finalLineEndsWithTheFirstFrameTime() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
         #expect(!stats.line(state: "active", camera: "streaming", final: true).contains("first_frame_ms"))

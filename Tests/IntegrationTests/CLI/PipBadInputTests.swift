@@ -5,7 +5,8 @@ import Testing
 /// Input pipcam must refuse with exit 2 and one `pipcam: …` line naming the culprit.
 enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case noDisplay, unknownSource, missingFile, badY4MHeader, truncatedY4M, mjpegNotJPEG,
-        unknownRawFormat, badSize, sizeOutOfRange, negativeSize, badRotate, badCorner, rotateOutOfRange, negativeRotate, negativeFrames, newlineInPath, tinyRate
+        unknownRawFormat, badSize, sizeOutOfRange, negativeSize, badRotate, badCorner, rotateOutOfRange, negativeRotate, negativeFrames, newlineInPath, tinyRate,
+        shareNotLoopback, shareMissingDevice, badShareSize
 
     var testDescription: String { rawValue }
 
@@ -46,6 +47,10 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .negativeFrames: return ["--pip", "--source", "test", "--frames", "-1"]
         case .newlineInPath: return ["--pip", "--source", "y4m:\(directory)/first\nsecond.y4m"]
         case .tinyRate: return ["--pip", "--source", "mjpeg:\(directory)/clip.mjpeg@0.0000000001"]
+        // The camera (here the test source) is started first and let go again.
+        case .shareNotLoopback: return ["--pip", "--source", "test", "--share", "/dev/null"]
+        case .shareMissingDevice: return ["--pip", "--source", "test", "--share", "\(directory)/video99"]
+        case .badShareSize: return ["--pip", "--source", "test", "--share", "--share-size", "1280"]
         }
     }
 
@@ -69,6 +74,9 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .negativeFrames: "--frames: -1"
         case .newlineInPath: "first?second.y4m"
         case .tinyRate: "0.0000000001"
+        case .shareNotLoopback: "/dev/null: not a v4l2loopback output device"
+        case .shareMissingDevice: "video99: no such device"
+        case .badShareSize: "--share-size: bad size '1280'"
         }
     }
 }
