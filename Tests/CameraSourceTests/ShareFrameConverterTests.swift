@@ -84,6 +84,24 @@ import PipCore
         }
     }
 
+    /// The vector path agrees with the exact formula for every value, at every alignment.
+    @Test func theRangeSqueezeIsExact() {
+        let input = (0..<300).map { UInt8($0 % 256) }
+        for scale: UInt16 in [219, 224] {
+            var out = [UInt8](repeating: 0, count: input.count)
+            input.withUnsafeBufferPointer { s in
+                out.withUnsafeMutableBufferPointer { d in
+                    ShareFrameConverter.limitRange(s.baseAddress! + 3, d.baseAddress!, count: 290, scale: scale)
+                }
+            }
+            let expected = input[3..<293].map { (v: UInt8) -> UInt8 in
+                let x: Int = 16 * 255 + Int(v) * Int(scale) + 127
+                return UInt8(x / 255)
+            }
+            #expect(Array(out[0..<290]) == expected)
+        }
+    }
+
     /// RGB (BT.601, limited): white, black and pure red land where the standard puts them.
     @Test func bgraIsConvertedWithBT601() {
         let w = 2, h = 2

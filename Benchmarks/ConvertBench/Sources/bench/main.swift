@@ -3,6 +3,7 @@
 //   ./.build/release/bench yuyv   only the cases whose name contains "yuyv"
 //   ./.build/release/bench --markdown   a table for BENCHMARKS.md
 //   ./.build/release/bench --mjpeg FILE   also JPEG decoding of FILE's frames for 480×270, 960×540 and 640×360 windows
+//   ./.build/release/bench share [--mjpeg FILE]   the cost of --share (ShareBench.swift)
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
 //
@@ -10,6 +11,8 @@
 // median in ns per output pixel and per source pixel. Medians of many runs, because the machine is
 // usually shared; the best run is what the code can do on a quiet core.
 import CameraSource
+import MJPEG
+import PipCore
 import PipWindow
 import Glibc
 
@@ -109,6 +112,11 @@ if markdown {
     print("|---|---:|---:|---:|---:|")
 }
 for c in cases where filters.isEmpty || filters.contains(where: { c.name.contains($0) }) { bench(c) }
+if filters.isEmpty || filters.contains("share") {
+    benchShareRaw(.yuyv, 1280, 720)
+    benchShareRaw(.i420, 1280, 720)
+    benchShareRaw(.yuyv, 1920, 1080)
+}
 
 // JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
 // generates) decoded for a 480×270, a 960×540 and a 640×360 window (1/4 and 1/2 scale as they
@@ -136,6 +144,7 @@ if let path = mjpegPath {
             sequence: 0, bufferIndex: 0)
     }
     let header = try! JPEGDecoder().header(of: UnsafeRawBufferPointer(start: frames[0].plane0.base, count: frames[0].byteCount))
+    if filters.isEmpty || filters.contains("share") { benchShareMJPEG(frames, width: header.width, height: header.height) }
     for (w, h) in [(480, 270), (960, 540), (640, 360)] {
         let label = "mjpeg \(header.width)x\(header.height) -> \(w)x\(h)"
         func time(_ name: String, _ body: (VideoFrame) -> Void) {

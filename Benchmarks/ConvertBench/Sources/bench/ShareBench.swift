@@ -1,0 +1,82 @@
+// The cost of `--share`: what feeding the virtual camera adds per frame. The device is a file in
+// /dev/shm written at offset 0 for each frame, standing in for v4l2loopback's write(2) (a copy
+// into kernel memory): this machine's kernel has no v4l2loopback.
+import CameraSource
+import PipCore
+import Glibc
+
+/// An output device that copies each frame into a tmpfs file, as v4l2loopback copies it into its buffer.
+final class TmpfsOutput: V4L2OutputDevice, @unchecked Sendable {
+    let fd: Int32
+    let path = "/dev/shm/pipcam-share-bench-\(getpid())"
+    init() { fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o600) }
+    func queryCapabilities() throws(V4L2Error) -> V4L2Capabilities {
+        V4L2Capabilities(driver: "v4l2 loopback", card: "bench", busInfo: "", canCapture: false, canStream: true, canOutput: true)
+    }
+    func setOutputFormat(_ format: V4L2PixFormat) throws(V4L2Error) -> V4L2PixFormat { format }
+    func setOutputFrameInterval(_ interval: V4L2Fraction) {}
+    func write(_ bytes: UnsafeRawBufferPointer) throws(V4L2Error) { _ = pwrite(fd, bytes.baseAddress, bytes.count, 0) }
+    func close() {
+        Glibc.close(fd)
+        unlink(path)
+    }
+}
+
+func threadCPU() -> UInt64 { var t = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec) }
+func processCPU() -> UInt64 { var t = timespec(); clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec) }
+
+/// Raw frames: `offer` on the calling thread (the capture thread in pipcam), CPU per frame.
+func benchShareRaw(_ format: PixelFormat, _ w: Int, _ h: Int) {
+    let layout = format.packedLayout(width: w, height: h)!
+    let buf = UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
+    for i in 0..<layout.byteCount { buf.storeBytes(of: UInt8(truncatingIfNeeded: i &* 2654435761 >> 13), toByteOffset: i, as: UInt8.self) }
+    let out = TmpfsOutput()
+    let share = LoopbackShare(
+        device: "bench", output: out, format: ShareFrameConverter.outputFormat(for: format), width: w, height: h, frameRate: 30)
+    func frame() -> VideoFrame {
+        VideoFrame(packed: format, width: w, height: h, base: buf, byteCount: layout.byteCount, colorimetry: .standard(forHeight: h),
+                   timestamp: MonotonicInstant.now(), sequence: 0, bufferIndex: 0)
+    }
+    for _ in 0..<10 { share.offer(frame(), now: MonotonicInstant.now()) }
+    let m0 = mallocCount?() ?? 0
+    for _ in 0..<10 { share.offer(frame(), now: MonotonicInstant.now()) }
+    let mallocs = mallocCount.map { $0() - m0 }
+    var times: [UInt64] = []
+    for _ in 0..<300 {
+        let c0 = threadCPU()
+        share.offer(frame(), now: MonotonicInstant.now())
+        times.append(threadCPU() - c0)
+    }
+    report("share \(format) \(w)x\(h) -> \(share.format) (CPU on the capture thread)", times: times, shownPixels: w * h, sourcePixels: w * h, mallocs: mallocs)
+    share.close()
+    buf.deallocate()
+}
+
+/// MJPEG frames at a camera's 30 fps: the process CPU each frame adds (the copy on this thread and
+/// the full-size decode on the share's thread), and capture → written latency.
+func benchShareMJPEG(_ frames: [VideoFrame], width: Int, height: Int) {
+    let out = TmpfsOutput()
+    let share = LoopbackShare(device: "bench", output: out, format: .i420, width: width, height: height, frameRate: 30)
+    var cpu: [UInt64] = []
+    for round in 0..<4 {
+        for f in frames {
+            var g = f
+            g.timestamp = MonotonicInstant.now()
+            let c0 = processCPU()
+            share.offer(g, now: g.timestamp)
+            // The decode finishes on the other thread within the frame time; measure after it.
+            usleep(33_333)
+            if round > 0 { cpu.append(processCPU() - c0) }
+        }
+    }
+    let latency = share.latencyMilliseconds
+    let sorted = cpu.sorted()
+    let median = Double(sorted[sorted.count / 2]) / 1e6, p99 = Double(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) / 1e6
+    let label = "share mjpeg \(width)x\(height) -> i420, paced 30 fps"
+    if markdown {
+        print("| \(label) | \(fmt(median)) CPU | p99 \(fmt(p99)) CPU | latency p50 \(fmt(latency?.p50 ?? 0)) ms | p99 \(fmt(latency?.p99 ?? 0)) ms |")
+    } else {
+        print("\(label): CPU median \(fmt(median)) ms/frame (p99 \(fmt(p99))), capture -> written p50 \(fmt(latency?.p50 ?? 0)) ms, p99 \(fmt(latency?.p99 ?? 0)) ms, written \(share.written), failures \(share.failures)")
+    }
+    share.close()
+}
