@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "pip-example", dependencies: ["PipWindow", "CameraSource", "PipCore"], path: "Examples/PipExample"),
         // What every test target shares: the seeded random generator, waiting, the scratch directory.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CameraSource", "PipCore"], path: "Tests/TestSupport"),
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "PipCore", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "CameraSource", "PipCore", "TestSupport"]),

@@ -180,7 +180,7 @@ public final class PipcamApp {
     }
 
     /// The `--stats` line, with `shared=` while a virtual camera is fed.
-    private func statsLine(final: Bool = false) -> String {
+    func statsLine(final: Bool = false) -> String {
         stats.line(state: stateName, camera: status.camera.description, final: final, shared: pump.share?.written)
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 @testable import CameraSource
 import PipCore
+import TestSupport
 
 /// What a call app reads from the virtual camera: the camera's picture in YUYV or I420, limited
 /// range, never mirrored (docs/BEHAVIOUR.md, "Sharing the camera").

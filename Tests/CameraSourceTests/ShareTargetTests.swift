@@ -1,6 +1,7 @@
 import Testing
 @testable import CameraSource
 import PipCore
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

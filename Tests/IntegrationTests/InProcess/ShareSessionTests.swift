@@ -1,0 +1,49 @@
+import CameraSource
+import Foundation
+import PipCore
+@testable import PipWindow
+@testable import PipcamApp
+import Testing
+import TestSupport
+
+/// pipcam with `--share` in this process on its own Xvfb: the test pattern's frames reach the
+/// virtual camera (a recording stand-in) while they are shown, whatever the windows do, and the
+/// stats line and `status` report it (docs/BEHAVIOUR.md, "Sharing the camera").
+@Suite struct ShareSessionTests {
+    @Test func framesReachTheVirtualCameraWhilePipIsUpAndAfterItIsClosed() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let source = TestPatternSource(width: 640, height: 360)
+        source.start()
+        let out = FakeOutputDevice()
+        let share = LoopbackShare(device: "/dev/video10", output: out, format: .i420, width: 640, height: 360, frameRate: source.frameRate)
+        defer { share.close() }
+        var options = SessionOptions()
+        options.remembersGeometry = false
+        options.startInPip = true
+        let app = PipcamApp(display: display, source: source, options: options, share: share)
+        var whileActive = 0, afterClose = 0
+        var status: InstanceStatus?
+        var line = ""
+        let script = LoopScript()
+        script.wait("PiP to show frames", until: { app.pip != nil && app.pip.phase == .active && app.stats.shown >= 10 }) {
+            whileActive = share.written
+            status = app.statusSnapshot
+            line = app.statsLine()
+            // Out of sight: PiP goes back to where it came from (with --pip, the main window).
+            app.perform(.stop)
+        }
+        script.wait("PiP to stop", until: { app.pip.phase == .idle }) { afterClose = share.written }
+        script.pause(600)
+        script.start(on: app.loop)
+        #expect(app.run() == 0, "timed out waiting for \(script.failedStep ?? "")")
+        #expect(whileActive >= 10)
+        #expect(share.written >= afterClose + 5, "frames kept reaching the virtual camera: \(afterClose) → \(share.written)")
+        #expect(out.frames.count == share.written)
+        #expect(out.frames.allSatisfy { $0.count == 640 * 360 * 3 / 2 })
+        let shared = try #require(status?.share)
+        #expect(shared.device == "/dev/video10" && shared.format == "i420" && shared.width == 640 && shared.height == 360)
+        #expect(shared.written >= 10 && shared.placeholders == 0)
+        #expect(line.hasSuffix(" shared=\(whileActive)"), "\(line)")
+    }
+}
