@@ -58,6 +58,18 @@ import TestSupport
         }
     }
 
+    /// A YUYV camera shared as I420 (in use when pipcam started, so its format was not known):
+    /// luma picked out, chroma of each row pair averaged.
+    @Test func yuyvBecomesI420() {
+        let w = 4, h = 2
+        let bytes: [UInt8] = [10, 100, 11, 200, 12, 102, 13, 202, 20, 110, 21, 210, 22, 112, 23, 212]
+        let c = ShareFrameConverter(format: .i420, width: w, height: h)
+        bytes.withUnsafeBytes { raw in
+            let out = Array(c.convert(ShareFixture.frame(.yuyv, w, h, raw))!)
+            #expect(out == [10, 11, 12, 13, 20, 21, 22, 23, 105, 107, 205, 207])
+        }
+    }
+
     @Test func nv12ChromaIsSeparated() {
         let w = 4, h = 2
         var bytes = [UInt8](repeating: 60, count: w * h + w)

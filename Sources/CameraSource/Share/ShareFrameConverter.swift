@@ -70,6 +70,11 @@ public final class ShareFrameConverter {
         if sameSize && format == .i420, let chroma = PlanarChroma(frame) {
             copyPlane(frame.plane0, rows: height, bytes: width, to: output, stride: width, full ? lumaRange : nil)
             packChroma(frame, chroma, full: full)
+        } else if sameSize && format == .i420 && frame.format == .yuyv {
+            // A YUYV camera shared as I420: one that was in use when pipcam started (its format
+            // unknown then) and gave YUYV once it came.
+            yuyvToI420(frame)
+            if full { applyRange() }
         } else if sameSize && format == .yuyv && frame.format == .yuyv {
             copyPlane(frame.plane0, rows: height, bytes: 2 * width, to: output, stride: 2 * width, full ? lumaRange : nil, alternate: chromaRange)
         } else {
@@ -209,6 +214,32 @@ public final class ShareFrameConverter {
             d[i] = UInt8((16 * 255 + Int(s[i]) * Int(scale) + 127) / 255)
             i += 1
         }
+    }
+
+    private func yuyvToI420(_ frame: VideoFrame) {
+        let offsets = layout.offsets, cw = width / 2
+        let o = output.assumingMemoryBound(to: UInt8.self)
+        for row in Swift.stride(from: 0, to: height, by: 2) {
+            let a = (frame.plane0.base + row * frame.plane0.stride).assumingMemoryBound(to: UInt8.self)
+            let b = (frame.plane0.base + (row + 1) * frame.plane0.stride).assumingMemoryBound(to: UInt8.self)
+            let ya = o + row * width, yb = ya + width
+            let u = o + offsets.1 + row / 2 * cw, v = o + offsets.2 + row / 2 * cw
+            for x in 0..<cw {
+                ya[2 * x] = a[4 * x]
+                ya[2 * x + 1] = a[4 * x + 2]
+                yb[2 * x] = b[4 * x]
+                yb[2 * x + 1] = b[4 * x + 2]
+                u[x] = UInt8((UInt16(a[4 * x + 1]) + UInt16(b[4 * x + 1]) + 1) >> 1)
+                v[x] = UInt8((UInt16(a[4 * x + 3]) + UInt16(b[4 * x + 3]) + 1) >> 1)
+            }
+        }
+    }
+
+    /// The whole I420 output from full range to limited, in place.
+    private func applyRange() {
+        let o = output.assumingMemoryBound(to: UInt8.self)
+        Self.limitRange(o, o, count: width * height, scale: 219)
+        Self.limitRange(o + width * height, o + width * height, count: width * height / 2, scale: 224)
     }
 
     // MARK: - Everything else: nearest-pixel resampling through Y′CbCr samples
