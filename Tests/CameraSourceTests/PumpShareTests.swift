@@ -32,10 +32,11 @@ import Glibc
     /// The camera mode is chosen for the call: window sizes do not reach the camera.
     @Test func windowSizesDoNotSwitchASharedCamerasMode() {
         let source = ScriptedSource(total: 1, buffers: 1, live: true)
-        let pump = FramePump(source: source, share: share(FakeOutputDevice()))
+        let s = share(FakeOutputDevice())
+        let pump = FramePump(source: source, share: s)
         pump.mailbox.noteDisplaySize(width: 1280, height: 720)
         pump.run()
-        _ = eventually(timeout: .seconds(1)) { source.produced == 1 }
+        _ = eventually(timeout: .seconds(1)) { s.written == 1 }
         pump.mailbox.noteDisplaySize(width: 640, height: 360)
         usleep(100_000)
         pump.stop()
