@@ -298,15 +298,23 @@ public final class LibV4L2Device: V4L2Device {
     }
 }
 
-/// The real `V4L2OutputDevice`: an output node (v4l2loopback) written with write(2). Plain kernel
-/// ioctls: libv4l2 only wraps capture devices.
+/// The real `V4L2OutputDevice`: an output node (v4l2loopback) fed with streaming I/O — memory-mapped
+/// buffers, QBUF, STREAMON — as camera programs write it. Not write(2): v4l2loopback (0.12) takes
+/// a write(2) writer for one for good, and with `exclusive_caps=1` the device is then never again
+/// an output device until the module is reloaded. Plain kernel ioctls: libv4l2 only wraps capture.
 public final class LibV4L2Output: V4L2OutputDevice {
     public let fileDescriptor: Int32
     private var isClosed = false
+    private var buffers: [(base: UnsafeMutableRawPointer, length: Int)] = []
+    /// Frames queued so far.
+    private var queued = 0
+    private var isStreaming = false
+    /// Buffers asked for (v4l2loopback's default `max_buffers` is 2).
+    static let bufferCount = 2
 
     private init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
 
-    /// Opens `path` for writing frames (non-blocking: a write must never hold up the capture thread).
+    /// Opens `path` for writing frames (non-blocking: a frame must never hold up the capture thread).
     public static func open(path: String) throws(V4L2Error) -> any V4L2OutputDevice {
         var fd: Int32
         repeat { fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
@@ -341,7 +349,10 @@ public final class LibV4L2Output: V4L2OutputDevice {
         f.fmt.pix.sizeimage = UInt32(format.sizeImage)
         f.fmt.pix.colorspace = format.colorspace == .rec709 ? CV4L2_COLORSPACE_REC709 : CV4L2_COLORSPACE_SMPTE170M
         try check("VIDIOC_S_FMT", CV4L2_VIDIOC_S_FMT, &f)
-        return LibV4L2Device.pixFormat(f.fmt.pix)
+        let set = LibV4L2Device.pixFormat(f.fmt.pix)
+        // Another stream's format kept (readers still open): not ours to stream.
+        if set.fourcc == format.fourcc && set.width == format.width && set.height == format.height { try startStreaming() }
+        return set
     }
 
     public func setOutputFrameInterval(_ interval: V4L2Fraction) {
@@ -351,19 +362,60 @@ public final class LibV4L2Output: V4L2OutputDevice {
         try? check("VIDIOC_S_PARM", CV4L2_VIDIOC_S_PARM, &p)
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(V4L2Error) {
-        guard let base = bytes.baseAddress else { return }
-        while true {
-            let n = Glibc.write(fileDescriptor, base, bytes.count)
-            if n >= 0 { return }  // v4l2loopback takes a frame in one write, or as much as a buffer holds
-            let code = errno
-            if code != EINTR { throw V4L2Error(call: "write", errno: code) }
+    private static func buffer(index: Int) -> v4l2_buffer {
+        var b = v4l2_buffer()
+        b.index = UInt32(index)
+        b.type = CV4L2_BUF_TYPE_VIDEO_OUTPUT
+        b.memory = CV4L2_MEMORY_MMAP
+        return b
+    }
+
+    /// REQBUFS → QUERYBUF + mmap each → STREAMON: the device is a camera to readers from here on.
+    private func startStreaming() throws(V4L2Error) {
+        guard !isStreaming else { return }
+        var request = v4l2_requestbuffers()
+        request.count = UInt32(Self.bufferCount)
+        request.type = CV4L2_BUF_TYPE_VIDEO_OUTPUT
+        request.memory = CV4L2_MEMORY_MMAP
+        try check("VIDIOC_REQBUFS", CV4L2_VIDIOC_REQBUFS, &request)
+        guard request.count > 0 else { throw V4L2Error(call: "VIDIOC_REQBUFS", errno: ENOMEM) }
+        for index in 0..<Int(request.count) {
+            var b = Self.buffer(index: index)
+            try check("VIDIOC_QUERYBUF", CV4L2_VIDIOC_QUERYBUF, &b)
+            let p = mmap(nil, Int(b.length), PROT_READ | PROT_WRITE, MAP_SHARED, fileDescriptor, off_t(b.m.offset))
+            guard let base = p, base != MAP_FAILED else { throw V4L2Error(call: "mmap", errno: errno) }
+            buffers.append((base, Int(b.length)))
         }
+        var type = Int32(CV4L2_BUF_TYPE_VIDEO_OUTPUT)
+        try check("VIDIOC_STREAMON", CV4L2_VIDIOC_STREAMON, &type)
+        isStreaming = true
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(V4L2Error) {
+        guard let source = bytes.baseAddress, !buffers.isEmpty else { return }
+        // The buffers in turn, the oldest first: readers read the newest. (v4l2loopback's own
+        // DQBUF would hand back the newest, which a reader may be reading; its QBUF takes a
+        // buffer whether it was dequeued or not.)
+        let index = queued % buffers.count
+        let target = buffers[index]
+        let count = min(bytes.count, target.length)
+        target.base.copyMemory(from: source, byteCount: count)
+        var q = Self.buffer(index: index)
+        q.bytesused = UInt32(count)
+        q.field = CV4L2_FIELD_NONE
+        try check("VIDIOC_QBUF", CV4L2_VIDIOC_QBUF, &q)
+        queued += 1
     }
 
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        if isStreaming {
+            var type = Int32(CV4L2_BUF_TYPE_VIDEO_OUTPUT)
+            try? check("VIDIOC_STREAMOFF", CV4L2_VIDIOC_STREAMOFF, &type)
+        }
+        for buffer in buffers { munmap(buffer.base, buffer.length) }
+        buffers = []
         _ = Glibc.close(fileDescriptor)
     }
 }

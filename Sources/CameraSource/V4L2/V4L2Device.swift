@@ -89,11 +89,12 @@ public typealias V4L2DeviceOpener = (String) throws(V4L2Error) -> any V4L2Device
 public protocol V4L2OutputDevice: AnyObject {
     /// `VIDIOC_QUERYCAP`.
     func queryCapabilities() throws(V4L2Error) -> V4L2Capabilities
-    /// `VIDIOC_S_FMT` for video output: asks for a format and returns what the driver made of it.
+    /// `VIDIOC_S_FMT` for video output: asks for a format and returns what the driver made of it;
+    /// then gets ready to stream frames of it.
     func setOutputFormat(_ format: V4L2PixFormat) throws(V4L2Error) -> V4L2PixFormat
     /// `VIDIOC_S_PARM` for video output: the frame interval readers are told. Best effort.
     func setOutputFrameInterval(_ interval: V4L2Fraction)
-    /// write(2) of one whole frame.
+    /// Hands one whole frame to the driver (its readers see it at once).
     func write(_ bytes: UnsafeRawBufferPointer) throws(V4L2Error)
     /// Closes the descriptor; the device must not be used afterwards.
     func close()
