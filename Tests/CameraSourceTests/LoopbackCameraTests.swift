@@ -19,22 +19,33 @@ import Glibc
         return (cam, dev)
     }
 
-    /// The driver hands out the buffer its writer filled last, even one the display still holds
-    /// (the reader's QBUF means nothing to v4l2loopback): never a fatal "not queued". A buffer
-    /// the display holds cannot be handed out twice: it is skipped and counted as dropped.
-    @Test func aBufferTheDisplayHoldsIsSkippedNotFatal() throws {
+    /// The driver hands out the buffer its writer filled last — here the same one each time, as
+    /// for a writer that dequeues its output buffers — whether the reader queued it or not: never
+    /// a fatal "not queued". Each frame is copied out, so a frame the display holds keeps its
+    /// picture however often the writer fills the driver's buffer again.
+    @Test func framesAreCopiedOutOfTheWritersBuffers() throws {
         let (cam, dev) = try streaming()
-        dev.dequeueScript = [.buffer(index: 1, sequence: 0), .buffer(index: 1, sequence: 1), .buffer(index: 0, sequence: 2)]
-        let first = try #require(expectFrame(try cam.nextFrame(now: t0)))
-        #expect(first.bufferIndex == 1)
-        // Buffer 1 again while the display holds it: skipped; buffer 0 follows and is taken.
-        let second = try #require(expectFrame(try cam.nextFrame(now: t0 + ms(33))))
-        #expect(second.bufferIndex == 0)
-        #expect(cam.droppedFrames == 1)
-        #expect(cam.unqueuedDeliveries == 1)
-        cam.recycle(bufferIndex: first.bufferIndex)
-        cam.recycle(bufferIndex: second.bufferIndex)
-        #expect(dev.queue.sorted() == [0, 1])
+        func fill(_ value: UInt8) { dev.mapped[1]!.initializeMemory(as: UInt8.self, repeating: value, count: 640 * 360 * 2) }
+        func first(_ f: VideoFrame) -> UInt8 { f.plane0.base.load(as: UInt8.self) }
+        dev.dequeueScript = (0..<4).map { .buffer(index: 1, sequence: UInt32($0)) }
+        fill(0xAA)
+        let a = try #require(expectFrame(try cam.nextFrame(now: t0)))
+        fill(0xBB)
+        let b = try #require(expectFrame(try cam.nextFrame(now: t0 + ms(33))))
+        #expect(first(a) == 0xAA && first(b) == 0xBB && a.bufferIndex != b.bufferIndex)
+        #expect(dev.queue.contains(1), "the driver's buffer goes back at once")
+        let c = try #require(expectFrame(try cam.nextFrame(now: t0 + ms(66))))
+        #expect(cam.clientHeldBuffers == 3)
+        // The display holds every copy: the next frame is dropped, not written over one it holds.
+        guard case .wait = try cam.nextFrame(now: t0 + ms(100)) else { Issue.record("expected a wait"); return }
+        #expect(cam.droppedFrames == 1 && first(a) == 0xAA)
+        cam.recycle(bufferIndex: a.bufferIndex)
+        dev.dequeueScript = [.buffer(index: 1, sequence: 4)]
+        fill(0xCC)
+        let d = try #require(expectFrame(try cam.nextFrame(now: t0 + ms(133))))
+        #expect(d.bufferIndex == a.bufferIndex && first(d) == 0xCC && first(b) == 0xBB)
+        for f in [b, c, d] { cam.recycle(bufferIndex: f.bufferIndex) }
+        #expect(cam.clientHeldBuffers == 0)
     }
 
     /// No frame for `loopbackWriterGoneNanoseconds`: the writer is gone. The camera reports a

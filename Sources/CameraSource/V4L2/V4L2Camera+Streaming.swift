@@ -34,20 +34,12 @@ extension V4L2Camera {
             guard b.index >= 0, b.index < bufferStates.count else {
                 throw remember(.runtime(thing: name, reason: "driver returned buffer \(b.index), which it does not have"))
             }
-            switch bufferStates[b.index] {
-            case .queued:
-                break
-            case .idle:
-                // v4l2loopback hands out whichever buffer its writer filled last, queued or not
-                // (the buffers are the writer's): the frame is good.
-                unqueuedDeliveries += 1
-            case .withClient:
-                // The same: a buffer the display still holds, filled again. It cannot be handed
-                // out twice; the display sees the newer picture in it anyway. (The gap in the
-                // sequence numbers counts it as dropped.)
-                unqueuedDeliveries += 1
-                stallWatch = nil  // the writer is alive
+            if isLoopback {
+                if let frame = try copyOut(dev, b, layout: layout, now: now) { return .frame(frame) }
                 continue
+            }
+            guard bufferStates[b.index] == .queued else {
+                throw remember(.runtime(thing: name, reason: "driver returned buffer \(b.index), which was not queued"))
             }
             bufferStates[b.index] = .idle
             countSequenceGap(b.sequence)
@@ -68,7 +60,42 @@ extension V4L2Camera {
         }
     }
 
+    /// A v4l2loopback reader's frame: copied out of the driver's buffer, which goes back at once.
+    /// v4l2loopback hands out whichever buffer its writer filled last — one the display still
+    /// holds, or the same one every time (a writer that dequeues its output buffers gets the
+    /// same one back) — and its writer fills buffers whatever the reader does. The display so
+    /// keeps frames of its own, in `loopbackCopies`, and nothing it holds is ever written to.
+    private func copyOut(
+        _ dev: any V4L2Device, _ b: V4L2DequeuedBuffer, layout: V4L2FrameLayout, now: MonotonicInstant
+    ) throws(SourceError) -> VideoFrame? {
+        stallWatch = nil  // the writer is alive
+        if bufferStates[b.index] == .queued { bufferStates[b.index] = .idle } else { unqueuedDeliveries += 1 }
+        defer { if bufferStates[b.index] == .idle { try? requeue(dev, b.index) } }
+        countSequenceGap(b.sequence)
+        let buffer = buffers[b.index]
+        guard !b.hasError, b.bytesUsed >= (layout.minimumBytes ?? 1) else {
+            droppedFrames += 1
+            return nil
+        }
+        guard let slot = loopbackCopies.firstIndex(where: { !$0.held }) else {
+            droppedFrames += 1  // the display holds every copy: it is behind
+            return nil
+        }
+        let bytes = min(b.bytesUsed, buffer.length, loopbackCopies[slot].length)
+        loopbackCopies[slot].base.copyMemory(from: buffer.base, byteCount: bytes)
+        loopbackCopies[slot].held = true
+        framesCaptured += 1
+        restartsWithoutFrame = 0
+        return layout.frame(
+            base: UnsafeRawPointer(loopbackCopies[slot].base), bytesUsed: bytes,
+            timestamp: b.hasMonotonicTimestamp ? b.timestamp : now, sequence: UInt64(b.sequence), bufferIndex: slot)
+    }
+
     public func recycle(bufferIndex: Int) {
+        if isLoopback {
+            if loopbackCopies.indices.contains(bufferIndex) { loopbackCopies[bufferIndex].held = false }
+            return
+        }
         guard bufferIndex >= 0, bufferIndex < bufferStates.count, bufferStates[bufferIndex] == .withClient else {
             return  // not ours to queue (already recycled, or from before a restart of the camera)
         }

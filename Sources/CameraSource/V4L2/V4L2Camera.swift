@@ -80,6 +80,10 @@ public final class V4L2Camera: FrameSource {
     public internal(set) var stalls = 0
 
     enum BufferState { case idle, queued, withClient }
+    /// A v4l2loopback reader's own frames (see `copyOut`); `held` while the display has it.
+    var loopbackCopies: [(base: UnsafeMutableRawPointer, length: Int, held: Bool)] = []
+    /// Copies a loopback reader keeps: the display's newest, one waiting in the mailbox, one spare.
+    static let loopbackCopyCount = 3
 
     /// Buffers handed out and not yet recycled: the camera can be closed only when this is 0,
     /// since their memory is mapped from the device.
@@ -88,7 +92,9 @@ public final class V4L2Camera: FrameSource {
     /// The device is a v4l2loopback node: its frames come from another process writing to it.
     var isLoopback: Bool { capabilities?.isLoopback == true }
 
-    public var clientHeldBuffers: Int { bufferStates.reduce(0) { $0 + ($1 == .withClient ? 1 : 0) } }
+    public var clientHeldBuffers: Int {
+        isLoopback ? loopbackCopies.reduce(0) { $0 + ($1.held ? 1 : 0) } : bufferStates.reduce(0) { $0 + ($1 == .withClient ? 1 : 0) }
+    }
 
     /// A camera at `path` (`/dev/video0`, `/dev/v4l/by-id/...`), opened on `start()` with
     /// `openDevice` (the real libv4l2 device unless a test passes a fake).
@@ -154,6 +160,8 @@ public final class V4L2Camera: FrameSource {
         isStreaming = false
         for buffer in buffers { dev.unmapBuffer(buffer) }
         buffers = []
+        for copy in loopbackCopies { copy.base.deallocate() }
+        loopbackCopies = []
         bufferStates = []
         dev.close()
         device = nil
@@ -220,6 +228,10 @@ public final class V4L2Camera: FrameSource {
             if let need = layout?.minimumBytes, buffer.length < need {
                 throw .runtime(thing: name, reason: "capture buffer of \(buffer.length) bytes cannot hold a \(need)-byte frame")
             }
+        }
+        if isLoopback {
+            let length = buffers.map(\.length).max() ?? 0
+            loopbackCopies = (0..<Self.loopbackCopyCount).map { _ in (.allocate(byteCount: length, alignment: 64), length, false) }
         }
         for index in 0..<count {
             try attempt { () throws(V4L2Error) in try dev.queueBuffer(index: index) }
