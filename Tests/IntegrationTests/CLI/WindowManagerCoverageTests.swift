@@ -95,7 +95,7 @@ import Testing
         let pip = try x.settledGeometry(of: window)
         try expectShowsThePattern(x, pip, "\(manager), before")
 
-        let logo = try mapAndActivateXlogo(on: x, covering: pip)
+        let logo = try x.mapAndActivateXlogo(covering: pip)
         try expectShowsThePattern(x, pip, "\(manager), after xlogo was activated over it")
         if manager == .openbox || manager == .fluxbox {
             let state = try x.netWMState(of: window)
@@ -117,16 +117,16 @@ import Testing
         let x = try makeServer(.i3, i3Config: "for_window [class=\"XLogo\"] floating enable\n")
         let (pipcam, window) = try x.startPip(Self.pipArguments)
         let pip = try x.settledGeometry(of: window)
-        let logo = try mapAndActivateXlogo(on: x, covering: pip)
+        let logo = try x.mapAndActivateXlogo(covering: pip)
         let logoFrame = try x.geometry(of: logo)
         #expect(logoFrame.width == 500 && logoFrame.height == 400, "xlogo should float at its own size: \(logoFrame)")
         let shot = try x.screenshot(pip.insetBy(4))
-        #expect(colourfulFraction(shot) < 0.05, "the floating xlogo does not cover the PiP any more (\(Int(colourfulFraction(shot) * 100)) % coloured)")
+        #expect(shot.colourfulFraction < 0.05, "the floating xlogo does not cover the PiP any more (\(Int(shot.colourfulFraction * 100)) % coloured)")
         // Still there and floating underneath, and back on top once it has the focus again.
         #expect(try x.info(of: window)?.isViewable == true)
         try x.runChecked(["xdotool", "windowactivate", "--sync", "\(window.raw)"])
         try waitUntil("the PiP to show again once focused", timeout: .seconds(3)) {
-            colourfulFraction(try x.screenshot(pip.insetBy(4))) > 0.4
+            try x.colourfulFraction(of: pip) > 0.4
         }
         #expect(pipcam.isRunning, "\(pipcam.stderrText.suffix(500))")
     }
@@ -242,49 +242,10 @@ import Testing
         return try parent != root && x.info(of: window)?.isViewable == true
     }
 
-    /// Maps a 500x400 xlogo whose area covers `area`, activates it (`_NET_ACTIVE_WINDOW`, or a
-    /// raise and focus with no WM), and checks it really is up: focused, and shown where the
-    /// PiP is not.
-    private func mapAndActivateXlogo(on x: XServer, covering area: XRect) throws -> XWindowID {
-        _ = try x.start(["xlogo", "-geometry", "500x400+0+0"])
-        let logo = try x.waitForWindow(className: "xlogo")
-        var frame = try x.waitForStableGeometry(of: logo)
-        if frame.intersection(area) != area {  // i3 centres new floating windows
-            try x.runChecked(["xdotool", "windowmove", "\(logo.raw)", "0", "0"])
-            frame = try x.waitForStableGeometry(of: logo)
-        }
-        #expect(frame.intersection(area) == area, "xlogo \(frame) does not cover the PiP \(area)")
-        if x.windowManager == .none {
-            try x.runChecked(["xdotool", "windowraise", "\(logo.raw)", "windowfocus", "--sync", "\(logo.raw)"])
-        } else {
-            try x.runChecked(["xdotool", "windowactivate", "--sync", "\(logo.raw)"])
-        }
-        try waitUntil("xlogo to have the focus", timeout: .seconds(3)) { try x.focusedWindow() == logo }
-        // Where the PiP is not, xlogo shows: black and white, no colour.
-        let beside = XRect(x: area.maxX + 20, y: area.maxY + 20, width: 100, height: 100).intersection(frame)
-        #expect(beside.width > 50 && beside.height > 50, "no xlogo area beside the PiP: \(frame) vs \(area)")
-        try waitUntil("xlogo to be drawn beside the PiP", timeout: .seconds(3)) {
-            colourfulFraction(try x.screenshot(beside)) < 0.01
-        }
-        Thread.sleep(forTimeInterval: 0.3)  // let any restacking (the WM's, or pipcam's own raise) happen
-        return logo
-    }
-
     /// The PiP's area shows the test pattern (colour bars), not xlogo (black and white).
     private func expectShowsThePattern(_ x: XServer, _ area: XRect, _ context: String) throws {
         let shot = try x.screenshot(area.insetBy(4))
-        let fraction = colourfulFraction(shot)
+        let fraction = shot.colourfulFraction
         #expect(fraction > 0.4, "\(context): only \(Int(fraction * 100)) % of the PiP area is coloured (mean \(shot.meanColor())): covered?\n\(x.diagnostics())")
-    }
-
-    /// The fraction of pixels with clearly different channels (the test pattern's bars are mostly
-    /// saturated colours; xlogo, frames and the root are grey).
-    private func colourfulFraction(_ shot: Screenshot) -> Double {
-        var colourful = 0
-        for index in stride(from: 0, to: shot.rgb.count, by: 3) {
-            let r = shot.rgb[index], g = shot.rgb[index + 1], b = shot.rgb[index + 2]
-            if max(r, g, b) - min(r, g, b) > 60 { colourful += 1 }
-        }
-        return Double(colourful) / Double(max(1, shot.width * shot.height))
     }
 }

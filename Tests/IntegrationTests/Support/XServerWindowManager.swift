@@ -2,9 +2,18 @@ import Foundation
 import Glibc
 import TestSupport
 
-/// The window managers the integration tests run under.
+/// The window managers the integration tests run under: the light ones every `make test` uses,
+/// and the desktops' own (Xfce, GNOME, KDE Plasma, MATE, Cinnamon) that `make test-desktops` adds.
 enum WindowManager: String, Sendable, CaseIterable, CustomStringConvertible {
     case none, openbox, i3, fluxbox
+    /// Xfce's xfwm4, its compositor off (`--compositor=off`) or on.
+    case xfwm4, xfwm4Compositing
+    /// GNOME's mutter as an X11 window and compositing manager (it always composites).
+    case mutter
+    /// KDE Plasma's kwin_x11, compositing off (`KWIN_COMPOSE=N`) or on (OpenGL 2, in software).
+    case kwin, kwinCompositing
+    /// MATE's marco (`--no-composite`), GNOME Flashback's metacity, Cinnamon's muffin.
+    case marco, metacity, muffin
 
     /// The name the WM publishes in `_NET_WM_NAME` on its `_NET_SUPPORTING_WM_CHECK` window.
     var advertisedName: String? {
@@ -13,11 +22,21 @@ enum WindowManager: String, Sendable, CaseIterable, CustomStringConvertible {
         case .openbox: "Openbox"
         case .i3: "i3"
         case .fluxbox: "Fluxbox"
+        case .xfwm4, .xfwm4Compositing: "Xfwm4"
+        case .mutter: "Mutter"
+        case .kwin, .kwinCompositing: "KWin"
+        case .marco: "Metacity (Marco)"
+        case .metacity: "Metacity"
+        case .muffin: "Mutter (Muffin)"
         }
     }
     /// Whether the WM takes over from a running one by itself (`--replace`, the ICCCM `WM_S0`
     /// selection); fluxbox 1.3 cannot: the old WM has to go first.
-    var canReplace: Bool { self == .openbox || self == .i3 }
+    var canReplace: Bool { self != .fluxbox && self != .none }
+    /// Whether the WM composites (draws windows itself, so `--opacity` can show).
+    var composites: Bool { [.xfwm4Compositing, .mutter, .kwinCompositing, .muffin].contains(self) }
+    /// Xvfb options the WM needs: GLX for the ones that composite with OpenGL (in software).
+    var serverArguments: [String] { [.mutter, .muffin, .kwin, .kwinCompositing].contains(self) ? ["+iglx"] : [] }
     var description: String { rawValue }
 }
 
@@ -31,7 +50,9 @@ enum WindowManager: String, Sendable, CaseIterable, CustomStringConvertible {
 func makeServer(
     _ manager: WindowManager = .none, width: Int = 1280, height: Int = 720, monitors: [XRect] = [], i3Config: String = ""
 ) throws -> XServer {
-    let x = try XServer(width: width, height: height, monitors: monitors, windowManager: manager, i3Config: i3Config)
+    let x = try XServer(
+        width: width, height: height, monitors: monitors, windowManager: manager, i3Config: i3Config,
+        serverArguments: manager.serverArguments)
     guard manager != .none else { return x }
     let probe = try x.start(["xlogo", "-geometry", "40x40+0+0"])
     defer { probe.terminate(grace: .milliseconds(500)) }
@@ -124,6 +145,10 @@ extension XServer {
             try "background: none\n".write(toFile: "\(home)/.fluxbox/overlay", atomically: true, encoding: .utf8)
             wmEnvironment["HOME"] = home
             command = ["fluxbox", "-rc", path]
+        default:
+            let desktop = try desktopCommand(manager)
+            command = desktop.command
+            wmEnvironment.merge(desktop.environment) { $1 }
         }
         if replacing { command.append("--replace") }
         let process = try RunningProcess(

@@ -1,0 +1,201 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What a user meets, checked under each desktop's window manager (docs/WINDOW-MANAGERS.md):
+/// every check of `DesktopCheck` for every `DesktopEnvironment`, each recorded in the matrix as
+/// held, not applicable (with the reason) or failed. On only with `PIPCAM_DESKTOPS=1`
+/// (`make test-desktops`). One environment at a time: the desktops' window managers are heavy,
+/// and screenshots and drags stay trustworthy only on a machine that is not overloaded.
+@Suite(.enabled(if: DesktopTier.enabled), .serialized, .timeLimit(.minutes(3)))
+struct DesktopTierTests {
+    /// A 16:9 PiP in the top-left corner of the work area.
+    static let pipArguments = ["--source", "test", "--size", "320x180", "--corner", "top-left"]
+
+    @Test(arguments: DesktopEnvironment.allCases)
+    func behaviour(_ environment: DesktopEnvironment) throws {
+        guard DesktopTier.selected(environment.rawValue) else { return }
+        let log = DesktopCheckLog(environment: environment.rawValue)
+        defer { try? log.write() }
+        do {
+            try checkThePipWindow(environment, log)
+            try checkTheMainWindow(environment, log)
+            try checkOpacity(environment, log)
+        } catch {
+            log.failRemaining(error)
+        }
+    }
+
+    /// A PiP started while another window has the focus: how it maps, stacks, follows desktops,
+    /// moves and resizes.
+    private func checkThePipWindow(_ environment: DesktopEnvironment, _ log: DesktopCheckLog) throws {
+        let x = try environment.makeServer()
+        _ = try x.start(["xlogo", "-name", "focus-holder", "-geometry", "200x150+900+450"])
+        let holder = try x.waitForWindow(className: "focus-holder")
+        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(holder.raw)"])
+        try waitUntil("the other window to have the focus", timeout: .seconds(3)) { try x.focusedWindow() == holder }
+
+        let (pipcam, window) = try x.startPip(Self.pipArguments)
+        let start = try x.settledGeometry(of: window)
+
+        log.check(.undecorated) {
+            let outer = try x.outerGeometry(of: window)
+            let extents = try x.property("_NET_FRAME_EXTENTS", of: window)?.integers
+            try require(outer.width == start.width && outer.height == start.height,
+                        "a frame around the PiP: frame \(outer), window \(start)")
+            try require(extents == nil || extents == [0, 0, 0, 0], "_NET_FRAME_EXTENTS = \(extents ?? [])")
+            try require(start.width == 320 && start.height == 180, "not at the size it asked for: \(start)")
+            let area = try x.workArea()
+            try require(start.x >= area.x && start.y >= area.y && start.maxX < area.x + area.width / 2
+                        && start.maxY < area.y + area.height / 2, "not in the top-left of the work area \(area): \(start)")
+            return .held("\(start.width)x\(start.height) at \(start.x),\(start.y), frame extents \(extents.map { "\($0)" } ?? "unset")")
+        }
+
+        log.check(.keepsFocus) {
+            Thread.sleep(forTimeInterval: 1)  // the WM's focus-stealing prevention acts after the map
+            let focused = try x.focusedWindow()
+            let state = try x.netWMState(of: window)
+            try require(focused == holder, "the focus moved from the other window to \(focused.map { "\($0)" } ?? "none")")
+            try require(!state.contains("_NET_WM_STATE_DEMANDS_ATTENTION"), "left demanding attention: \(state)")
+            return .held("state \(state.map { $0.replacingOccurrences(of: "_NET_WM_STATE_", with: "") }.joined(separator: ","))")
+        }
+
+        var moved = start
+        log.check(.drag) {
+            try x.drag(from: start.center, to: XPoint(start.center.x + 300, start.center.y + 200), steps: 10)
+            moved = try x.settledGeometry(of: window)
+            let expected = start.offsetBy(dx: 300, dy: 200)
+            try require(abs(moved.x - expected.x) <= 3 && abs(moved.y - expected.y) <= 3,
+                        "dragged by (300, 200) from \(start): now \(moved)")
+            try require(moved.width == start.width && moved.height == start.height, "a move resized it: \(moved)")
+            return .held("moved by (\(moved.x - start.x), \(moved.y - start.y))")
+        }
+
+        log.check(.edgeResize) {
+            let grab = XPoint(moved.maxX - 3, moved.maxY - 3)
+            try x.drag(from: grab, to: XPoint(grab.x + 200, grab.y + 40), steps: 10)
+            let resized = try x.settledGeometry(of: window)
+            try require(abs(resized.x - moved.x) <= 2 && abs(resized.y - moved.y) <= 2,
+                        "the top-left corner moved in a resize: \(moved) → \(resized)")
+            // Window managers that resize with the aspect hint follow the larger or the smaller of
+            // the pointer's two moves (+200, +40): either way it grows.
+            try require(resized.width >= moved.width + 60, "not enlarged: \(moved) → \(resized)")
+            let ratio = Double(resized.width) / Double(resized.height)
+            try require(abs(ratio / (16.0 / 9.0) - 1) <= 0.02, "aspect lost: \(resized)")
+            return .held("\(moved.width)x\(moved.height) → \(resized.width)x\(resized.height)")
+        }
+        log.check(.above) {
+            let pip = try x.settledGeometry(of: window)
+            _ = try x.mapAndActivateXlogo(covering: pip)
+            let fraction = try x.colourfulFraction(of: pip)
+            try require(fraction > 0.4, "covered: only \(Int(fraction * 100)) % of the PiP's area shows the picture")
+            return .held("\(Int(fraction * 100)) % of its area shows the picture")
+        }
+
+        log.check(.allDesktops) {
+            if try (x.rootProperty("_NET_NUMBER_OF_DESKTOPS")?.integers.first ?? 1) < 2 {
+                _ = try x.run(["xdotool", "set_num_desktops", "2"])
+                _ = try? poll(timeout: .seconds(2), what: "a second desktop") {
+                    try (x.rootProperty("_NET_NUMBER_OF_DESKTOPS")?.integers.first ?? 1) >= 2 ? true : nil
+                }
+            }
+            let count = try x.rootProperty("_NET_NUMBER_OF_DESKTOPS")?.integers.first ?? 1
+            let here = try x.settledGeometry(of: window)
+            guard count >= 2 else { return .notApplicable("one desktop only (_NET_NUMBER_OF_DESKTOPS = \(count))") }
+            try x.runChecked(["xdotool", "set_desktop", "1"])
+            defer { _ = try? x.run(["xdotool", "set_desktop", "0"]) }
+            try waitUntil("the switch to the second desktop", timeout: .seconds(3)) {
+                try x.rootProperty("_NET_CURRENT_DESKTOP")?.integers == [1]
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+            try require(try x.isViewable(window), "hidden on the second desktop")
+            let there = try x.geometry(of: window)
+            try require(there == here, "moved when the desktop changed: \(here) → \(there)")
+            let fraction = try x.colourfulFraction(of: there)
+            try require(fraction > 0.4, "not shown on the second desktop (\(Int(fraction * 100)) % coloured)")
+            let desktop = try x.property("_NET_WM_DESKTOP", of: window)?.integers.first
+            return .held("shown on desktop 2 of \(count); _NET_WM_DESKTOP = \(desktop.map { String(format: "0x%X", $0) } ?? "unset")")
+        }
+
+        try require(pipcam.isRunning, "pipcam ended: \(pipcam.stderrText.suffix(500))")
+    }
+
+    /// pipcam's main window: minimized it becomes PiP and comes back at its frame; the control
+    /// command and the global hotkey toggle PiP.
+    private func checkTheMainWindow(_ environment: DesktopEnvironment, _ log: DesktopCheckLog) throws {
+        let x = try environment.makeServer()
+        let pipcam = try x.startPipcam(["--source", "test", "--hotkey", "super+shift+p"])
+        let main = try x.waitForWindow(className: "pipcam", role: "main")
+        let pip = try x.waitForWindow(className: "pipcam", role: PipIdentity.role, viewable: false)
+        let before = try x.waitForStableGeometry(of: main)
+
+        /// PiP up or gone; the main window stays up (showing where the camera went) unless
+        /// minimized: unmapped, or (compositing WMs keep it mapped for thumbnails) iconic.
+        func expectPip(_ up: Bool, after what: String, mainShown: Bool = true) throws {
+            try waitUntil("PiP to be \(up ? "up" : "gone") after \(what)", timeout: .seconds(5)) {
+                let iconic = try x.property("WM_STATE", of: main)?.text.contains("Iconic") == true
+                return try x.isViewable(pip) == up && (x.isViewable(main) && !iconic) == mainShown
+            }
+        }
+
+        log.check(.minimizeToPip) {
+            try x.runChecked(["xdotool", "windowminimize", "\(main.raw)"])
+            try expectPip(true, after: "the main window was minimized", mainShown: false)
+            let state = try x.netWMState(of: main)
+            try x.runChecked(["xdotool", "windowactivate", "\(main.raw)"])
+            try expectPip(false, after: "the main window was activated")
+            let after = try x.waitForStableGeometry(of: main)
+            try require(after == before, "the main window came back at \(after), not \(before)")
+            return .held("main window state while minimized: \(state.map { $0.replacingOccurrences(of: "_NET_WM_STATE_", with: "") })")
+        }
+
+        log.check(.toggle) {
+            try x.sendPipcam("toggle")
+            try expectPip(true, after: "pipcam toggle")
+            try x.sendPipcam("toggle")
+            try expectPip(false, after: "a second pipcam toggle")
+            return .held("up and back")
+        }
+
+        log.check(.hotkey) {
+            try x.key("super+shift+p")
+            try expectPip(true, after: "super+shift+p")
+            try x.key("super+shift+p")
+            try expectPip(false, after: "a second super+shift+p")
+            return .held("super+shift+p up and back")
+        }
+        try require(pipcam.isRunning, "pipcam ended: \(pipcam.stderrText.suffix(500))")
+    }
+
+    /// `--opacity 0.5` over a plain red window: the PiP's area is the even mix of its picture and red.
+    private func checkOpacity(_ environment: DesktopEnvironment, _ log: DesktopCheckLog) throws {
+        guard environment.composites else {
+            log.check(.opacity) { .notApplicable("no compositor runs: X draws every window opaque") }
+            return
+        }
+        let x = try environment.makeServer()
+        _ = try x.start(["xlogo", "-name", "red-backdrop", "-bg", "#ff0000", "-fg", "#ff0000", "-geometry", "600x500+0+0"])
+        let backdrop = try x.waitForWindow(className: "red-backdrop")
+        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(backdrop.raw)"])
+        log.check(.opacity) {
+            let (opaque, window) = try x.startPip(Self.pipArguments)
+            let area = try x.settledGeometry(of: window)
+            let red = RGB(255, 0, 0)
+            let behind = try x.screenshot(x.geometry(of: backdrop)).meanColor()
+            try require(behind.distance(to: red) < 40, "the backdrop is not red on screen: \(behind)")
+            Thread.sleep(forTimeInterval: 0.3)
+            let picture = try x.screenshot(area.insetBy(4)).meanColor()
+            _ = opaque.terminate(grace: .seconds(2))
+            try x.waitForNoWindow(className: "pipcam", role: PipIdentity.role)
+
+            let (_, translucent) = try x.startPip(Self.pipArguments + ["--opacity", "0.5"])
+            let again = try x.settledGeometry(of: translucent)
+            Thread.sleep(forTimeInterval: 0.3)
+            let mixed = try x.screenshot(again.insetBy(4)).meanColor()
+            let expected = RGB((picture.red + 255) / 2, picture.green / 2, picture.blue / 2)
+            try require(mixed.distance(to: expected) < 25,
+                        "at opacity 0.5 the PiP shows \(mixed) on average; its picture \(picture) over red would mix to \(expected)")
+            return .held("picture \(picture) over red: \(mixed), expected \(expected)")
+        }
+    }
+}
