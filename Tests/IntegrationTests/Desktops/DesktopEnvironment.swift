@@ -43,6 +43,13 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
     /// Whether something composites, so that `--opacity` can show.
     var composites: Bool { manager.composites }
 
+    /// Why the screen cannot be trusted after a desktop switch, if it cannot: muffin on Xvfb stops
+    /// repainting then (every window, not only pipcam's: the screen keeps showing the old desktop's
+    /// windows, which are mapped but not painted, and no new picture).
+    var stalesAfterDesktopSwitch: String? {
+        self == .muffin ? "muffin on Xvfb stops repainting the screen after a workspace switch (any window)" : nil
+    }
+
     var testDescription: String { rawValue }
 
     func makeServer() throws -> XServer { try IntegrationTests.makeServer(manager) }

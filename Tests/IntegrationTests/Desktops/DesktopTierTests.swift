@@ -111,10 +111,18 @@ struct DesktopTierTests {
             try require(try x.isViewable(window), "hidden on the second desktop")
             let there = try x.geometry(of: window)
             try require(there == here, "moved when the desktop changed: \(here) → \(there)")
+            let desktop = try x.property("_NET_WM_DESKTOP", of: window)?.integers.first
+            let hint = "_NET_WM_DESKTOP = \(desktop.map { String(format: "0x%X", $0) } ?? "unset")"
+            if let stale = environment.stalesAfterDesktopSwitch {
+                // Then only the window's own pixels (what pipcam drew) and its state can tell.
+                let fraction = try x.windowContents(window).colourfulFraction
+                let sticky = try x.netWMState(of: window).contains("_NET_WM_STATE_STICKY") || desktop == 0xFFFF_FFFF
+                try require(fraction > 0.4 && sticky, "on desktop 2: drawn \(Int(fraction * 100)) %, \(hint)")
+                return .held("mapped, drawn and sticky on desktop 2 of \(count), \(hint); not by the screen's pixels: \(stale)")
+            }
             let fraction = try x.colourfulFraction(of: there)
             try require(fraction > 0.4, "not shown on the second desktop (\(Int(fraction * 100)) % coloured)")
-            let desktop = try x.property("_NET_WM_DESKTOP", of: window)?.integers.first
-            return .held("shown on desktop 2 of \(count); _NET_WM_DESKTOP = \(desktop.map { String(format: "0x%X", $0) } ?? "unset")")
+            return .held("shown on desktop 2 of \(count); \(hint)")
         }
 
         try require(pipcam.isRunning, "pipcam ended: \(pipcam.stderrText.suffix(500))")

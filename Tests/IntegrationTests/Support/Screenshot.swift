@@ -112,6 +112,12 @@ extension XServer {
         return try XWD.decode(result.stdout, region: rect)
     }
 
+    /// What `window` itself holds (`xwd -id`): under a compositor, what its client drew, whatever
+    /// the screen shows.
+    func windowContents(_ window: XWindowID) throws -> Screenshot {
+        try XWD.decode(runChecked(["xwd", "-id", "\(window)", "-silent"]).stdout)
+    }
+
     /// What the screen shows where `window` is (its own area, without decorations).
     func screenshot(of window: XWindowID) throws -> Screenshot {
         try screenshot(geometry(of: window))
