@@ -9,7 +9,7 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
     case mutter = "mutter-x11"
     case kwin = "kwin_x11", kwinCompositing = "kwin_x11+compositing"
     case marco, metacity, muffin
-    case openbox, fluxbox
+    case openbox, fluxbox, i3
 
     /// The desktop it belongs to, for the matrix.
     var desktop: String {
@@ -22,6 +22,7 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
         case .muffin: "Cinnamon"
         case .openbox: "LXDE / LXQt"
         case .fluxbox: "fluxbox"
+        case .i3: "i3"
         }
     }
 
@@ -37,6 +38,7 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
         case .muffin: .muffin
         case .openbox: .openbox
         case .fluxbox: .fluxbox
+        case .i3: .i3
         }
     }
 
@@ -48,6 +50,33 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
     /// windows, which are mapped but not painted, and no new picture).
     var stalesAfterDesktopSwitch: String? {
         self == .muffin ? "muffin on Xvfb stops repainting the screen after a workspace switch (any window)" : nil
+    }
+
+    /// Why a window cannot be minimized here, if it cannot.
+    var cannotMinimize: String? {
+        self == .i3 ? "i3 has no minimize (it ignores WM_CHANGE_STATE); hiding is by scratchpad or workspace" : nil
+    }
+
+    /// Shows desktop `index` (from 0) and waits until it is current: i3's workspace `index + 1`
+    /// (made on demand); elsewhere `_NET_CURRENT_DESKTOP`, after asking for a second desktop where
+    /// the WM has one only. The number of desktops then, or nil if there is only one.
+    func showDesktop(_ index: Int, on x: XServer) throws -> Int? {
+        if self == .i3 {
+            try x.runChecked(["i3-msg", "workspace", "\(index + 1)"])
+        } else {
+            if try (x.rootProperty("_NET_NUMBER_OF_DESKTOPS")?.integers.first ?? 1) <= index {
+                _ = try x.run(["xdotool", "set_num_desktops", "\(index + 1)"])
+                _ = try? poll(timeout: .seconds(2), what: "desktop \(index + 1)") {
+                    try (x.rootProperty("_NET_NUMBER_OF_DESKTOPS")?.integers.first ?? 1) > index ? true : nil
+                }
+            }
+            guard try (x.rootProperty("_NET_NUMBER_OF_DESKTOPS")?.integers.first ?? 1) > index else { return nil }
+            try x.runChecked(["xdotool", "set_desktop", "\(index)"])
+        }
+        try waitUntil("desktop \(index + 1) to be shown", timeout: .seconds(3)) {
+            try x.rootProperty("_NET_CURRENT_DESKTOP")?.integers == [index]
+        }
+        return try x.rootProperty("_NET_NUMBER_OF_DESKTOPS")?.integers.first ?? 1
     }
 
     var testDescription: String { rawValue }
