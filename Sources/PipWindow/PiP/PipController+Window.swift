@@ -20,11 +20,14 @@ extension PipController {
             place(.configured(from: old, synthetic: synthetic))
         case .mapped:
             pipMappedSinceShown = true
+            pipWindow.noteMapped()
         case .expose(_, 0):
             pipPresenter.redraw()
         case .clientMessage(_, let type, let data)
             where type == display[.WM_PROTOCOLS] && Atom(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
             feed(.pipWindowClosed)
+        case .property(_, let atom, _) where atom == display[._NET_WM_STATE]:
+            pipWindow.windowStateChanged()
         case .visibility(_, _, let unobscured) where !unobscured:
             pipWindow.raiseIfObscured()
         default:

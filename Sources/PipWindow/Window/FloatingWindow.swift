@@ -29,7 +29,9 @@ public final class FloatingWindow {
                      .propertyChange, .keyPress, .enterWindow, .leaveWindow])
         display.setIdentity(id, role: "PictureInPicture", title: "Picture in Picture")
         display.setSizeHints(id, position: rect, minimum: minimumSize, aspect: aspect)
-        display.setWMHints(id, acceptsFocus: true)
+        // Mapped not accepting the focus, so that no window manager gives it on map (fluxbox
+        // does whatever _NET_WM_USER_TIME says); accepted once mapped (`noteMapped`), for keys.
+        display.setWMHints(id, acceptsFocus: false)
         display.setProtocols(id, [.WM_DELETE_WINDOW, ._NET_WM_PING])
         display.setProperty(id, ._MOTIF_WM_HINTS, type: ._MOTIF_WM_HINTS, values: MotifHints.noDecorations)
         display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
@@ -81,7 +83,23 @@ public final class FloatingWindow {
         }
     }
 
-    public func show() { display.map(id) }
+    public func show() {
+        display.setWMHints(id, acceptsFocus: false)
+        display.map(id)
+    }
+
+    /// The window is on screen: from now on a click may give it the focus (its keys need it).
+    public func noteMapped() { display.setWMHints(id, acceptsFocus: true) }
+
+    /// The window manager changed the window's `_NET_WM_STATE`. KWin and the mutter family mark a
+    /// window they did not activate on map (its user time is 0, on purpose) as demanding
+    /// attention, and the flag stays: a task bar would blink for a window that never asked for
+    /// anything. So the PiP asks for it to be taken off again.
+    public func windowStateChanged() {
+        let demands = display[._NET_WM_STATE_DEMANDS_ATTENTION]
+        guard display.integers(id, ._NET_WM_STATE).contains(Int(demands.rawValue)) else { return }
+        display.sendToRoot(about: id, ._NET_WM_STATE, [EWMH.stateRemove, Int(demands.rawValue), 0, EWMH.sourceApplication, 0])
+    }
     public func hide() { display.unmap(id) }
 
     /// Keeps the window above others where no window manager does it (no WM, dwm).

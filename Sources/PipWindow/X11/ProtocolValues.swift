@@ -36,7 +36,8 @@ package enum XEmbed {
 
 /// EWMH values pipcam sends to the window manager.
 package enum EWMH {
-    /// `_NET_WM_STATE` action: add the states named.
+    /// `_NET_WM_STATE` actions: remove or add the states named.
+    package static let stateRemove = 0
     package static let stateAdd = 1
     /// Source indication in client messages: a normal application (EWMH "Source indication").
     package static let sourceApplication = 1

@@ -108,6 +108,31 @@ import Testing
         #expect(pipcam.isRunning, "\(pipcam.stderrText.suffix(500))")
     }
 
+    /// The PiP appears without taking the focus from the window that has it (fluxbox gives every
+    /// new window the focus whatever `_NET_WM_USER_TIME` says, so the PiP is mapped not accepting
+    /// input and accepts it once mapped), and without being left demanding attention; a click then
+    /// gives it the focus, and its keys work (Escape stops PiP).
+    @Test(arguments: [WindowManager.openbox, .i3, .fluxbox])
+    func appearsWithoutTakingTheFocusAndTakesItWhenClicked(_ manager: WindowManager) throws {
+        let x = try makeServer(manager)
+        _ = try x.start(["xlogo", "-name", "focus-holder", "-geometry", "200x150+900+450"])
+        let holder = try x.waitForWindow(className: "focus-holder")
+        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(holder.raw)"])
+        try waitUntil("the other window to have the focus", timeout: .seconds(3)) { try x.focusedWindow() == holder }
+
+        let (pipcam, window) = try x.startPip(Self.pipArguments)
+        let pip = try x.settledGeometry(of: window)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try x.focusedWindow() == holder, "\(manager): the PiP took the focus on map")
+        #expect(try !x.netWMState(of: window).contains("_NET_WM_STATE_DEMANDS_ATTENTION"), "\(manager)")
+
+        try x.click(at: pip.center)
+        try waitUntil("\(manager) to give the clicked PiP the focus", timeout: .seconds(3)) { try x.focusedWindow() == window }
+        try x.key("Escape")
+        try waitUntil("Escape to stop PiP", timeout: .seconds(3)) { try !x.isViewable(window) }
+        #expect(pipcam.isRunning, "\(pipcam.stderrText.suffix(500))")
+    }
+
     /// i3 ignores `_NET_WM_STATE_ABOVE` and restacking requests (`XRaiseWindow`) from managed
     /// windows; it only keeps floating windows above tiled ones and raises a floating window when
     /// it is focused. So a *floating* window activated over the PiP does cover it, and pipcam

@@ -4,11 +4,11 @@ import TestSupport
 /// A window put over the PiP the way a user brings another window forward, and what the screen
 /// then shows: the PiP's test pattern (colour bars) or xlogo (black and white).
 extension XServer {
-    /// Maps an xlogo (500x400, or `area` and 100 px around it if larger) centred on `area` (as far as the screen's top-left allows), activates
+    /// Maps an xlogo (500x400, or `area` and 90 px around it if larger) centred on `area` (as far as the screen's top-left allows), activates
     /// it (`_NET_ACTIVE_WINDOW`, or a raise and focus with no WM), and checks it really is up:
     /// covering `area`, focused, and shown where the PiP is not. Throws when it is not.
     func mapAndActivateXlogo(covering area: XRect) throws -> XWindowID {
-        let size = (width: max(500, area.width + 200), height: max(400, area.height + 200))
+        let size = (width: max(500, area.width + 180), height: max(400, area.height + 180))
         let origin = XPoint(max(0, area.center.x - size.width / 2), max(0, area.center.y - size.height / 2))
         _ = try start(["xlogo", "-geometry", "\(size.width)x\(size.height)+\(origin.x)+\(origin.y)"])
         let logo = try waitForWindow(className: "xlogo")
