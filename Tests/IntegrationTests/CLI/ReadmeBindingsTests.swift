@@ -57,19 +57,21 @@ enum DocBlock {
         do { pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture") } catch {
             throw HarnessError("\(error)\ni3 stderr: \(i3.stderrText.suffix(1500))")
         }
-        try waitUntil("PiP is active", timeout: .seconds(10)) { try x.pipcamStatus().object["state"] as? String == "active" }
+        try waitUntil("PiP is active", timeout: .seconds(10)) { try x.pipcamStateAfterEarlierEvents() == "active" }
 
         // The toggle key stops PiP of the running pipcam, and starts it again.
         try x.runChecked(["xdotool", "key", "super+shift+p"])
         try waitUntil("the toggle key stops PiP") { try !x.isViewable(pip) }
-        try waitUntil("PiP is idle") { try x.pipcamStatus().object["state"] as? String == "idle" }
+        try waitUntil("PiP is idle", timeout: .seconds(10)) { try x.pipcamStateAfterEarlierEvents() == "idle" }
         try x.runChecked(["xdotool", "key", "super+shift+p"])
         try waitUntil("the toggle key starts PiP") { try x.isViewable(pip) }
-        try waitUntil("PiP is active again") { try x.pipcamStatus().object["state"] as? String == "active" }
+        try waitUntil("PiP is active again", timeout: .seconds(10)) { try x.pipcamStateAfterEarlierEvents() == "active" }
 
         // With one running, the "start if none" key toggles it too, and starts no second pipcam.
         try x.runChecked(["xdotool", "key", "super+shift+o"])
-        try waitUntil("the start-if-none key stops PiP") { try x.pipcamStatus().object["state"] as? String == "idle" }
+        try waitUntil("the start-if-none key stops PiP", timeout: .seconds(10)) {
+            try x.pipcamStateAfterEarlierEvents() == "idle"
+        }
         #expect(try x.windows(className: "pipcam", role: "PictureInPicture").count == 1)
 
         let log = i3.stderrText
