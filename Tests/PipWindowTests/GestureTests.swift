@@ -106,16 +106,27 @@ import Testing
 
     @Test func movesEndingNearEdgesSnapFlush() {
         // Near the right edge only.
-        #expect(WindowPlacementMath.snapped(Rect(x: 940, y: 300, width: 320, height: 180), to: area)
+        #expect(WindowPlacementMath.snapped(Rect(x: 950, y: 300, width: 320, height: 180), to: area)
             == Rect(x: 960, y: 300, width: 320, height: 180))
         // Near the bottom-left corner: both edges.
-        #expect(WindowPlacementMath.snapped(Rect(x: 10, y: 520, width: 320, height: 180), to: area)
+        #expect(WindowPlacementMath.snapped(Rect(x: 10, y: 530, width: 320, height: 180), to: area)
             == Rect(x: 0, y: 540, width: 320, height: 180))
-        // 25 px away: no snap.
-        #expect(WindowPlacementMath.snapped(Rect(x: 25, y: 300, width: 320, height: 180), to: area)
-            == Rect(x: 25, y: 300, width: 320, height: 180))
+        // 16 px away snaps, 17 px away does not.
+        #expect(WindowPlacementMath.snapped(Rect(x: 16, y: 300, width: 320, height: 180), to: area).x == 0)
+        #expect(WindowPlacementMath.snapped(Rect(x: 17, y: 300, width: 320, height: 180), to: area)
+            == Rect(x: 17, y: 300, width: 320, height: 180))
         // Past the top edge (over a panel): pulled in.
         #expect(WindowPlacementMath.snapped(Rect(x: 400, y: 0, width: 320, height: 180), to: area).y == 30)
+    }
+
+    /// Where a new PiP goes (every corner, the margin from both edges) is off the snap line: a
+    /// PiP dropped back where it started stays there.
+    @Test func theStartPlaceDoesNotSnap() {
+        for corner in Corner.allCases {
+            let start = Placement.initialRect(workArea: area, corner: corner, aspect: 16.0 / 9, size: (320, 180))
+            #expect(WindowPlacementMath.snapped(start, to: area) == start, "\(corner): \(start)")
+        }
+        #expect(Placement.margin > WindowPlacementMath.snapDistance)
     }
 
     @Test func wheelScalingKeepsThePointAndAspectAndStaysInside() {

@@ -1,8 +1,13 @@
 /// Geometry the PiP window's interactions need, as pure functions (tested without X).
 public enum WindowPlacementMath {
+    /// How near a work-area edge a move must end to snap flush to it. Less than the margin a new
+    /// PiP keeps from the edges (`Placement.margin`, 24 px): a PiP dragged away and dropped back
+    /// where it started stays there instead of jumping into the corner.
+    public static let snapDistance = 16
+
     /// A rectangle moved flush against every work-area edge it ended within `threshold` pixels of
     /// (so a corner snaps when both of its edges are near). Outside the area, it is pulled back in.
-    public static func snapped(_ r: Rect, to area: Rect, threshold: Int = 24) -> Rect {
+    public static func snapped(_ r: Rect, to area: Rect, threshold: Int = snapDistance) -> Rect {
         var out = r
         if abs(r.x - area.x) <= threshold || r.x < area.x { out.x = area.x }
         if abs(area.maxX - r.maxX) <= threshold || r.maxX > area.maxX { out.x = area.maxX - r.width }

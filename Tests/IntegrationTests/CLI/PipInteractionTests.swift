@@ -109,6 +109,21 @@ import Testing
         }
     }
 
+    /// A new PiP sits 24 px in from the corner, farther than the 16 px snap distance: dragged away
+    /// and back to where it started, it stays there instead of jumping flush into the corner.
+    @Test(arguments: [WindowManager.openbox, .none])
+    func droppedBackWhereItStartedItStaysThere(wm: WindowManager) throws {
+        let x = try makeServer(wm)
+        let (_, pip) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
+        let start = try x.settledGeometry(of: pip)
+        let away = XPoint(start.center.x + 300, start.center.y + 200)
+        try x.drag(from: start.center, to: away)
+        #expect(try x.settledGeometry(of: pip) != start)
+        try x.drag(from: away, to: start.center)
+        Thread.sleep(forTimeInterval: 0.4)  // past the 250 ms after which a move settles and snaps
+        #expect(try x.settledGeometry(of: pip) == start)
+    }
+
     @Test func wheelResizesAroundThePointerKeepingTheAspect() throws {
         let x = try makeServer(.openbox)
         let (_, pip) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
