@@ -40,7 +40,7 @@ public enum ConfigFile {
     /// The options of pipcam's command line a config file may set (long names), and how each takes
     /// its value.
     public static let pipcamOptions: [String: Kind] = [
-        "pip": .invertible, "source": .value, "size": .value, "corner": .value, "mirror": .invertible, "rotate": .value,
+        "pip": .invertible, "source": .value, "size": .value, "corner": .value, "auto-pip": .value, "mirror": .invertible, "rotate": .value,
         "untimed": .invertible, "stats": .invertible, "hotkey": .value, "name": .value, "shape": .value,
         "opacity": .value, "click-through": .invertible, "share": .value, "share-size": .value,
     ]

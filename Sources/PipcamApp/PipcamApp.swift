@@ -101,7 +101,8 @@ public final class PipcamApp {
         pip = try PipController(
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm,
-            startsAutomaticallyWhenSourceHidden: true, jpegDecodeThreads: options.jpegDecodeThreads)
+            startsAutomaticallyWhenSourceHidden: true, automaticPip: options.automaticPip,
+            jpegDecodeThreads: options.jpegDecodeThreads)
         pip.style = options.style
         if let main {
             pip.output.attach(

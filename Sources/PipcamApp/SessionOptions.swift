@@ -19,6 +19,8 @@ public struct SessionOptions: Sendable {
     /// Show the main window as usual, then start PiP as soon as it can (`pipcam start` or
     /// `toggle` while the source was starting): unlike `--pip`, closing PiP keeps pipcam running.
     public var startPipWhenPossible = false
+    /// Which hiding of the main window (or followed window) starts PiP by itself (`--auto-pip`).
+    public var automaticPip: AutomaticPip = .hidden
     /// Put the PiP window where it was last time (when neither size nor corner was given).
     public var remembersGeometry = true
     /// Create the main view inside this window (`--wid`, `$XEMBED`).

@@ -54,6 +54,11 @@ struct PipcamCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Print a stats line on standard error every second and at exit.")
     var stats = false
 
+    @Option(name: .customLong("auto-pip"), help: ArgumentHelp(
+        "When PiP starts by itself: hidden (the main window minimized, on another desktop or workspace, in a scratchpad), minimize (only minimized) or never (default: hidden).",
+        valueName: "when"))
+    var autoPip: String?
+
     @Option(help: ArgumentHelp(
         "A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+p; none for no key (over a config file's).",
         valueName: "spec"))
@@ -108,6 +113,9 @@ struct PipcamCommand: ParsableCommand {
         if let corner = givenCorner, Corner(rawValue: corner) == nil {
             throw ValidationError("--corner: unknown corner '\(corner)' (expected top-left, top-right, bottom-left, bottom-right or auto)")
         }
+        if let autoPip, AutomaticPip(rawValue: autoPip) == nil {
+            throw ValidationError("--auto-pip: unknown value '\(autoPip)' (expected hidden, minimize or never)")
+        }
         if ![0, 90, 180, 270].contains(rotate) {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
         }
@@ -156,7 +164,7 @@ struct PipcamCommand: ParsableCommand {
             table["--no-\(name)"] = .flag(group: name)
         }
         let anything: @Sendable (String) -> Bool = { _ in true }
-        for name in ["source", "corner", "hotkey", "name", "shape", "share", "share-size"] {
+        for name in ["source", "corner", "auto-pip", "hotkey", "name", "shape", "share", "share-size"] {
             table["--\(name)"] = .value(group: name, unconditional: false, accepts: anything)
         }
         for name in ["size", "wid", "follow-window"] {
@@ -220,6 +228,7 @@ struct PipcamCommand: ParsableCommand {
         o.frameLimit = frames
         o.printStats = stats
         o.startInPip = pip
+        o.automaticPip = autoPip.flatMap(AutomaticPip.init(rawValue:)) ?? .hidden
         o.hotkey = hotkey.flatMap { $0 == "none" ? nil : try? HotkeySpec.parse($0) }
         o.followWindow = followWindow.flatMap(Self.parseWindowID)
         o.style = PipWindowStyle(

@@ -30,13 +30,6 @@ import Testing
         #expect(WindowManagerInfo.monitorWorkAreas(values: [1, 2, 3]).isEmpty)
     }
 
-    @Test func hiddenIsIconicOrNetWMStateHidden() {
-        #expect(SourceWindowWatcher.isHidden(wmState: [3, 0], netWMState: [], hiddenAtom: 99))
-        #expect(SourceWindowWatcher.isHidden(wmState: [1, 0], netWMState: [5, 99], hiddenAtom: 99))
-        #expect(!SourceWindowWatcher.isHidden(wmState: [1, 0], netWMState: [5, -1], hiddenAtom: 99))
-        #expect(!SourceWindowWatcher.isHidden(wmState: [], netWMState: [], hiddenAtom: 99))
-    }
-
     @Test func frameExtentsGrowTheWindowOnlyWhenPlausible() {
         let inner = Rect(x: 100, y: 100, width: 640, height: 480)
         #expect(SourceWindowWatcher.outerFrame(inner: inner, extents: [2, 3, 24, 4]) == Rect(x: 98, y: 76, width: 645, height: 508))

@@ -168,6 +168,8 @@ extension PipController {
         let w = SourceWindowWatcher(
             display: display, window: content.sourceWindow, frameWindow: content.animationWindow,
             windowManagerRunning: screen.windowManager.isRunning)
+        w.mode = hidingCounted
+        w.windowManagerMarksMinimized = screen.windowManager.supports(display[._NET_WM_STATE_HIDDEN])
         w.report = { [unowned self] in feed($0) }
         guard w.begin() else { return }
         watcher = w

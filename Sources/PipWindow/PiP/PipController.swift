@@ -76,8 +76,21 @@ public final class PipController {
     /// acts on the next hiding (see `init` for a window hidden already).
     public var startsAutomaticallyWhenSourceHidden: Bool {
         get { machine.configuration.startsAutomatically }
-        set { machine.configuration.startsAutomatically = newValue }
+        set { automaticPip = newValue ? (hidingCounted == .never ? .hidden : hidingCounted) : .never }
     }
+    /// Which hiding of the source window starts PiP by itself (`.never`: none; the default once
+    /// `startsAutomaticallyWhenSourceHidden` is on is `.hidden`, any hiding, as AVKit users expect).
+    public var automaticPip: AutomaticPip {
+        get { machine.configuration.startsAutomatically ? hidingCounted : .never }
+        set {
+            machine.configuration.startsAutomatically = newValue != .never
+            if newValue != .never { hidingCounted = newValue }
+            watcher?.mode = hidingCounted
+            watcher?.recheck()
+        }
+    }
+    /// The hiding that counts while automatic starts are on.
+    var hidingCounted: AutomaticPip = .hidden
     /// Whether PiP shows video (its animation or PiP window is showing).
     public var isShowingVideo: Bool { proxyShown || pipShown }
     /// The X id of the PiP window.
@@ -127,11 +140,12 @@ public final class PipController {
     ///     it; `frame` (a remembered one) overrides all of it.
     ///   - startsAutomaticallyWhenSourceHidden: the property's first value; given here, a source
     ///     window already hidden starts PiP (set later, only later hiding does).
+    ///   - automaticPip: which hiding counts, when not `.hidden` (`.never` overrides the above).
     ///   - jpegDecodeThreads: the threads MJPEG frames are decoded with (`JPEGDecoder`).
     public init(
         loop: DisplayLoop, contentSource: PipContentSource?, corner: Corner = .bottomRight, size: (Int, Int)? = nil,
         frame: Rect? = nil, allowSharedMemory: Bool = true, startsAutomaticallyWhenSourceHidden: Bool = false,
-        jpegDecodeThreads: Int = JPEGDecoder.standardThreads
+        automaticPip: AutomaticPip = .hidden, jpegDecodeThreads: Int = JPEGDecoder.standardThreads
     ) throws {
         self.loop = loop
         let display = loop.display
@@ -153,7 +167,8 @@ public final class PipController {
             display: display, window: proxy, allowShm: allowSharedMemory, jpegDecodeThreads: jpegDecodeThreads)
         output = VideoOutput(loop: loop)
         machine = PipStateMachine(pipFrame: rect)
-        machine.configuration.startsAutomatically = startsAutomaticallyWhenSourceHidden
+        machine.configuration.startsAutomatically = startsAutomaticallyWhenSourceHidden && automaticPip != .never
+        if automaticPip != .never { hidingCounted = automaticPip }
         input = PipWindowInput(controls: PipControls(doubleSize: display.prefersDoubleSize))
         self.contentSource = contentSource
         connect()
@@ -176,7 +191,10 @@ public final class PipController {
         }
         pipWindow.onOwnDragEnded = { [unowned self] in place(.ownDragEnded($0)) }
         pipWindow.onWindowManagerDragStarted = { [unowned self] in place(.windowManagerDragStarted($0)) }
-        screen.onScreenChanged = { [unowned self] in place(.screenChanged) }
+        screen.onScreenChanged = { [unowned self] in
+            place(.screenChanged)
+            watcher?.recheck()  // another desktop may be shown: the source window with it, or not
+        }
         screen.onWindowManagerChanged = { [unowned self] in windowManagerChanged() }
     }
 
@@ -188,6 +206,7 @@ public final class PipController {
         // Unmapping hides the source window only with no window manager; what it means for the
         // source window now may differ (mapped again as the window manager left).
         watcher?.windowManagerRunning = wm.isRunning
+        watcher?.windowManagerMarksMinimized = wm.supports(display[._NET_WM_STATE_HIDDEN])
         watcher?.recheck()
     }
 

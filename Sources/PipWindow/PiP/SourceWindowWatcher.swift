@@ -3,8 +3,9 @@
 /// hidden/shown, its on-screen frame, and its destruction.
 ///
 /// Hidden means iconified (`WM_STATE` Iconic) or `_NET_WM_STATE_HIDDEN` when a window manager runs,
-/// and unmapped when none does — an unmap alone is no signal under a window manager (reparenting,
-/// workspace switches).
+/// and unmapped when none does — an unmap alone is no signal under a window manager (reparenting).
+/// With `AutomaticPip.hidden`, also on another desktop or workspace, or left unviewable by the
+/// window manager (`WindowHiding`).
 final class SourceWindowWatcher {
     let window: WindowID
     /// The window whose frame is reported (the source window, or a view inside it).
@@ -12,6 +13,11 @@ final class SourceWindowWatcher {
     private let display: XDisplay
     /// Whether a window manager runs: what hiding means (see above). Kept current by the owner.
     var windowManagerRunning: Bool
+    /// Which hiding counts (see above). Kept current by the owner, who then calls `recheck()`.
+    var mode: AutomaticPip = .hidden
+    /// Whether the window manager marks minimized windows `_NET_WM_STATE_HIDDEN` (then `WM_STATE`
+    /// Iconic alone may mean another desktop). Kept current by the owner.
+    var windowManagerMarksMinimized = false
     private(set) var isHidden = false
     private(set) var frame: Rect?
     private(set) var isGone = false
@@ -51,7 +57,7 @@ final class SourceWindowWatcher {
         case .unmapped:
             updateVisibility()
         case .property(_, let atom, _) where atom == display[.WM_STATE] || atom == display[._NET_WM_STATE]
-            || atom == display[._NET_FRAME_EXTENTS]:
+            || atom == display[._NET_FRAME_EXTENTS] || atom == display[._NET_WM_DESKTOP]:
             updateVisibility()
             if !isHidden { refreshFrame() }
         default:
@@ -63,7 +69,8 @@ final class SourceWindowWatcher {
     /// show it again (ICCCM: only its client takes a window out of Withdrawn).
     private(set) var withdrawnByItsApplication = false
 
-    /// Reads again whether the window is hidden (what that means changed: a window manager came or went).
+    /// Reads again whether the window is hidden (what that means changed: a window manager came or
+    /// went, the mode changed, another desktop is shown).
     func recheck() { updateVisibility() }
 
     private func updateVisibility() {
@@ -86,14 +93,17 @@ final class SourceWindowWatcher {
     private func computeHidden() -> Bool? {
         guard let mapped = display.isMapped(window) else { return nil }
         guard windowManagerRunning else { return !mapped }
-        return Self.isHidden(
-            wmState: display.integers(window, .WM_STATE), netWMState: display.integers(window, ._NET_WM_STATE),
-            hiddenAtom: display[._NET_WM_STATE_HIDDEN])
-    }
-
-    /// Whether a managed window's `WM_STATE` (Iconic) or `_NET_WM_STATE` (holding `hiddenAtom`) says it is hidden.
-    static func isHidden(wmState: [Int], netWMState: [Int], hiddenAtom: Atom) -> Bool {
-        wmState.first == 3 || netWMState.contains { Atom(bitPattern: $0) == hiddenAtom }
+        let hiddenAtom = display[._NET_WM_STATE_HIDDEN]
+        var hiding = WindowHiding(
+            iconic: display.integers(window, .WM_STATE).first == 3,
+            netHidden: display.integers(window, ._NET_WM_STATE).contains { Atom(bitPattern: $0) == hiddenAtom },
+            marksMinimized: windowManagerMarksMinimized)
+        if mode == .hidden {
+            hiding.unviewable = mapped && display.isViewable(window) == false
+            hiding.desktop = display.integers(window, ._NET_WM_DESKTOP).first
+            hiding.currentDesktop = display.integers(display.root, ._NET_CURRENT_DESKTOP).first
+        }
+        return hiding.isHidden(under: mode)
     }
 
     /// Unmapped with no `WM_STATE` or `WM_STATE` Withdrawn (ICCCM 4.1.4): no window manager manages it.

@@ -6,7 +6,7 @@ import Testing
 enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case noDisplay, unknownSource, missingFile, badY4MHeader, truncatedY4M, mjpegNotJPEG,
         unknownRawFormat, badSize, sizeOutOfRange, negativeSize, badRotate, badCorner, rotateOutOfRange, negativeRotate, negativeFrames, newlineInPath, tinyRate,
-        shareNotLoopback, shareMissingDevice, badShareSize
+        shareNotLoopback, shareMissingDevice, badShareSize, badAutoPip
 
     var testDescription: String { rawValue }
 
@@ -51,6 +51,7 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .shareNotLoopback: return ["--pip", "--source", "test", "--share", "/dev/null"]
         case .shareMissingDevice: return ["--pip", "--source", "test", "--share", "\(directory)/video99"]
         case .badShareSize: return ["--pip", "--source", "test", "--share", "--share-size", "1280"]
+        case .badAutoPip: return ["--source", "test", "--auto-pip", "sometimes"]
         }
     }
 
@@ -77,6 +78,7 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .shareNotLoopback: "/dev/null: not a v4l2loopback output device"
         case .shareMissingDevice: "video99: no such device"
         case .badShareSize: "--share-size: bad size '1280'"
+        case .badAutoPip: "--auto-pip: unknown value 'sometimes'"
         }
     }
 }
