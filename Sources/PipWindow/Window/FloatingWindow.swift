@@ -34,7 +34,7 @@ public final class FloatingWindow {
         display.setWMHints(id, acceptsFocus: false)
         display.setProtocols(id, [.WM_DELETE_WINDOW, ._NET_WM_PING])
         display.setProperty(id, ._MOTIF_WM_HINTS, type: ._MOTIF_WM_HINTS, values: MotifHints.noDecorations)
-        display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
+        display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [EWMH.allDesktops])
         // Zero user time: an auto-started PiP must never take the focus from what the user is doing.
         display.setProperty(id, ._NET_WM_USER_TIME, type: .CARDINAL_, values: [0])
         display.setProperty(id, ._NET_WM_BYPASS_COMPOSITOR, type: .CARDINAL_, values: [2])
@@ -85,6 +85,10 @@ public final class FloatingWindow {
 
     public func show() {
         display.setWMHints(id, acceptsFocus: false)
+        // EWMH has window managers remove both when a window is withdrawn (openbox does): a PiP
+        // shown again without them lands on the current desktop only, and is lost on a switch.
+        display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [EWMH.allDesktops])
+        display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: wantedStates.map { Int(display[$0].rawValue) })
         display.map(id)
     }
 

@@ -57,6 +57,15 @@ import Testing
         try expectState(x, "active", after: "the main window was sent to desktop 3")
         try x.runChecked(["xdotool", "set_desktop_for_window", "\(main.raw)", "0"])
         try expectState(x, "idle", after: "it was brought back")
+
+        // openbox drops _NET_WM_DESKTOP and _NET_WM_STATE from a withdrawn window (EWMH says it
+        // should): a PiP shown again asks for every desktop again, or it would be lost on the
+        // desktop it last appeared on.
+        try x.sendPipcam("toggle")
+        try expectState(x, "active", after: "pipcam toggle")
+        let pip = try x.waitForWindow(className: "pipcam", role: PipIdentity.role)
+        #expect(try x.property("_NET_WM_DESKTOP", of: pip)?.integers == [0xFFFF_FFFF])
+        #expect(try x.netWMState(of: pip).contains("_NET_WM_STATE_ABOVE"))
     }
 
     @Test func minimizeModeIgnoresTheScratchpadButNotMinimizing() throws {

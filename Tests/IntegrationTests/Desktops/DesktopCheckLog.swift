@@ -27,6 +27,7 @@ enum DesktopCheck: String, CaseIterable, Sendable {
     case drag = "drag moves"
     case edgeResize = "edge resize, aspect kept"
     case minimizeToPip = "minimize → PiP → restore"
+    case desktopSwitchToPip = "other desktop → PiP → back"
     case toggle = "pipcam toggle"
     case hotkey = "global hotkey"
     case opacity = "--opacity"

@@ -52,9 +52,15 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
         self == .muffin ? "muffin on Xvfb stops repainting the screen after a workspace switch (any window)" : nil
     }
 
-    /// Why a window cannot be minimized here, if it cannot.
-    var cannotMinimize: String? {
-        self == .i3 ? "i3 has no minimize (it ignores WM_CHANGE_STATE); hiding is by scratchpad or workspace" : nil
+    /// Minimizes `window` as a user would (`WM_CHANGE_STATE` Iconic); on i3, which has no
+    /// minimize, sends it to the scratchpad.
+    func minimize(_ window: XWindowID, on x: XServer) throws {
+        try x.runChecked(self == .i3 ? ["i3-msg", "[id=\(window.raw)] move scratchpad"] : ["xdotool", "windowminimize", "\(window.raw)"])
+    }
+
+    /// Brings `window` back (`_NET_ACTIVE_WINDOW`; i3: `scratchpad show`).
+    func restore(_ window: XWindowID, on x: XServer) throws {
+        try x.runChecked(self == .i3 ? ["i3-msg", "[id=\(window.raw)] scratchpad show"] : ["xdotool", "windowactivate", "\(window.raw)"])
     }
 
     /// Shows desktop `index` (from 0) and waits until it is current: i3's workspace `index + 1`
