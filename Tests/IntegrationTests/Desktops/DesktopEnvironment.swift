@@ -3,13 +3,15 @@ import TestSupport
 import Testing
 
 /// The environments of the desktop tier: the window managers of the desktops people run, each on
-/// its own Xvfb (docs/WINDOW-MANAGERS.md has the matrix they produce).
+/// its own Xvfb, and the Wayland sessions' compositors with their Xwayland
+/// (docs/WINDOW-MANAGERS.md has the matrix they produce).
 enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case xfwm4, xfwm4Compositing = "xfwm4+compositor"
     case mutter = "mutter-x11"
     case kwin = "kwin_x11", kwinCompositing = "kwin_x11+compositing"
     case marco, metacity, muffin
     case openbox, fluxbox, i3
+    case mutterXWayland = "mutter-xwayland", kwinXWayland = "kwin_wayland-xwayland"
 
     /// The desktop it belongs to, for the matrix.
     var desktop: String {
@@ -23,6 +25,17 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
         case .openbox: "LXDE / LXQt"
         case .fluxbox: "fluxbox"
         case .i3: "i3"
+        case .mutterXWayland: "GNOME (Wayland session)"
+        case .kwinXWayland: "KDE Plasma (Wayland session)"
+        }
+    }
+
+    /// The Wayland compositor whose Xwayland pipcam runs under, if it does.
+    var compositor: WaylandCompositor? {
+        switch self {
+        case .mutterXWayland: .mutter
+        case .kwinXWayland: .kwin
+        default: nil
         }
     }
 
@@ -39,11 +52,25 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
         case .openbox: .openbox
         case .fluxbox: .fluxbox
         case .i3: .i3
+        case .mutterXWayland, .kwinXWayland: .none  // the compositor is the window manager
         }
     }
 
     /// Whether something composites, so that `--opacity` can show.
-    var composites: Bool { manager.composites }
+    var composites: Bool { compositor != nil || manager.composites }
+
+    /// Why the screen's pixels cannot be read, if they cannot: Xwayland is rootless (its root
+    /// window holds nothing; the compositor draws the screen).
+    var screenUnreadable: String? {
+        compositor.map { "Xwayland is rootless: no screen to read under \($0)" }
+    }
+
+    /// Why a drag cannot be driven here, if it cannot.
+    var cannotDrag: String? {
+        compositor.map { _ in
+            "the compositor moves the window (pipcam hands the drag over by _NET_WM_MOVERESIZE) with its own pointer, which xdotool's XTEST pointer inside Xwayland does not move"
+        }
+    }
 
     /// Why the screen cannot be trusted after a desktop switch, if it cannot: muffin on Xvfb stops
     /// repainting then (every window, not only pipcam's: the screen keeps showing the old desktop's
@@ -87,5 +114,8 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
 
     var testDescription: String { rawValue }
 
-    func makeServer() throws -> XServer { try IntegrationTests.makeServer(manager) }
+    func makeServer() throws -> XServer {
+        if let compositor { return try makeXWaylandServer(compositor) }
+        return try IntegrationTests.makeServer(manager)
+    }
 }

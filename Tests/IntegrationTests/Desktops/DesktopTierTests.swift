@@ -66,6 +66,7 @@ struct DesktopTierTests {
 
         var moved = start
         log.check(.drag) {
+            if let reason = environment.cannotDrag { return .notApplicable(reason) }
             try x.drag(from: start.center, to: XPoint(start.center.x + 300, start.center.y + 200), steps: Self.dragSteps, stepDelay: Self.dragStepDelay)
             moved = try x.settledGeometry(of: window)
             let expected = start.offsetBy(dx: 300, dy: 200)
@@ -76,6 +77,7 @@ struct DesktopTierTests {
         }
 
         log.check(.edgeResize) {
+            if let reason = environment.cannotDrag { return .notApplicable(reason) }
             let grab = XPoint(moved.maxX - 3, moved.maxY - 3)
             try x.drag(from: grab, to: XPoint(grab.x + 200, grab.y + 40), steps: Self.dragSteps, stepDelay: Self.dragStepDelay)
             let resized = try x.settledGeometry(of: window)
@@ -92,6 +94,16 @@ struct DesktopTierTests {
             // The other window goes first: under i3 it would share the screen with the new one.
             try x.runChecked(["xdotool", "windowkill", "\(holder.raw)"])
             let pip = try x.settledGeometry(of: window)
+            if let unreadable = environment.screenUnreadable {
+                // Then the stacking order the compositor publishes tells.
+                let logo = try x.mapAndActivateXlogo(covering: pip, lookingAtTheScreen: false)
+                let stacking = try x.rootProperty("_NET_CLIENT_LIST_STACKING")?.integers ?? []
+                guard let below = stacking.firstIndex(of: Int(logo.raw)), let above = stacking.firstIndex(of: Int(window.raw)) else {
+                    throw CheckFailure("_NET_CLIENT_LIST_STACKING lacks the PiP or xlogo: \(stacking)")
+                }
+                try require(above > below, "the activated window is stacked above the PiP: \(stacking)")
+                return .held("above in _NET_CLIENT_LIST_STACKING (\(unreadable))")
+            }
             _ = try x.mapAndActivateXlogo(covering: pip)
             let fraction = try x.colourfulFraction(of: pip)
             try require(fraction > 0.4, "covered: only \(Int(fraction * 100)) % of the PiP's area shows the picture")
@@ -110,7 +122,7 @@ struct DesktopTierTests {
             try require(there == here, "moved when the desktop changed: \(here) → \(there)")
             let desktop = try x.property("_NET_WM_DESKTOP", of: window)?.integers.first
             let hint = "_NET_WM_DESKTOP = \(desktop.map { String(format: "0x%X", $0) } ?? "unset")"
-            if let stale = environment.stalesAfterDesktopSwitch {
+            if let stale = environment.stalesAfterDesktopSwitch ?? environment.screenUnreadable {
                 // Then only the window's own pixels (what pipcam drew) and its state can tell.
                 let fraction = try x.windowContents(window).colourfulFraction
                 let sticky = try x.netWMState(of: window).contains("_NET_WM_STATE_STICKY") || desktop == 0xFFFF_FFFF
@@ -204,6 +216,10 @@ struct DesktopTierTests {
     private func checkOpacity(_ environment: DesktopEnvironment, _ log: DesktopCheckLog) throws {
         guard environment.composites else {
             log.check(.opacity) { .notApplicable("no compositor runs: X draws every window opaque") }
+            return
+        }
+        if let unreadable = environment.screenUnreadable {
+            log.check(.opacity) { .notApplicable(unreadable) }
             return
         }
         let x = try environment.makeServer()

@@ -72,17 +72,7 @@ final class XServer: Sendable {
             throw error
         }
 
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY", "DESKTOP_STARTUP_ID"] {
-            environment[name] = nil
-        }
-        environment["DISPLAY"] = display
-        environment["XDG_RUNTIME_DIR"] = directory
-        // pipcam remembers the PiP window's place and reads a config file: each server's clients get
-        // their own, so tests never see each other's (or the user's) state.
-        environment["XDG_STATE_HOME"] = directory + "/state"
-        environment["XDG_CONFIG_HOME"] = directory + "/config"
-        self.environment = environment
+        environment = Self.clientEnvironment(display: display, directory: directory)
 
         do {
             try setMonitors(monitors)
@@ -98,6 +88,38 @@ final class XServer: Sendable {
                 throw error
             }
         }
+    }
+
+    /// An X server another process runs and owns — a Wayland compositor's Xwayland
+    /// (`XWaylandSession.swift`): `server` is stopped last, as Xvfb is; `extraEnvironment` (e.g.
+    /// `XAUTHORITY`) is added to what clients get.
+    init(
+        attachingTo display: String, ownedBy server: RunningProcess, directory: String,
+        extraEnvironment: [String: String], width: Int, height: Int
+    ) {
+        self.width = width
+        self.height = height
+        self.display = display
+        self.directory = directory
+        currentWindowManager = Mutex(.none)
+        xvfb = server
+        environment = Self.clientEnvironment(display: display, directory: directory).merging(extraEnvironment) { $1 }
+    }
+
+    /// The test's environment for X clients of `display`: no Wayland or session-bus variables, and
+    /// runtime, state and config directories of their own under `directory`.
+    private static func clientEnvironment(display: String, directory: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY", "DESKTOP_STARTUP_ID"] {
+            environment[name] = nil
+        }
+        environment["DISPLAY"] = display
+        environment["XDG_RUNTIME_DIR"] = directory
+        // pipcam remembers the PiP window's place and reads a config file: each server's clients get
+        // their own, so tests never see each other's (or the user's) state.
+        environment["XDG_STATE_HOME"] = directory + "/state"
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
+        return environment
     }
 
     deinit { stop() }
