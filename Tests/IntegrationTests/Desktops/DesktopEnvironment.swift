@@ -11,6 +11,8 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
     case kwin = "kwin_x11", kwinCompositing = "kwin_x11+compositing"
     case marco, metacity, muffin
     case openbox, fluxbox, i3
+    /// fluxbox with picom compositing, and the apps rule docs/WINDOW-MANAGERS.md gives for opacity.
+    case fluxboxPicom = "fluxbox+picom"
     case mutterXWayland = "mutter-xwayland", kwinXWayland = "kwin_wayland-xwayland"
 
     /// The desktop it belongs to, for the matrix.
@@ -23,7 +25,7 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
         case .metacity: "GNOME Flashback"
         case .muffin: "Cinnamon"
         case .openbox: "LXDE / LXQt"
-        case .fluxbox: "fluxbox"
+        case .fluxbox, .fluxboxPicom: "fluxbox"
         case .i3: "i3"
         case .mutterXWayland: "GNOME (Wayland session)"
         case .kwinXWayland: "KDE Plasma (Wayland session)"
@@ -50,14 +52,14 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
         case .metacity: .metacity
         case .muffin: .muffin
         case .openbox: .openbox
-        case .fluxbox: .fluxbox
+        case .fluxbox, .fluxboxPicom: .fluxbox
         case .i3: .i3
         case .mutterXWayland, .kwinXWayland: .none  // the compositor is the window manager
         }
     }
 
     /// Whether something composites, so that `--opacity` can show.
-    var composites: Bool { compositor != nil || manager.composites }
+    var composites: Bool { compositor != nil || self == .fluxboxPicom || manager.composites }
 
     /// Why the screen's pixels cannot be read, if they cannot: Xwayland is rootless (its root
     /// window holds nothing; the compositor draws the screen).
@@ -116,6 +118,24 @@ enum DesktopEnvironment: String, CaseIterable, Sendable, CustomTestStringConvert
 
     func makeServer() throws -> XServer {
         if let compositor { return try makeXWaylandServer(compositor) }
-        return try IntegrationTests.makeServer(manager)
+        guard self == .fluxboxPicom else { return try IntegrationTests.makeServer(manager) }
+        // The rule in place before fluxbox starts (it reads its apps file then), picom after.
+        let x = try IntegrationTests.makeServer(.none)
+        let home = "\(x.directory)/fluxbox-home/.fluxbox"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try Self.documentedFluxboxRule().write(toFile: "\(home)/apps", atomically: true, encoding: .utf8)
+        try x.replaceWindowManager(with: .fluxbox)
+        _ = try x.start(["picom", "--backend", "xrender", "--no-fading-openclose"])
+        Thread.sleep(forTimeInterval: 1)  // picom takes the screen over (_NET_WM_CM_S0)
+        return x
+    }
+
+    /// The fluxbox apps rule docs/WINDOW-MANAGERS.md gives, exactly (between its markers).
+    static func documentedFluxboxRule() throws -> String {
+        let text = try String(contentsOfFile: Pipcam.packageRoot + "/docs/WINDOW-MANAGERS.md", encoding: .utf8)
+        guard let start = text.range(of: "<!-- fluxbox-apps -->\n```\n"),
+            let end = text.range(of: "```", range: start.upperBound..<text.endIndex)
+        else { throw HarnessError("docs/WINDOW-MANAGERS.md has no fluxbox-apps block") }
+        return String(text[start.upperBound..<end.lowerBound])
     }
 }

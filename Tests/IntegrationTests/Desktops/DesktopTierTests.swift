@@ -207,6 +207,9 @@ struct DesktopTierTests {
             try expectPip(true, after: "super+shift+p")
             try x.key("super+shift+p")
             try expectPip(false, after: "a second super+shift+p")
+            if environment.compositor != nil {
+                return .held("super+shift+p up and back, with an X11 window focused (an X key grab sees no key typed into a Wayland window)")
+            }
             return .held("super+shift+p up and back")
         }
         try require(pipcam.isRunning, "pipcam ended: \(pipcam.stderrText.suffix(500))")
@@ -227,20 +230,19 @@ struct DesktopTierTests {
         let backdrop = try x.waitForWindow(className: "red-backdrop")
         try x.runChecked(["xdotool", "windowactivate", "--sync", "\(backdrop.raw)"])
         log.check(.opacity) {
-            let (opaque, window) = try x.startPip(Self.pipArguments)
+            var behind = RGB(0, 0, 0)
+            _ = try? poll(timeout: .seconds(3), what: "the red backdrop on screen") { () -> Bool? in
+                behind = try x.screenshot(x.geometry(of: backdrop).insetBy(4)).meanColor()
+                return behind.distance(to: RGB(255, 0, 0)) < 40 ? true : nil
+            }
+            try require(behind.distance(to: RGB(255, 0, 0)) < 40, "the backdrop is not red on screen: \(behind)")
+            let (_, window) = try x.startPip(Self.pipArguments + ["--opacity", "0.5"])
             let area = try x.settledGeometry(of: window)
-            let red = RGB(255, 0, 0)
-            let behind = try x.screenshot(x.geometry(of: backdrop)).meanColor()
-            try require(behind.distance(to: red) < 40, "the backdrop is not red on screen: \(behind)")
             Thread.sleep(forTimeInterval: 0.3)
-            let picture = try x.screenshot(area.insetBy(4)).meanColor()
-            _ = opaque.terminate(grace: .seconds(2))
-            try x.waitForNoWindow(className: "pipcam", role: PipIdentity.role)
-
-            let (_, translucent) = try x.startPip(Self.pipArguments + ["--opacity", "0.5"])
-            let again = try x.settledGeometry(of: translucent)
-            Thread.sleep(forTimeInterval: 0.3)
-            let mixed = try x.screenshot(again.insetBy(4)).meanColor()
+            // What pipcam drew (the window's own pixels), and what the screen shows of it.
+            let inside = XRect(x: 4, y: 4, width: area.width - 8, height: area.height - 8)
+            let picture = try x.windowContents(window).cropped(to: inside).meanColor()
+            let mixed = try x.screenshot(area.insetBy(4)).meanColor()
             let expected = RGB((picture.red + 255) / 2, picture.green / 2, picture.blue / 2)
             try require(mixed.distance(to: expected) < 25,
                         "at opacity 0.5 the PiP shows \(mixed) on average; its picture \(picture) over red would mix to \(expected)")
