@@ -44,6 +44,16 @@ import Testing
         #expect(!WindowHiding(desktop: nil, currentDesktop: 1).isHidden(under: .hidden))
     }
 
+    /// Read from raw property values: `WM_STATE` Iconic is 3; `_NET_WM_STATE` atoms are
+    /// sign-extended 32-bit values as Xlib gives them.
+    @Test func theFactsFromPropertyValues() {
+        #expect(SourceWindowWatcher.hiding(wmState: [3, 0], netWMState: [], hiddenAtom: 99, marksMinimized: false).iconic)
+        #expect(SourceWindowWatcher.hiding(wmState: [1, 0], netWMState: [5, 99], hiddenAtom: 99, marksMinimized: true).netHidden)
+        let none = SourceWindowWatcher.hiding(wmState: [], netWMState: [5, -1], hiddenAtom: 99, marksMinimized: true)
+        #expect(!none.iconic && !none.netHidden)
+        #expect(SourceWindowWatcher.hiding(wmState: [], netWMState: [-1], hiddenAtom: Atom(bitPattern: -1), marksMinimized: true).netHidden)
+    }
+
     @Test func theModesByName() {
         #expect(AutomaticPip(rawValue: "hidden") == .hidden)
         #expect(AutomaticPip(rawValue: "minimize") == .minimize)

@@ -37,7 +37,11 @@ public func fuzzXProperties(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     precondition(layout.areas.contains(layout.area(for: window)))
     _ = layout.shows(window)
 
-    _ = SourceWindowWatcher.isHidden(wmState: wmState, netWMState: netWMState, hiddenAtom: Atom(bitPattern: desktop))
+    var hiding = SourceWindowWatcher.hiding(
+        wmState: wmState, netWMState: netWMState, hiddenAtom: Atom(bitPattern: desktop), marksMinimized: desktop & 1 == 0)
+    hiding.desktop = wmState.last
+    hiding.currentDesktop = netWMState.last
+    for mode in AutomaticPip.allCases { _ = hiding.isHidden(under: mode) }
     let outer = SourceWindowWatcher.outerFrame(inner: window, extents: extents)
     precondition(outer.width >= window.width && outer.height >= window.height, "frame \(outer) of \(window)")
     return 0

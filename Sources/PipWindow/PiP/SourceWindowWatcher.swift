@@ -93,17 +93,23 @@ final class SourceWindowWatcher {
     private func computeHidden() -> Bool? {
         guard let mapped = display.isMapped(window) else { return nil }
         guard windowManagerRunning else { return !mapped }
-        let hiddenAtom = display[._NET_WM_STATE_HIDDEN]
-        var hiding = WindowHiding(
-            iconic: display.integers(window, .WM_STATE).first == 3,
-            netHidden: display.integers(window, ._NET_WM_STATE).contains { Atom(bitPattern: $0) == hiddenAtom },
-            marksMinimized: windowManagerMarksMinimized)
+        var hiding = Self.hiding(
+            wmState: display.integers(window, .WM_STATE), netWMState: display.integers(window, ._NET_WM_STATE),
+            hiddenAtom: display[._NET_WM_STATE_HIDDEN], marksMinimized: windowManagerMarksMinimized)
         if mode == .hidden {
             hiding.unviewable = mapped && display.isViewable(window) == false
             hiding.desktop = display.integers(window, ._NET_WM_DESKTOP).first
             hiding.currentDesktop = display.integers(display.root, ._NET_CURRENT_DESKTOP).first
         }
         return hiding.isHidden(under: mode)
+    }
+
+    /// What a window's `WM_STATE` (Iconic) and `_NET_WM_STATE` (holding `hiddenAtom`) say, as any
+    /// client may have written them.
+    static func hiding(wmState: [Int], netWMState: [Int], hiddenAtom: Atom, marksMinimized: Bool) -> WindowHiding {
+        WindowHiding(
+            iconic: wmState.first == 3, netHidden: netWMState.contains { Atom(bitPattern: $0) == hiddenAtom },
+            marksMinimized: marksMinimized)
     }
 
     /// Unmapped with no `WM_STATE` or `WM_STATE` Withdrawn (ICCCM 4.1.4): no window manager manages it.
