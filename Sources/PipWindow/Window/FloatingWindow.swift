@@ -29,17 +29,13 @@ public final class FloatingWindow {
                      .propertyChange, .keyPress, .enterWindow, .leaveWindow])
         display.setIdentity(id, role: "PictureInPicture", title: "Picture in Picture")
         display.setSizeHints(id, position: rect, minimum: minimumSize, aspect: aspect)
-        // Mapped not accepting the focus, so that no window manager gives it on map (fluxbox
-        // does whatever _NET_WM_USER_TIME says); accepted once mapped (`noteMapped`), for keys.
-        display.setWMHints(id, acceptsFocus: false)
         display.setProtocols(id, [.WM_DELETE_WINDOW, ._NET_WM_PING])
         display.setProperty(id, ._MOTIF_WM_HINTS, type: ._MOTIF_WM_HINTS, values: MotifHints.noDecorations)
-        display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [EWMH.allDesktops])
         // Zero user time: an auto-started PiP must never take the focus from what the user is doing.
         display.setProperty(id, ._NET_WM_USER_TIME, type: .CARDINAL_, values: [0])
         display.setProperty(id, ._NET_WM_BYPASS_COMPOSITOR, type: .CARDINAL_, values: [2])
         display.setProperty(id, ._NET_WM_WINDOW_TYPE, type: .ATOM_, values: [Int(display[._NET_WM_WINDOW_TYPE_UTILITY].rawValue)])
-        display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: wantedStates.map { Int(display[$0].rawValue) })
+        setMapTimeHints()
     }
 
     private static let floatingStates: [AtomName] = [
@@ -84,12 +80,19 @@ public final class FloatingWindow {
     }
 
     public func show() {
+        setMapTimeHints()
+        display.map(id)
+    }
+
+    /// What a window manager reads when the window is mapped. Set again before every map: EWMH
+    /// has window managers remove the desktop and states when a window is withdrawn (openbox
+    /// does), and a PiP shown again without them lands on the current desktop only.
+    private func setMapTimeHints() {
+        // Not accepting the focus, so that no window manager gives it on map (fluxbox does
+        // whatever _NET_WM_USER_TIME says); accepted once mapped (`noteMapped`), for keys.
         display.setWMHints(id, acceptsFocus: false)
-        // EWMH has window managers remove both when a window is withdrawn (openbox does): a PiP
-        // shown again without them lands on the current desktop only, and is lost on a switch.
         display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [EWMH.allDesktops])
         display.setProperty(id, ._NET_WM_STATE, type: .ATOM_, values: wantedStates.map { Int(display[$0].rawValue) })
-        display.map(id)
     }
 
     /// The window is on screen: from now on a click may give it the focus (its keys need it).
@@ -104,6 +107,7 @@ public final class FloatingWindow {
         guard display.integers(id, ._NET_WM_STATE).contains(Int(demands.rawValue)) else { return }
         display.sendToRoot(about: id, ._NET_WM_STATE, [EWMH.stateRemove, Int(demands.rawValue), 0, EWMH.sourceApplication, 0])
     }
+
     public func hide() { display.unmap(id) }
 
     /// Keeps the window above others where no window manager does it (no WM, dwm).

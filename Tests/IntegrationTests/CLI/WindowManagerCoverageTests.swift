@@ -115,10 +115,7 @@ import Testing
     @Test(arguments: [WindowManager.openbox, .i3, .fluxbox])
     func appearsWithoutTakingTheFocusAndTakesItWhenClicked(_ manager: WindowManager) throws {
         let x = try makeServer(manager)
-        _ = try x.start(["xlogo", "-name", "focus-holder", "-geometry", "200x150+900+450"])
-        let holder = try x.waitForWindow(className: "focus-holder")
-        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(holder.raw)"])
-        try waitUntil("the other window to have the focus", timeout: .seconds(3)) { try x.focusedWindow() == holder }
+        let holder = try x.startFocusHolder()
 
         let (pipcam, window) = try x.startPip(Self.pipArguments)
         let pip = try x.settledGeometry(of: window)

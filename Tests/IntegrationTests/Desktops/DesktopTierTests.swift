@@ -34,10 +34,7 @@ struct DesktopTierTests {
     /// moves and resizes.
     private func checkThePipWindow(_ environment: DesktopEnvironment, _ log: DesktopCheckLog) throws {
         let x = try environment.makeServer()
-        _ = try x.start(["xlogo", "-name", "focus-holder", "-geometry", "200x150+900+450"])
-        let holder = try x.waitForWindow(className: "focus-holder")
-        try x.runChecked(["xdotool", "windowactivate", "--sync", "\(holder.raw)"])
-        try waitUntil("the other window to have the focus", timeout: .seconds(3)) { try x.focusedWindow() == holder }
+        let holder = try x.startFocusHolder()
 
         let (pipcam, window) = try x.startPip(Self.pipArguments)
         let start = try x.settledGeometry(of: window)

@@ -4,6 +4,16 @@ import TestSupport
 /// A window put over the PiP the way a user brings another window forward, and what the screen
 /// then shows: the PiP's test pattern (colour bars) or xlogo (black and white).
 extension XServer {
+    /// Maps a small xlogo away from the PiP's corners, activates it and waits until it has the
+    /// focus: the window a new PiP must leave the focus with.
+    func startFocusHolder() throws -> XWindowID {
+        _ = try start(["xlogo", "-name", "focus-holder", "-geometry", "200x150+900+450"])
+        let holder = try waitForWindow(className: "focus-holder")
+        try runChecked(["xdotool", "windowactivate", "--sync", "\(holder.raw)"])
+        try waitUntil("the other window to have the focus", timeout: .seconds(3)) { try focusedWindow() == holder }
+        return holder
+    }
+
     /// Maps an xlogo (500x400, or `area` and 90 px around it if larger) centred on `area` (as far as the screen's top-left allows), activates
     /// it (`_NET_ACTIVE_WINDOW`, or a raise and focus with no WM), and checks it really is up:
     /// covering `area`, focused, and shown where the PiP is not. Throws when it is not.
