@@ -5,7 +5,7 @@ ARGS ?=
 # Extra flags for `swift test`, e.g. TEST_FLAGS='--filter HarnessTests'.
 TEST_FLAGS ?=
 
-.PHONY: help bootstrap build release run test test-sanitizers test-desktops test-vm fuzz install clean bench bench-kernels
+.PHONY: help bootstrap build release run test test-sanitizers test-desktops test-vm test-package fuzz install deb dist clean bench bench-kernels
 .DEFAULT_GOAL := build
 
 help:
@@ -15,7 +15,10 @@ help:
 	@echo "make test      install test tools if missing, build, run every test tier (then test-sanitizers)"
 	@echo "make test-sanitizers  the pure and fake-device tiers under AddressSanitizer and ThreadSanitizer"
 	@echo "make fuzz      libFuzzer targets of Fuzz/ (every parser of outside data), FUZZ_SECONDS each (default 60)"
-	@echo "make install   install under PREFIX (default /usr/local): binary, man page, desktop entry, icon"
+	@echo "make install   install under PREFIX (default /usr/local): binary, man page, desktop entry, icons, completions"
+	@echo "make deb       dist/pipcam_VERSION_ARCH.deb: installs without a Swift toolchain (apt install ./dist/pipcam_*.deb)"
+	@echo "make dist      dist/pipcam-VERSION-linux-MACHINE.tar.gz: the same files with install.sh, for other distributions"
+	@echo "make test-package  builds the .deb, lints it, installs it into a clean Debian 12 root (debootstrap) and runs it there"
 	@echo "make test-desktops  the release binary under the desktops' window managers and XWayland; prints the matrix (DESKTOPS='kwin_x11 muffin')"
 	@echo "make test-vm   real-driver tier: release build against vivid in a QEMU VM (VM_SCENARIOS='disconnect ...')"
 	@echo "make bench     pipcam vs mpv (and ffplay) side by side under Xvfb; writes BENCHMARKS.md (~10 min)"
@@ -29,9 +32,12 @@ build:
 	scripts/bootstrap build
 	$(SWIFT) build
 
+# What users run (and what make deb packages): the Swift runtime linked in, so the binary needs no
+# toolchain, no $$ORIGIN library path (it has no libraries of its own), relocations read-only once loaded.
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
 release:
 	scripts/bootstrap build
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 run: release
 	.build/release/pipcam $(ARGS)
@@ -62,16 +68,29 @@ test-sanitizers: bootstrap
 fuzz: bootstrap
 	scripts/fuzz
 
-# Installs the binary, man page, desktop entry and icon under $(PREFIX) (default /usr/local);
+# Installs what the packages hold (scripts/stage-tree: binary, man page, desktop entry, icons,
+# AppStream data, completions, copyright) under $(PREFIX) (default /usr/local);
 # BIN=path/to/pipcam installs an existing build instead of building a release one.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BIN ?=
 install: $(if $(BIN),,release)
-	install -Dm755 $(or $(BIN),.build/release/pipcam) $(DESTDIR)$(PREFIX)/bin/pipcam
-	install -Dm644 docs/pipcam.1 $(DESTDIR)$(PREFIX)/share/man/man1/pipcam.1
-	install -Dm644 assets/pipcam.desktop $(DESTDIR)$(PREFIX)/share/applications/pipcam.desktop
-	install -Dm644 assets/pipcam.png $(DESTDIR)$(PREFIX)/share/icons/hicolor/256x256/apps/pipcam.png
+	scripts/stage-tree $(or $(BIN),.build/release/pipcam) $(DESTDIR)$(PREFIX)
+
+# Packages for users without a Swift toolchain (docs/PACKAGING.md): a .deb whose Depends
+# dpkg-shlibdeps computes, and a tarball with install.sh. BIN= packages an existing release build.
+deb: $(if $(BIN),,release)
+	scripts/bootstrap package
+	scripts/package deb
+
+dist: $(if $(BIN),,release)
+	scripts/package dist
+
+# The package tier (docs/TESTING.md, "The package tier"): lintian, appstreamcli and
+# desktop-file-validate on the .deb, its file list, then apt-get install into a clean Debian 12 root
+# (debootstrap, no Swift) and pipcam run there under Xvfb; the tarball installed there too. Root only.
+test-package: deb dist
+	scripts/test-package
 # The desktop tier (docs/TESTING.md, "The desktop tier"): the release binary, as users run it, under
 # xfwm4, mutter, kwin, marco, metacity, muffin, openbox, fluxbox and XWayland (mutter, kwin_wayland),
 # each check held / not applicable / failed, then the matrix of docs/WINDOW-MANAGERS.md from the

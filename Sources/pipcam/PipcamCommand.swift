@@ -17,6 +17,7 @@ struct PipcamCommand: ParsableCommand {
             One pipcam runs per display (more with --name); the subcommands control it \
             ('pipcam help toggle').
             """,
+        version: pipcamVersion,
         subcommands: [ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, QuitCommand.self])
 
     // Flags a config file may set have a --no- form, so that the command line can still win.
@@ -25,7 +26,7 @@ struct PipcamCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Where frames come from: /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] (FMT yuyv|i420|nv12|bgra|rgb24) or mjpeg:PATH[@FPS]; PATH '-' is standard input; auto for the first camera (over a config file's source).",
-        valueName: "spec"))
+        valueName: "spec"), completion: .shellCommand(CompletionValues.sources))
     var source: String?
 
     // Unconditional: `--size -480x270` is a (refused) value, not a missing one.
@@ -35,14 +36,15 @@ struct PipcamCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right; a given --size or --corner sets that memory aside); auto for the default (over a config file's corner).",
-        valueName: "corner"))
+        valueName: "corner"), completion: .list(["top-left", "top-right", "bottom-left", "bottom-right", "auto"]))
     var corner: String?
 
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Flip the picture horizontally (default: on for cameras, off for files).")
     var mirror: Bool?
 
     // Unconditional: `--rotate -90` is a (refused) value, not a missing one.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Rotate the picture clockwise by 0, 90, 180 or 270 degrees.", valueName: "degrees"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Rotate the picture clockwise by 0, 90, 180 or 270 degrees.", valueName: "degrees"),
+        completion: .list(["0", "90", "180", "270"]))
     var rotate: Int = 0
 
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Show frames as fast as they come instead of at the stream's rate.")
@@ -56,7 +58,7 @@ struct PipcamCommand: ParsableCommand {
 
     @Option(name: .customLong("auto-pip"), help: ArgumentHelp(
         "When PiP starts by itself: hidden (the main window minimized, on another desktop or workspace, in a scratchpad), minimize (only minimized) or never (default: hidden).",
-        valueName: "when"))
+        valueName: "when"), completion: .list(["hidden", "minimize", "never"]))
     var autoPip: String?
 
     @Option(help: ArgumentHelp(
@@ -71,7 +73,8 @@ struct PipcamCommand: ParsableCommand {
     /// The instance this pipcam runs as: nil for the unnamed one (`--name none` or no `--name`).
     var instanceName: String? { InstanceName.given(name) }
 
-    @Option(help: ArgumentHelp("The PiP window's outline: rect, rounded or circle.", valueName: "shape"))
+    @Option(help: ArgumentHelp("The PiP window's outline: rect, rounded or circle.", valueName: "shape"),
+        completion: .list(["rect", "rounded", "circle"]))
     var shape: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The PiP window's opacity, 0.1 to 1.0 (needs a compositing window manager).", valueName: "alpha"))
@@ -82,7 +85,7 @@ struct PipcamCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Share the camera with call apps through a virtual camera: write every frame to this v4l2loopback device (alone: the first one no other program writes); none for no sharing (over a config file's).",
-        valueName: "device"))
+        valueName: "device"), completion: .shellCommand(CompletionValues.shareDevices))
     var share: String?
 
     @Option(help: ArgumentHelp(

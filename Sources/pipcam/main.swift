@@ -18,7 +18,10 @@ SignalPipe.install()
 // The config file's settings go before the command line's, which therefore win.
 var arguments = ShareOption.withValues(Array(CommandLine.arguments.dropFirst()))
 let named = ControlArguments.subcommand(in: arguments)
-let asksForHelp = arguments.contains { $0 == "--help" || $0 == "-h" }
+// Help, the version and the completion scripts answer whatever the config file says.
+let asksForHelp = arguments.contains {
+    ["--help", "-h", "--version"].contains($0) || $0.hasPrefix("--generate-completion-script")
+}
 if named == nil && !asksForHelp {
     switch ConfigArguments.load() {
     case .success(let fromFile): arguments = fromFile + arguments
