@@ -20,6 +20,9 @@ import Testing
         let newestRelease = metainfo.firstMatch(of: /<release version="([^"]+)" date="([^"]+)"/)
         #expect(newestRelease?.output.1 == Substring(version), "the AppStream metadata's newest release")
         #expect(newestRelease?.output.2 == newestEntry?.output.2, "the same release date")
+        // The README's install lines name the files of this version.
+        let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
+        #expect(readme.contains("./pipcam_\(version)_amd64.deb") && readme.contains("pipcam-\(version)-linux-x86_64.tar.gz"))
 
         let debian = try run([Self.root + "/scripts/debian-changelog", version])
         #expect(debian.exitCode == 0, "\(debian)")
