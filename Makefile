@@ -84,6 +84,7 @@ deb: $(if $(BIN),,release)
 	scripts/package deb
 
 dist: $(if $(BIN),,release)
+	scripts/bootstrap package
 	scripts/package dist
 
 # The package tier (docs/TESTING.md, "The package tier"): lintian, appstreamcli and
