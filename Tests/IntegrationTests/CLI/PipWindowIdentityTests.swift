@@ -34,6 +34,9 @@ extension PipTests {
             }
 
             #expect(try x.property("_NET_WM_DESKTOP", of: window)?.integers == [0xFFFF_FFFF])
+            // The icon taskbars and switchers show: 32 and 48 px, the first pixel a transparent corner.
+            let icon = try #require(try x.rawIntegers("_NET_WM_ICON", of: window), "_NET_WM_ICON missing")
+            #expect(icon.count == 2 + 32 * 32 + 2 + 48 * 48 && Array(icon.prefix(2)) == [32, 32] && icon[2] == 0, "\(icon.prefix(4))")
             #expect(try x.property("_NET_WM_USER_TIME", of: window)?.integers == [0])
 
             // _MOTIF_WM_HINTS: flags, functions, decorations, input mode, status; MWM_HINTS_DECORATIONS = 2.
