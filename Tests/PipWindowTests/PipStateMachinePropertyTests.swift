@@ -122,6 +122,7 @@ struct PipActionModel {
         case 54..<59: .contentSourceAttached
         case 59..<61: .contentSourceRemoved
         case 61..<63: .sourceDestroyed
+        case 63..<66: .contentSourceSwitched(frame: rng.next() % 3 == 0 ? nil : randomRect(&rng), hidden: rng.next() % 2 == 0)
         default: .tick
         }
     }
@@ -201,13 +202,14 @@ struct PipActionModel {
         }
         // The sequences reach every phase with every event, and the interesting transitions.
         let kinds = Set(coverage.map { String($0.split(separator: " ")[1]) })
-        #expect(kinds.count == 12)
+        #expect(kinds.count == 13)
         for phase in ["idle", "starting", "active", "stopping", "restoring"] {
             for kind in kinds { #expect(coverage.contains { $0.hasPrefix("\(phase) \(kind) ") }, "\(phase) \(kind)") }
         }
         for transition in ["starting stopRequested -> stopping", "idle tick -> starting", "active tick -> stopping",
                            "starting tick -> stopping", "restoring restoreCompleted -> starting",
-                           "stopping tick -> restoring", "restoring sourceDestroyed -> idle"] {
+                           "stopping tick -> restoring", "restoring sourceDestroyed -> idle",
+                           "stopping contentSourceSwitched -> restoring"] {
             #expect(coverage.contains(transition), "\(transition)")
         }
     }
@@ -229,6 +231,7 @@ extension PipEvent {
         case .contentSourceAttached: "contentSourceAttached"
         case .contentSourceRemoved: "contentSourceRemoved"
         case .sourceDestroyed: "sourceDestroyed"
+        case .contentSourceSwitched: "contentSourceSwitched"
         }
     }
 }

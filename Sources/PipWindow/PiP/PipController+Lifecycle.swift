@@ -17,6 +17,7 @@ extension PipController {
         while !queuedEvents.isEmpty {
             let next = queuedEvents.removeFirst()
             for action in machine.handle(next, now: .now()) where !isTornDown { perform(action) }
+            applyPendingAspect()
         }
         if !isTornDown { scheduleTick() }
     }
@@ -146,8 +147,9 @@ extension PipController {
         // The same source window with new content (the active-speaker case) keeps PiP up as it is.
         let sameWindow = watcher != nil && old?.sourceWindow == contentSource?.sourceWindow
             && old?.animationWindow == contentSource?.animationWindow
-        // Another window while PiP is up: it stays up, and that window becomes the restore target.
-        let switchesInPlace = !sameWindow && old != nil && machine.phase == .active
+        // Another window while PiP is starting, up, stopping or restoring: PiP stays as it is, and
+        // that window becomes the restore target (PipEvent.contentSourceSwitched).
+        let switchesInPlace = !sameWindow && old != nil && machine.phase != .idle
             && contentSource.map { $0.sourceWindow != 0 && display.isMapped($0.sourceWindow) != nil } == true
         if !sameWindow {
             for token in watcherTokens { loop.unregister(token) }
@@ -158,13 +160,20 @@ extension PipController {
         guard let content = contentSource else { return }
         let ratio = Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight)
         pipWindow.setAspect(ratio)
-        // During the grow or shrink animation the aspect hints reshape it.
-        if machine.phase == .idle || machine.phase == .active { place(.aspectChanged(Double(ratio.0) / Double(ratio.1))) }
+        pendingAspect = Double(ratio.0) / Double(ratio.1)
+        applyPendingAspect()
         guard watcher == nil, content.sourceWindow != 0 else { return }
-        watch(content)
+        watch(content, switching: switchesInPlace)
     }
 
-    private func watch(_ content: PipContentSource) {
+    /// The picture's shape, once no animation runs: the PiP frame is reshaped around its corner.
+    func applyPendingAspect() {
+        guard let aspect = pendingAspect, machine.phase == .idle || machine.phase == .active else { return }
+        pendingAspect = nil
+        place(.aspectChanged(aspect))
+    }
+
+    private func watch(_ content: PipContentSource, switching: Bool) {
         let w = SourceWindowWatcher(
             display: display, window: content.sourceWindow, frameWindow: content.animationWindow,
             windowManagerRunning: screen.windowManager.isRunning)
@@ -177,6 +186,10 @@ extension PipController {
         if w.frameWindow != w.window {
             // The view PiP grows out of gets its frame once it is shown, and moves with its top-level.
             watcherTokens.append(loop.register(w.frameWindow) { [unowned w] in w.handle($0) })
+        }
+        if switching {
+            feed(.contentSourceSwitched(frame: w.frame, hidden: w.isHidden))
+            return
         }
         feed(.contentSourceAttached)
         if let frame = w.frame { feed(.sourceFrameChanged(frame)) }

@@ -121,6 +121,8 @@ public final class PipController {
     var mapRetryTimer: Int?
     var queuedEvents: [PipEvent] = []
     var handlingEvents = false
+    /// A new picture shape set during the grow or shrink animation: applied once it is over.
+    var pendingAspect: Double?
     var proxyShown = false
     var pipShown = false
     /// Whether the PiP window was mapped since it was last shown (a dropped MapRequest is asked again).

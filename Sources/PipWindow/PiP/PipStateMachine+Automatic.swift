@@ -13,6 +13,11 @@ struct SourceVisibility: Sendable, Equatable {
     /// A change waits for its debounce deadline.
     var isPending = false
 
+    init(isHidden: Bool? = nil, settledHidden: Bool = false) {
+        self.isHidden = isHidden
+        self.settledHidden = settledHidden
+    }
+
     /// When the pending change acts.
     func deadline(debounceNanoseconds: UInt64) -> MonotonicInstant? {
         guard isPending, let changedAt else { return nil }

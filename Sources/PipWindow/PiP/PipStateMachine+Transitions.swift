@@ -146,6 +146,34 @@ extension PipStateMachine {
         return actions + performQueuedStart(now: now)
     }
 
+    /// Another source window in place of this one, PiP kept as it is. Its frame is the restore
+    /// target from now on (a shrink in flight turns towards it, and ends at once without one); its
+    /// visibility is taken as it is, so the switch itself starts or stops nothing.
+    mutating func switchSource(frame: Rect?, hidden: Bool, now: MonotonicInstant) -> [PipAction] {
+        var actions: [PipAction] = []
+        if !isPossible {
+            isPossible = true
+            actions.append(.possibleChanged(true))
+        }
+        let oldTarget = sourceFrame
+        sourceFrame = frame
+        visibility = SourceVisibility(isHidden: hidden, settledHidden: hidden)
+        restoreGraceEnd = nil
+        guard phase == .stopping, let shrink = animation else { return actions }
+        if frame != nil {
+            // The rest of the shrink starts where the proxy is, for the time left: no jump.
+            animation = PipAnimation(
+                from: shrink.rect(at: now, to: oldTarget ?? shrink.from), start: now,
+                duration: shrink.duration - shrink.elapsed(at: now), shownRect: shrink.shownRect)
+            return actions
+        }
+        // Nothing to shrink into: the window is brought back, as a stop without a frame does.
+        animation = nil
+        phase = .restoring
+        startRestoreGrace(now: now)
+        return actions + [.hideProxy, .restoreSource(nil), .restoreUserInterface]
+    }
+
     private mutating func performQueuedStart(now: MonotonicInstant) -> [PipAction] {
         guard startQueued else { return [] }
         startQueued = false

@@ -44,6 +44,10 @@ public enum PipEvent: Equatable, Sendable {
     case contentSourceAttached
     /// The content source was removed or the controller closed.
     case contentSourceRemoved
+    /// Another source window took the place of the current one, in any phase (AVKit's new
+    /// `contentSource` while PiP is up): PiP stays as it is and now belongs to that window, at this
+    /// frame (nil: not viewable) and visibility.
+    case contentSourceSwitched(frame: Rect?, hidden: Bool)
     /// The source window was destroyed.
     case sourceDestroyed
 }
@@ -165,6 +169,8 @@ public struct PipStateMachine: Sendable {
             return [.possibleChanged(true)]
         case .contentSourceRemoved, .sourceDestroyed:
             return detach(now: now)
+        case .contentSourceSwitched(let frame, let hidden):
+            return switchSource(frame: frame, hidden: hidden, now: now)
         }
     }
 }

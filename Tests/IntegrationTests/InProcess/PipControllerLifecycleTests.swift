@@ -18,6 +18,25 @@ import Testing
         return (x, display, loop, window, pip)
     }
 
+    /// A controller for the first of two windows of this process, on its own Xvfb (no window
+    /// manager): 640×360 at 80,80, mapped; the second, `second` in size at 500,300, mapped when
+    /// `mapSecond`.
+    static func controllerWithTwoWindows(second: (Int, Int), mapSecond: Bool) throws
+        -> (XServer, XDisplay, DisplayLoop, WindowID, WindowID, PipController)
+    {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let loop = DisplayLoop(display: display)
+        let first = display.createWindow(rect: Rect(x: 80, y: 80, width: 640, height: 360), events: [.structureNotify])
+        let other = display.createWindow(
+            rect: Rect(x: 500, y: 300, width: second.0, height: second.1), events: [.structureNotify])
+        display.map(first)
+        if mapSecond { display.map(other) }
+        let pip = try PipController(
+            loop: loop, contentSource: PipContentSource(sourceWindow: first, preferredContentSize: (640, 360)))
+        return (x, display, loop, first, other, pip)
+    }
+
     /// Torn down and released while PiP is up, with its hover controls showing (their hiding is
     /// timed), its map check pending and a work-area change being waited out, the controller
     /// leaves nothing behind in the loop that could call into it: the loop runs on for seconds,
@@ -57,15 +76,7 @@ import Testing
     /// `AVPictureInPictureController.contentSource` does): PiP stays up, and the new window is
     /// the one it belongs to now — the old one can go, the new one going ends PiP.
     @Test func anotherSourceWindowWhilePipIsUpSwitchesInPlace() throws {
-        let x = try makeServer()
-        let display = try XDisplay(name: x.display)
-        let loop = DisplayLoop(display: display)
-        let first = display.createWindow(rect: Rect(x: 80, y: 80, width: 640, height: 360), events: [.structureNotify])
-        let second = display.createWindow(rect: Rect(x: 500, y: 300, width: 480, height: 360), events: [.structureNotify])
-        display.map(first)
-        display.map(second)
-        let pip = try PipController(
-            loop: loop, contentSource: PipContentSource(sourceWindow: first, preferredContentSize: (640, 360)))
+        let (server, display, loop, first, second, pip) = try Self.controllerWithTwoWindows(second: (480, 360), mapSecond: true)
         var seen: [String] = []
         let script = LoopScript()
         script.wait("the window to show", until: { display.isViewable(first) == true }) { pip.start() }
@@ -94,5 +105,61 @@ import Testing
         ])
         pip.tearDown()
         display.close()
+        withExtendedLifetime(server) {}
+    }
+
+    /// Switched during the grow animation to a 4:3 window: PiP still comes up (it used to end),
+    /// takes the new shape once the animation is over, and a stop brings the new window back.
+    @Test func anotherSourceWindowDuringTheStartAnimationSwitchesInPlace() throws {
+        let (server, display, loop, first, second, pip) = try Self.controllerWithTwoWindows(second: (480, 360), mapSecond: false)
+        var seen: [String] = []
+        var pipFrame: Rect?
+        let script = LoopScript()
+        script.wait("the window to show", until: { display.isViewable(first) == true }) { pip.start() }
+        script.pause(60) {
+            seen.append("phase when switched: \(pip.phase)")
+            // An unmapped window: hidden, no frame; a stop maps it.
+            pip.contentSource = PipContentSource(sourceWindow: second, preferredContentSize: (480, 360))
+        }
+        script.wait("PiP to be up", until: { pip.isActive }) {}
+        script.pause(300) {
+            pipFrame = display.rootGeometry(of: pip.pipWindowID)
+            pip.stop()
+        }
+        script.wait("the new window to be restored", until: { display.isViewable(second) == true }) {
+            seen.append("first still viewable: \(display.isViewable(first) == true)")
+        }
+        script.wait("PiP to stop", until: { pip.phase == .idle }) {}
+        script.start(on: loop)
+        #expect(loop.run() == 0, "timed out: \(script.failedStep ?? "")")
+        #expect(seen == ["phase when switched: starting", "first still viewable: true"])
+        let frame = try #require(pipFrame)
+        #expect(abs(frame.width * 3 - frame.height * 4) <= 4, "4:3 after the animation: \(frame)")
+        pip.tearDown()
+        display.close()
+        withExtendedLifetime(server) {}
+    }
+
+    /// Switched while shrinking back to a window that is not shown: the shrink ends at once and
+    /// the new window is the one brought back (it used to end PiP without a restore).
+    @Test func anotherSourceWindowDuringTheStopAnimationIsTheOneRestored() throws {
+        let (server, display, loop, first, second, pip) = try Self.controllerWithTwoWindows(second: (640, 360), mapSecond: false)
+        var phaseWhenSwitched: PipPhase?
+        let script = LoopScript()
+        script.wait("the window to show", until: { display.isViewable(first) == true }) { pip.start() }
+        script.wait("PiP to be up", until: { pip.isActive }) { pip.stop() }
+        script.pause(60) {
+            phaseWhenSwitched = pip.phase
+            pip.contentSource = PipContentSource(sourceWindow: second, preferredContentSize: (640, 360))
+        }
+        script.wait("the new window to be restored", until: { display.isViewable(second) == true }) {}
+        script.wait("PiP to stop", until: { pip.phase == .idle }) {}
+        script.start(on: loop)
+        #expect(loop.run() == 0, "timed out: \(script.failedStep ?? "")")
+        #expect(phaseWhenSwitched == .stopping)
+        #expect(pip.isPossible)
+        pip.tearDown()
+        display.close()
+        withExtendedLifetime(server) {}
     }
 }
