@@ -9,7 +9,8 @@ import Glibc
 /// buffers (or waits until `waitUntil` when set), and logs what was asked of it.
 final class StubSource: FrameSource {
     let name: String
-    var isLive: Bool { true }
+    var isLive: Bool { live }
+    var live = true
     let mirroredByDefault: Bool
     var frameWidth: Int { 4 }
     var frameHeight: Int { 2 }
@@ -19,6 +20,10 @@ final class StubSource: FrameSource {
     var startError: SourceError?
     /// When set, `nextFrame` waits until then instead of handing out a frame.
     var waitUntil: MonotonicInstant?
+    /// When set, `nextFrame` throws it.
+    var nextError: SourceError?
+    /// When set, `nextFrame` says the source ended.
+    var ended = false
     private(set) var log: [String] = []
     private(set) var throttle = 0
     private var free: [Int]
@@ -43,6 +48,8 @@ final class StubSource: FrameSource {
 
     func nextFrame(now: MonotonicInstant) throws -> SourceStep {
         log.append("next")
+        if let nextError { throw nextError }
+        if ended { return .end }
         if let waitUntil { return .wait(deadline: waitUntil) }
         guard let index = free.popLast() else { return .wait(deadline: nil) }
         defer { sequence += 1 }

@@ -1,0 +1,222 @@
+import PipCore
+
+/// What became of a switch to another source (`SourceSwitcher.propose`).
+public enum SwitchOutcome: Sendable, Equatable {
+    /// The new source's first frame went out, numbered `firstSequence`; the old source is let go
+    /// once the display has given back its frames.
+    case switched(name: String, firstSequence: UInt64)
+    /// The new source gave no frame (it failed, ended, lost its camera or gave none in time) and
+    /// was stopped; the old one never stopped.
+    case failed(name: String, reason: String)
+}
+
+/// The source the pump runs, able to hand over to another one between two frames: `pipcam
+/// switch` (docs/BEHAVIOUR.md, "Switching the source").
+///
+/// A proposed source is already started; it runs beside the current one until it gives its first
+/// frame, and only then replaces it, so the window never shows a gap or a placeholder. Frames of
+/// both may be out at once: each source's buffer indexes are offset by its own multiple of
+/// `generationStride`, so a buffer given back reaches the source it came from, and the old source
+/// stops once the last of its frames is back. Sequence numbers go on from the old source's, so a
+/// switch is not counted as dropped frames.
+///
+/// Driven from the pump's thread like any source; `propose` and `outcomes` may be used from any.
+public final class SourceSwitcher: FrameSource {
+    /// A source with the name it goes by and what of it is out.
+    private struct Slot {
+        let source: FrameSource
+        let name: String
+        let generation: Int
+        /// Frames handed out and not yet recycled.
+        var outstanding = 0
+        /// Its frames are numbered `base + (sequence - offset)`.
+        var sequenceBase: UInt64 = 0
+        var sequenceOffset: UInt64 = 0
+    }
+
+    /// A started source handed over from another thread.
+    private struct Proposal: @unchecked Sendable {
+        let source: FrameSource
+        let name: String
+    }
+
+    /// Buffer indexes of one source stay below this.
+    public static let generationStride = 1 << 16
+    /// How long a proposed source may take to give its first frame before the switch fails.
+    public static let firstFrameNanoseconds: Int64 = 4_000_000_000
+    /// How often the current source is looked at while the wait is for a new one's descriptor.
+    static let candidatePollNanoseconds: Int64 = 5_000_000
+
+    private var current: Slot
+    private var candidate: (slot: Slot, giveUpAt: MonotonicInstant, deadline: MonotonicInstant?)?
+    /// Old sources with frames still out.
+    private var retiring: [Slot] = []
+    private var generations = 0
+    private var lastSequence: UInt64?
+    private var throttle = 0
+    private let proposals = Locked<[Proposal]>([])
+    private let results = Locked<[SwitchOutcome]>([])
+    /// Readable when an outcome is waiting (`takeOutcomes`).
+    public let outcomeSignal = WakeSignal()
+
+    /// - Parameters:
+    ///   - source: the first source (started or not: `start()` starts it).
+    ///   - name: what `name` says while it runs (default: the source's own).
+    public init(_ source: FrameSource, name: String? = nil) {
+        current = Slot(source: source, name: name ?? source.name, generation: 0)
+    }
+
+    /// Hands a started source over from any thread; the pump must be woken afterwards to take it.
+    /// A source proposed while another is still on its way replaces that one (which fails).
+    public func propose(_ source: FrameSource, name: String) {
+        proposals.withLock { $0.append(Proposal(source: source, name: name)) }
+    }
+
+    /// The outcomes since the last call, oldest first (any thread).
+    public func takeOutcomes() -> [SwitchOutcome] {
+        outcomeSignal.drain()
+        return results.withLock { r in
+            defer { r.removeAll() }
+            return r
+        }
+    }
+
+    /// Whether a proposed source has not given its first frame yet (pump's thread).
+    public var isSwitching: Bool { candidate != nil }
+
+    public var name: String { current.name }
+    public var isLive: Bool { current.source.isLive }
+    public var mirroredByDefault: Bool { current.source.mirroredByDefault }
+    public var frameWidth: Int { current.source.frameWidth }
+    public var frameHeight: Int { current.source.frameHeight }
+    public var frameFormat: PixelFormat? { current.source.frameFormat }
+    public var frameRate: Double? { current.source.frameRate }
+    public var cameraState: CameraState { current.source.cameraState }
+    public var needsBuffersBack: Bool { current.source.needsBuffersBack }
+    /// The new source's while one is on its way (the current one is then looked at every few
+    /// milliseconds), else the current one's.
+    public var pollDescriptor: Int32? {
+        candidate.flatMap { $0.slot.source.pollDescriptor } ?? current.source.pollDescriptor
+    }
+
+    public func start() throws { try current.source.start() }
+
+    public func stop() {
+        for slot in retiring { slot.source.stop() }
+        retiring.removeAll()
+        if let candidate { candidate.slot.source.stop() }
+        candidate = nil
+        current.source.stop()
+    }
+
+    public func setThrottle(level: Int) {
+        throttle = level
+        current.source.setThrottle(level: level)
+    }
+
+    public func displaySizeChanged(width: Int, height: Int) {
+        current.source.displaySizeChanged(width: width, height: height)
+    }
+
+    public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        adoptProposal(now: now)
+        if let frame = candidateFrame(now: now) { return .frame(frame) }
+        let step = try current.source.nextFrame(now: now)
+        switch step {
+        case .frame(let frame):
+            return .frame(handOut(frame, from: &current))
+        case .wait(let deadline):
+            guard let candidate else { return step }
+            let soon = now.advanced(byNanoseconds: Self.candidatePollNanoseconds)
+            return .wait(deadline: [deadline, candidate.deadline, candidate.giveUpAt, soon].compactMap { $0 }.min())
+        case .end:
+            // A file that ends while the next source gets ready: wait for that one instead.
+            guard let candidate else { return step }
+            return .wait(deadline: [candidate.deadline, candidate.giveUpAt].compactMap { $0 }.min())
+        }
+    }
+
+    public func recycle(bufferIndex: Int) {
+        let generation = bufferIndex / Self.generationStride, inner = bufferIndex % Self.generationStride
+        if generation == current.generation {
+            current.outstanding -= 1
+            current.source.recycle(bufferIndex: inner)
+        } else if let at = retiring.firstIndex(where: { $0.generation == generation }) {
+            retiring[at].outstanding -= 1
+            retiring[at].source.recycle(bufferIndex: inner)
+            if retiring[at].outstanding <= 0 { retiring.remove(at: at).source.stop() }
+        }
+    }
+
+    // MARK: the hand-over
+
+    /// Takes the newest proposal; one still on its way is dropped for it.
+    private func adoptProposal(now: MonotonicInstant) {
+        let taken = proposals.withLock { p in
+            defer { p.removeAll() }
+            return p
+        }
+        for proposal in taken {
+            if let candidate { fail(candidate.slot, "another switch came first") }
+            generations += 1
+            let slot = Slot(source: proposal.source, name: proposal.name, generation: generations)
+            candidate = (slot, now.advanced(byNanoseconds: Self.firstFrameNanoseconds), nil)
+        }
+    }
+
+    /// The new source's first frame, when it has one: it becomes the current source.
+    private func candidateFrame(now: MonotonicInstant) -> VideoFrame? {
+        guard var (slot, giveUpAt, _) = candidate else { return nil }
+        let step: SourceStep
+        do {
+            step = try slot.source.nextFrame(now: now)
+        } catch {
+            fail(slot, "\(error)")
+            return nil
+        }
+        switch step {
+        case .frame(let frame):
+            candidate = nil
+            slot.source.setThrottle(level: throttle)
+            slot.sequenceBase = lastSequence.map { $0 &+ 1 } ?? 0
+            slot.sequenceOffset = frame.sequence
+            let old = current
+            current = slot
+            if old.outstanding > 0 { retiring.append(old) } else { old.source.stop() }
+            let shown = handOut(frame, from: &current)
+            post(.switched(name: slot.name, firstSequence: shown.sequence))
+            return shown
+        case .end:
+            fail(slot, "it has no frames")
+        case .wait(let deadline):
+            if case .interrupted(let why) = slot.source.cameraState, why != .pressure {
+                fail(slot, why.reason)
+            } else if now >= giveUpAt {
+                fail(slot, "no frame within \(Self.firstFrameNanoseconds / 1_000_000_000) s")
+            } else {
+                candidate?.deadline = deadline
+            }
+        }
+        return nil
+    }
+
+    private func handOut(_ frame: VideoFrame, from slot: inout Slot) -> VideoFrame {
+        var out = frame
+        slot.outstanding += 1
+        out.bufferIndex = slot.generation * Self.generationStride + frame.bufferIndex
+        out.sequence = slot.sequenceBase &+ (frame.sequence &- slot.sequenceOffset)
+        lastSequence = out.sequence
+        return out
+    }
+
+    private func fail(_ slot: Slot, _ reason: String) {
+        if candidate?.slot.generation == slot.generation { candidate = nil }
+        slot.source.stop()
+        post(.failed(name: slot.name, reason: reason))
+    }
+
+    private func post(_ outcome: SwitchOutcome) {
+        results.withLock { $0.append(outcome) }
+        outcomeSignal.signal()
+    }
+}
