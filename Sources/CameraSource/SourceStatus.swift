@@ -44,8 +44,11 @@ public struct SourceStatus: Sendable, Equatable {
     /// The source's name now (`FrameSource.name`) when it is no longer the one it started with
     /// (a camera plugged in after start); nil while it is.
     public var name: String?
-    public init(camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil, name: String? = nil) {
+    /// Whether the source is live (`FrameSource.isLive`): a switch to a file or back changes it.
+    public var isLive: Bool
+    public init(camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil, name: String? = nil, isLive: Bool = true) {
         self.camera = camera
+        self.isLive = isLive
         self.prefersMirror = prefersMirror
         self.frames = frames
         self.name = name

@@ -14,7 +14,7 @@ extension PipcamApp {
         let output = pip.output
         // No window shows video now (the main window not mapped yet, PiP about to start or the
         // main window about to come back): a file's frame waits for one, so every frame is shown.
-        if output.isShowingVideo ? !output.canPresent : !sourceIsLive { return }
+        if output.isShowingVideo ? !output.canPresent : !status.isLive { return }
         guard let frame = takeWaitingFrame() else { return }
         guard output.isShowingVideo else { return }
         do {

@@ -12,9 +12,6 @@ public final class PipcamApp {
     private let source: FrameSource
     let options: SessionOptions
     let pump: FramePump
-    /// A camera's frames go on while no window shows video; a file's wait (read before the
-    /// capture thread owns the source).
-    let sourceIsLive: Bool
     private let signals = SignalPipe.shared
     /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
     var main: MainWindow?
@@ -48,7 +45,6 @@ public final class PipcamApp {
         self.options = options
         let name = options.control?.name
         geometryFile = { GeometryMemory.filePath(name: name) }
-        sourceIsLive = source.isLive
         pump = FramePump(source: source, share: share)
         stats = FrameStats(now: .now())
     }
@@ -113,7 +109,8 @@ public final class PipcamApp {
         contentSize = (rotated.width, rotated.height)
         notices = NoticeAssets(doubleSize: display.prefersDoubleSize)
         installBanner()
-        status = SourceStatus(camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames)
+        status = SourceStatus(
+            camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames, isLive: source.isLive)
         applyPicture()
         wirePip()
         main?.buttonEnabled = pip.isPossible

@@ -42,6 +42,11 @@ public struct SessionOptions: Sendable {
     public var sourceName = ""
     /// The global hotkey that toggles PiP (`--hotkey`).
     public var hotkey: HotkeySpec?
+    /// The global key that switches to the next camera (`--switch-key`).
+    public var switchKey: HotkeySpec?
+    /// What the first source was opened for; a source switched to later opens for the window
+    /// showing the picture then (or for the shared stream with `--share`).
+    public var sourceRequest = SourceRequest()
     /// This instance's ownership of the control selection, taken before the source started;
     /// nil runs without `pipcam toggle|…` control.
     public var control: InstanceClaim?

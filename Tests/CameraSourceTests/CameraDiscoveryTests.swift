@@ -67,6 +67,21 @@ import Glibc
         #expect(discovery.firstCaptureCameraPath() == "/dev/video2")
     }
 
+    /// `pipcam switch next` cycles through these: real cameras in node order, then virtual ones;
+    /// nodes that cannot stream by themselves and those excluded (the `--share` device) are not.
+    @Test func captureCamerasPutVirtualOnesLast() {
+        let discovery = CameraDiscovery(nodePaths: { ["/dev/video0", "/dev/video1", "/dev/video2", "/dev/video3", "/dev/video9"] }) {
+            path throws(V4L2Error) in
+            let d = FakeCameras.uvcWebcam()
+            if path == "/dev/video0" || path == "/dev/video9" { d.capabilities.driver = V4L2Capabilities.loopbackDriver }
+            d.capabilities.canCapture = path != "/dev/video1"
+            return d
+        }
+        #expect(discovery.captureCameraPaths() == ["/dev/video2", "/dev/video3", "/dev/video0", "/dev/video9"])
+        #expect(discovery.captureCameraPaths(excluding: ["/dev/video9", "/dev/video3"]) == ["/dev/video2", "/dev/video0"])
+        #expect(discovery.firstCaptureCameraPath() == "/dev/video2")
+    }
+
     @Test func listingMarksEmulatedFormatsAndOddRates() {
         let camera = CameraDescription(path: "/dev/video4", card: "", driver: "bttv", formats: [
             .init(fourcc: .yu12, description: "Planar YUV 4:2:0", isEmulated: true, sizes: [

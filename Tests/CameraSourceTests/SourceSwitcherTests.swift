@@ -21,7 +21,7 @@ import PipCore
         #expect(f.bufferIndex < stride && f.sequence == 0)
         switcher.recycle(bufferIndex: f.bufferIndex)
         #expect(old.log.last == "recycle \(f.bufferIndex)")
-        #expect(switcher.takeOutcomes().isEmpty && !switcher.isSwitching)
+        #expect(switcher.inbox.takeOutcomes().isEmpty && !switcher.isSwitching)
     }
 
     @Test func theNewSourceTakesOverAtItsFirstFrameAndTheOldStopsOnceItsFramesAreBack() throws {
@@ -33,7 +33,7 @@ import PipCore
         switcher.recycle(bufferIndex: a.bufferIndex)
 
         new.waitUntil = t0 + 50_000_000  // opened, no frame yet
-        switcher.propose(new, name: "y4m:/tmp/a.y4m")
+        switcher.inbox.propose(new, name: "y4m:/tmp/a.y4m")
         // Until the new source has a frame the old one goes on.
         let c = try #require(frame(try switcher.nextFrame(now: t0 + 1)))
         #expect(switcher.isSwitching && switcher.name == "test")
@@ -45,7 +45,7 @@ import PipCore
         #expect(first.bufferIndex >= stride, "a new generation of buffer indexes")
         #expect(first.sequence == c.sequence + 1, "numbering goes on: a switch is no dropped frame")
         #expect(switcher.name == "y4m:/tmp/a.y4m" && !switcher.isSwitching)
-        #expect(switcher.takeOutcomes() == [.switched(name: "y4m:/tmp/a.y4m", firstSequence: first.sequence)])
+        #expect(switcher.inbox.takeOutcomes() == [.switched(name: "y4m:/tmp/a.y4m", firstSequence: first.sequence)])
         #expect(!old.stopped, "the display still holds one of its frames")
         #expect(old.frameRequests == 3, "the old source is asked no more")
 
@@ -62,7 +62,7 @@ import PipCore
     @Test func anOldSourceWithNothingOutStopsAtTheSwitch() throws {
         let old = StubSource(name: "a"), new = StubSource(name: "b")
         let switcher = SourceSwitcher(old)
-        switcher.propose(new, name: "b")
+        switcher.inbox.propose(new, name: "b")
         _ = try #require(frame(try switcher.nextFrame(now: t0)))
         #expect(old.stopped && old.frameRequests == 0)
     }
@@ -74,7 +74,7 @@ import PipCore
         new.waitUntil = t0 + 1_000_000_000
         let switcher = SourceSwitcher(old)
         #expect(switcher.pollDescriptor == 7)
-        switcher.propose(new, name: "b")
+        switcher.inbox.propose(new, name: "b")
         let step = try switcher.nextFrame(now: t0)
         #expect(step.waitDeadline == .some(t0 + SourceSwitcher.candidatePollNanoseconds))
         #expect(switcher.pollDescriptor == 9)
@@ -94,17 +94,17 @@ import PipCore
             new.waitUntil = t0 + 10 * SourceSwitcher.firstFrameNanoseconds
         }
         let switcher = SourceSwitcher(old)
-        switcher.propose(new, name: "/dev/video2")
+        switcher.inbox.propose(new, name: "/dev/video2")
         _ = try #require(frame(try switcher.nextFrame(now: now)))
         if how == "times out" {
-            #expect(switcher.takeOutcomes().isEmpty && switcher.isSwitching)
+            #expect(switcher.inbox.takeOutcomes().isEmpty && switcher.isSwitching)
             now = t0 + SourceSwitcher.firstFrameNanoseconds
             _ = try #require(frame(try switcher.nextFrame(now: now)))
         }
-        let outcomes = switcher.takeOutcomes()
+        let outcomes = switcher.inbox.takeOutcomes()
         #expect(outcomes.count == 1)
         guard case .failed(let name, let reason)? = outcomes.first else { Issue.record("no failure: \(outcomes)"); return }
-        #expect(name == "/dev/video2" && !reason.isEmpty)
+        #expect(name == "/dev/video2" && reason.hasPrefix("/dev/video2: "))
         #expect(new.stopped && !old.stopped && switcher.name == "/dev/video0" && !switcher.isSwitching)
         let after = try #require(frame(try switcher.nextFrame(now: now + 1)))
         #expect(after.bufferIndex < stride)
@@ -115,7 +115,7 @@ import PipCore
         old.ended = true
         new.waitUntil = t0 + 20_000_000
         let switcher = SourceSwitcher(old)
-        switcher.propose(new, name: "test")
+        switcher.inbox.propose(new, name: "test")
         #expect(try switcher.nextFrame(now: t0).waitDeadline == .some(t0 + 20_000_000))
         new.waitUntil = nil
         _ = try #require(frame(try switcher.nextFrame(now: t0 + 20_000_000)))
@@ -126,13 +126,13 @@ import PipCore
         let old = StubSource(name: "a"), slow = StubSource(name: "b"), quick = StubSource(name: "c")
         slow.waitUntil = t0 + 1_000_000_000
         let switcher = SourceSwitcher(old)
-        switcher.propose(slow, name: "b")
+        switcher.inbox.propose(slow, name: "b")
         _ = try switcher.nextFrame(now: t0)
-        switcher.propose(quick, name: "c")
+        switcher.inbox.propose(quick, name: "c")
         let f = try #require(frame(try switcher.nextFrame(now: t0 + 1)))
         #expect(f.bufferIndex >= 2 * stride && switcher.name == "c" && slow.stopped)
-        #expect(switcher.takeOutcomes() == [
-            .failed(name: "b", reason: "another switch came first"), .switched(name: "c", firstSequence: f.sequence),
+        #expect(switcher.inbox.takeOutcomes() == [
+            .failed(name: "b", reason: "b: replaced by a later switch"), .switched(name: "c", firstSequence: f.sequence),
         ])
     }
 
@@ -140,7 +140,7 @@ import PipCore
         let old = StubSource(name: "a"), new = StubSource(name: "b")
         let switcher = SourceSwitcher(old)
         switcher.setThrottle(level: 2)
-        switcher.propose(new, name: "b")
+        switcher.inbox.propose(new, name: "b")
         _ = try switcher.nextFrame(now: t0)
         #expect(new.throttle == 2)
         switcher.displaySizeChanged(width: 640, height: 360)
@@ -152,7 +152,7 @@ import PipCore
         file.live = false
         let switcher = SourceSwitcher(camera)
         #expect(switcher.isLive && switcher.mirroredByDefault)
-        switcher.propose(file, name: "y4m:a")
+        switcher.inbox.propose(file, name: "y4m:a")
         _ = try switcher.nextFrame(now: t0)
         #expect(!switcher.isLive && !switcher.mirroredByDefault)
     }

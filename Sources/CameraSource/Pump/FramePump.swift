@@ -45,6 +45,8 @@ public final class FramePump: @unchecked Sendable {
         clock = now
         startName = source.name
         sem_init(ended, 0, 0)
+        // The display reads the source's own status from the start, not the mailbox's default.
+        publishStatus()
     }
 
     deinit {
@@ -133,7 +135,7 @@ public final class FramePump: @unchecked Sendable {
         share?.frameRateChanged(source.frameRate)
         mailbox.publish(SourceStatus(
             camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames,
-            name: source.name == startName ? nil : source.name))
+            name: source.name == startName ? nil : source.name, isLive: source.isLive))
         if source.needsBuffersBack { mailbox.requestRelease() }
     }
 

@@ -6,7 +6,8 @@ public enum SwitchOutcome: Sendable, Equatable {
     /// once the display has given back its frames.
     case switched(name: String, firstSequence: UInt64)
     /// The new source gave no frame (it failed, ended, lost its camera or gave none in time) and
-    /// was stopped; the old one never stopped.
+    /// was stopped; the old one never stopped. `reason` names the source, e.g. `/dev/video2: in
+    /// use by another application`.
     case failed(name: String, reason: String)
 }
 
@@ -20,24 +21,20 @@ public enum SwitchOutcome: Sendable, Equatable {
 /// stops once the last of its frames is back. Sequence numbers go on from the old source's, so a
 /// switch is not counted as dropped frames.
 ///
-/// Driven from the pump's thread like any source; `propose` and `outcomes` may be used from any.
+/// Driven from the pump's thread like any source; its `inbox` may be used from any.
 public final class SourceSwitcher: FrameSource {
     /// A source with the name it goes by and what of it is out.
     private struct Slot {
         let source: FrameSource
-        let name: String
+        /// The name it was proposed by; nil: the source's own (which may change: a camera plugged in).
+        let given: String?
         let generation: Int
         /// Frames handed out and not yet recycled.
         var outstanding = 0
         /// Its frames are numbered `base + (sequence - offset)`.
         var sequenceBase: UInt64 = 0
         var sequenceOffset: UInt64 = 0
-    }
-
-    /// A started source handed over from another thread.
-    private struct Proposal: @unchecked Sendable {
-        let source: FrameSource
-        let name: String
+        var name: String { given ?? source.name }
     }
 
     /// Buffer indexes of one source stay below this.
@@ -54,31 +51,12 @@ public final class SourceSwitcher: FrameSource {
     private var generations = 0
     private var lastSequence: UInt64?
     private var throttle = 0
-    private let proposals = Locked<[Proposal]>([])
-    private let results = Locked<[SwitchOutcome]>([])
-    /// Readable when an outcome is waiting (`takeOutcomes`).
-    public let outcomeSignal = WakeSignal()
+    /// Where other threads hand sources over and read outcomes.
+    public let inbox = SwitchInbox()
 
-    /// - Parameters:
-    ///   - source: the first source (started or not: `start()` starts it).
-    ///   - name: what `name` says while it runs (default: the source's own).
-    public init(_ source: FrameSource, name: String? = nil) {
-        current = Slot(source: source, name: name ?? source.name, generation: 0)
-    }
-
-    /// Hands a started source over from any thread; the pump must be woken afterwards to take it.
-    /// A source proposed while another is still on its way replaces that one (which fails).
-    public func propose(_ source: FrameSource, name: String) {
-        proposals.withLock { $0.append(Proposal(source: source, name: name)) }
-    }
-
-    /// The outcomes since the last call, oldest first (any thread).
-    public func takeOutcomes() -> [SwitchOutcome] {
-        outcomeSignal.drain()
-        return results.withLock { r in
-            defer { r.removeAll() }
-            return r
-        }
+    /// - Parameter source: the first source (started or not: `start()` starts it).
+    public init(_ source: FrameSource) {
+        current = Slot(source: source, given: nil, generation: 0)
     }
 
     /// Whether a proposed source has not given its first frame yet (pump's thread).
@@ -152,14 +130,10 @@ public final class SourceSwitcher: FrameSource {
 
     /// Takes the newest proposal; one still on its way is dropped for it.
     private func adoptProposal(now: MonotonicInstant) {
-        let taken = proposals.withLock { p in
-            defer { p.removeAll() }
-            return p
-        }
-        for proposal in taken {
-            if let candidate { fail(candidate.slot, "another switch came first") }
+        for proposal in inbox.takeProposals() {
+            if let candidate { fail(candidate.slot, "\(candidate.slot.name): replaced by a later switch") }
             generations += 1
-            let slot = Slot(source: proposal.source, name: proposal.name, generation: generations)
+            let slot = Slot(source: proposal.source, given: proposal.name, generation: generations)
             candidate = (slot, now.advanced(byNanoseconds: Self.firstFrameNanoseconds), nil)
         }
     }
@@ -184,15 +158,15 @@ public final class SourceSwitcher: FrameSource {
             current = slot
             if old.outstanding > 0 { retiring.append(old) } else { old.source.stop() }
             let shown = handOut(frame, from: &current)
-            post(.switched(name: slot.name, firstSequence: shown.sequence))
+            inbox.report(.switched(name: slot.name, firstSequence: shown.sequence))
             return shown
         case .end:
-            fail(slot, "it has no frames")
+            fail(slot, "\(slot.name): has no frames")
         case .wait(let deadline):
             if case .interrupted(let why) = slot.source.cameraState, why != .pressure {
-                fail(slot, why.reason)
+                fail(slot, "\(slot.name): \(why.reason)")
             } else if now >= giveUpAt {
-                fail(slot, "no frame within \(Self.firstFrameNanoseconds / 1_000_000_000) s")
+                fail(slot, "\(slot.name): no frame within \(Self.firstFrameNanoseconds / 1_000_000_000) s")
             } else {
                 candidate?.deadline = deadline
             }
@@ -212,11 +186,49 @@ public final class SourceSwitcher: FrameSource {
     private func fail(_ slot: Slot, _ reason: String) {
         if candidate?.slot.generation == slot.generation { candidate = nil }
         slot.source.stop()
-        post(.failed(name: slot.name, reason: reason))
+        inbox.report(.failed(name: slot.name, reason: reason))
+    }
+}
+
+/// The thread-safe side of a `SourceSwitcher`: started sources in, outcomes out.
+public final class SwitchInbox: Sendable {
+    /// A started source handed over from another thread.
+    struct Proposal: @unchecked Sendable {
+        let source: FrameSource
+        let name: String
     }
 
-    private func post(_ outcome: SwitchOutcome) {
+    private let proposals = Locked<[Proposal]>([])
+    private let results = Locked<[SwitchOutcome]>([])
+    /// Readable when an outcome is waiting (`takeOutcomes`).
+    public let outcomeSignal = WakeSignal()
+
+    /// Hands a started source over; the pump must be woken afterwards to take it. A source
+    /// proposed while another is still on its way replaces that one (which fails).
+    public func propose(_ source: FrameSource, name: String) {
+        let proposal = Proposal(source: source, name: name)
+        proposals.withLock { $0.append(proposal) }
+    }
+
+    /// Reports an outcome (also from the thread that tried to start the new source).
+    public func report(_ outcome: SwitchOutcome) {
         results.withLock { $0.append(outcome) }
         outcomeSignal.signal()
+    }
+
+    /// The outcomes since the last call, oldest first.
+    public func takeOutcomes() -> [SwitchOutcome] {
+        outcomeSignal.drain()
+        return results.withLock { r in
+            defer { r.removeAll() }
+            return r
+        }
+    }
+
+    func takeProposals() -> [Proposal] {
+        proposals.withLock { p in
+            defer { p.removeAll() }
+            return p
+        }
     }
 }

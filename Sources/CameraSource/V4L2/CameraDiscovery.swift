@@ -86,13 +86,30 @@ public struct CameraDiscovery {
     public func firstCaptureCameraPath(excluding excluded: Set<String> = []) -> String? {
         var loopback: String?
         for path in nodePaths() where !excluded.contains(path) {
-            guard let dev = try? openDevice(path) else { continue }
-            defer { dev.close() }
-            guard let caps = try? dev.queryCapabilities(), caps.canCapture && caps.canStream && !caps.isMediaControlled else { continue }
-            if !caps.isLoopback { return path }
+            guard let isLoopback = captureKind(path) else { continue }
+            if !isLoopback { return path }
             loopback = loopback ?? path
         }
         return loopback
+    }
+
+    /// Every node that can capture and stream video by itself, none of `excluded`: real cameras
+    /// in node order, then virtual ones (`pipcam switch next` cycles through them).
+    public func captureCameraPaths(excluding excluded: Set<String> = []) -> [String] {
+        var real: [String] = [], loopback: [String] = []
+        for path in nodePaths() where !excluded.contains(path) {
+            guard let isLoopback = captureKind(path) else { continue }
+            if isLoopback { loopback.append(path) } else { real.append(path) }
+        }
+        return real + loopback
+    }
+
+    /// Whether `path` is a virtual camera, when it can capture and stream; nil when it cannot.
+    private func captureKind(_ path: String) -> Bool? {
+        guard let dev = try? openDevice(path) else { return nil }
+        defer { dev.close() }
+        guard let caps = try? dev.queryCapabilities(), caps.canCapture && caps.canStream && !caps.isMediaControlled else { return nil }
+        return caps.isLoopback
     }
 
     private func describe(_ dev: any V4L2Device, path: String) -> CameraDescription? {

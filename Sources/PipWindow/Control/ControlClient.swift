@@ -25,6 +25,9 @@ public struct ControlClient {
     public var replyMilliseconds = 1000
     /// How long `quit` waits for the instance to exit (it releases its camera first).
     public var quitMilliseconds = 3000
+    /// How long `switch` waits: opening a camera takes up to a few seconds, and the instance
+    /// itself gives a new source `SourceSwitcher.firstFrameNanoseconds` for its first frame.
+    public var switchMilliseconds = 10_000
 
     public init(display: XDisplay, displayName: String, name: String?) {
         self.display = display
@@ -36,47 +39,89 @@ public struct ControlClient {
 
     /// Sends `command` and waits for its result.
     public func send(_ command: ControlCommand) -> Outcome {
+        withInstance(orIfGone: command == .quit ? done(nil) : notRunning()) { owner, requestor, selection in
+            if let code = command.code {
+                guard display.sendClientMessage(to: owner, type: display[._PIPCAM_COMMAND], data: [code, Int(requestor.rawValue)]) else {
+                    return command == .quit ? done(nil) : notRunning()
+                }
+            }
+            if command == .quit {
+                display.flush()
+                return waitForExit(of: owner)
+            }
+            display.convertSelection(selection, target: display[._PIPCAM_STATUS], property: display[._PIPCAM_REPLY], requestor: requestor)
+            display.flush()
+            let reply = waitForReply(target: display[._PIPCAM_STATUS], requestor: requestor, owner: owner, selection: selection, within: replyMilliseconds)
+            switch reply {
+            case .answered(let bytes): return done(command == .status ? String(decoding: bytes, as: UTF8.self) : nil)
+            case .failed(let outcome): return outcome
+            case .timedOut:
+                guard command == .status else { return unconfirmed(command.rawValue, waited: replyMilliseconds) }
+                return failed("no answer from the \(who) within \(seconds(replyMilliseconds))")
+            }
+        }
+    }
+
+    /// `pipcam switch SOURCE`: asks the instance to show `source` (`next` or a `--source` form, a
+    /// file's path absolute) and waits until it does or says why not (docs/BEHAVIOUR.md,
+    /// "Switching the source").
+    public func switchSource(to source: String) -> Outcome {
+        withInstance(orIfGone: notRunning()) { owner, requestor, selection in
+            // ICCCM 2.2: a conversion's parameter is in its property before the request.
+            display.setProperty(requestor, atom: display[._PIPCAM_REPLY], bytes: Array(source.utf8))
+            display.convertSelection(selection, target: display[._PIPCAM_SWITCH], property: display[._PIPCAM_REPLY], requestor: requestor)
+            display.flush()
+            let reply = waitForReply(target: display[._PIPCAM_SWITCH], requestor: requestor, owner: owner, selection: selection, within: switchMilliseconds)
+            switch reply {
+            case .answered(let bytes):
+                switch SwitchReply(bytes) {
+                case .switched?: return done(nil)
+                case .failed(let line)?: return Outcome(exitCode: 1, output: nil, error: line)
+                case nil: return failed("the \(who) gave an answer pipcam does not know")
+                }
+            case .failed(let outcome): return outcome
+            case .timedOut: return unconfirmed("switch", waited: switchMilliseconds)
+            }
+        }
+    }
+
+    /// Runs `body` with the instance's control window, a window of ours to receive answers on, and
+    /// the selection; `gone` when there is no instance (or it went while being looked at).
+    private func withInstance(orIfGone gone: @autoclosure () -> Outcome, _ body: (WindowID, WindowID, Atom) -> Outcome) -> Outcome {
         let selection = display.intern(InstanceName.selection(screen: display.screen, name: name))
         guard let owner = display.selectionOwner(selection) else { return notRunning() }
         // Knowing when the owner goes away turns a crash mid-command into a clear answer, not a timeout.
-        guard display.watch(owner, [.structureNotify]) else { return command == .quit ? done(nil) : notRunning() }
+        guard display.watch(owner, [.structureNotify]) else { return gone() }
         let requestor = display.createWindow(rect: Rect(x: -10, y: -10, width: 1, height: 1), events: [], overrideRedirect: true)
         display.setClass(requestor, instance: "pipcam", className: "Pipcam")
         defer { display.destroy(requestor); display.sync() }
-        if let code = command.code {
-            guard display.sendClientMessage(to: owner, type: display[._PIPCAM_COMMAND], data: [code, Int(requestor.rawValue)]) else {
-                return command == .quit ? done(nil) : notRunning()
-            }
-        }
-        if command == .quit {
-            display.flush()
-            return waitForExit(of: owner)
-        }
-        display.convertSelection(selection, target: display[._PIPCAM_STATUS], property: display[._PIPCAM_REPLY], requestor: requestor)
-        display.flush()
-        return waitForReply(command, requestor: requestor, owner: owner, selection: selection)
+        return body(owner, requestor, selection)
     }
 
-    private func waitForReply(_ command: ControlCommand, requestor: WindowID, owner: WindowID, selection: Atom) -> Outcome {
-        let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(replyMilliseconds) * 1_000_000)
+    private enum Reply {
+        case answered([UInt8])
+        case failed(Outcome)
+        case timedOut
+    }
+
+    private func waitForReply(target: Atom, requestor: WindowID, owner: WindowID, selection: Atom, within milliseconds: Int) -> Reply {
+        let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(milliseconds) * 1_000_000)
         while let event = display.nextEvent(withinMilliseconds: remaining(until: deadline)) {
             switch event {
             // Match the target too: another client's late request may name a window id that has since been
             // reused for ours, and its (refused) answer must not pass for the instance's.
-            case .selectionNotify(let w, let s, let t, let property)
-            where w == requestor && s == selection && t == display[._PIPCAM_STATUS]:
+            case .selectionNotify(let w, let s, let t, let property) where w == requestor && s == selection && t == target:
                 guard property != .none, let bytes = display.takeProperty(requestor, property) else {
-                    return failed("the \(who) refused the request")
+                    return .failed(failed("the \(who) refused the request"))
                 }
-                return done(command == .status ? String(decoding: bytes, as: UTF8.self) : nil)
+                return .answered(bytes)
             case .destroyed(let w) where w == owner:
-                return failed("the \(who) exited before answering")
+                return .failed(failed("the \(who) exited before answering"))
             default:
                 continue
             }
         }
-        guard command == .status else { return unconfirmed(command, waited: replyMilliseconds) }
-        return failed("no answer from the \(who) within \(seconds(replyMilliseconds))")
+        return .timedOut
     }
 
     private func waitForExit(of owner: WindowID) -> Outcome {
@@ -84,14 +129,14 @@ public struct ControlClient {
         while let event = display.nextEvent(withinMilliseconds: remaining(until: deadline)) {
             if case .destroyed(let w) = event, w == owner { return done(nil) }
         }
-        return unconfirmed(.quit, waited: quitMilliseconds)
+        return unconfirmed("quit", waited: quitMilliseconds)
     }
 
     /// The command went out but the instance did not answer in time (stopped, or far behind): it
     /// runs once the instance goes on, so this is no failure to carry it out (exit 1 all the same:
     /// the caller cannot count on it yet).
-    private func unconfirmed(_ command: ControlCommand, waited milliseconds: Int) -> Outcome {
-        failed("\(command.rawValue) sent, not yet confirmed (the \(who) did not answer within \(seconds(milliseconds)))")
+    private func unconfirmed(_ command: String, waited milliseconds: Int) -> Outcome {
+        failed("\(command) sent, not yet confirmed (the \(who) did not answer within \(seconds(milliseconds)))")
     }
 
     private func remaining(until deadline: MonotonicInstant) -> Int {

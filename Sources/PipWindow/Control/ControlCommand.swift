@@ -49,3 +49,32 @@ public enum InstanceName {
         display + (name.map { " (name '\($0)')" } ?? "")
     }
 }
+
+/// The answer to `pipcam switch`: the text an instance writes to the requestor's property once the
+/// new source shows its first frame, or once the switch failed.
+public enum SwitchReply: Sendable, Equatable {
+    /// Switched; the source's name as `status` gives it now.
+    case switched(source: String)
+    /// Not switched (the old source stays), with the one line to print.
+    case failed(String)
+
+    /// The bytes sent: `switched` or `failed`, a newline, then the name or the line.
+    public var encoded: [UInt8] {
+        switch self {
+        case .switched(let source): return Array("switched\n\(source)".utf8)
+        case .failed(let line): return Array("failed\n\(line)".utf8)
+        }
+    }
+
+    /// The reply `bytes` hold; nil for anything else.
+    public init?(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let newline = text.firstIndex(of: "\n") else { return nil }
+        let rest = String(text[text.index(after: newline)...])
+        switch text[..<newline] {
+        case "switched": self = .switched(source: rest)
+        case "failed": self = .failed(rest)
+        default: return nil
+        }
+    }
+}

@@ -11,6 +11,10 @@ public final class ControlServer {
     public private(set) var claim: InstanceClaim
     /// Performs a command (never `.status`).
     public var onCommand: (ControlCommand) -> Void = { _ in }
+    /// Starts `pipcam switch` to the source the text names (`next` or a `--source` form); the
+    /// reply is sent when the handler calls back, which may be much later. nil: refused with a
+    /// reason (while the first source starts).
+    public var onSwitch: ((String, @escaping (SwitchReply) -> Void) -> Void)?
     /// The current status, asked for each `status` request.
     public var status: () -> InstanceStatus?
     /// Whether another client holds the selection now (commands then reach that client).
@@ -131,6 +135,20 @@ public final class ControlServer {
         }
     }
 
+    /// `pipcam switch`: the source's name is the request's parameter; the answer waits for the switch.
+    private func startSwitch(_ request: SelectionRequest) {
+        guard let bytes = display.parameter(of: request), !bytes.isEmpty else {
+            display.answer(request, text: nil, type: .none)
+            return
+        }
+        let reply: (SwitchReply) -> Void = { [display] outcome in
+            display.answer(request, text: outcome.encoded, type: display[.UTF8_STRING])
+            display.flush()
+        }
+        guard let onSwitch else { return reply(.failed("pipcam: the source is still starting; switch once it shows frames")) }
+        onSwitch(String(decoding: bytes, as: UTF8.self), reply)
+    }
+
     private func answer(_ request: SelectionRequest) {
         guard request.requestor != 0 else { return }
         // ICCCM 2.2: refuse requests for a selection we do not own or from before we owned it.
@@ -138,7 +156,9 @@ public final class ControlServer {
             && (request.time == 0 || (request.time &- claim.since) & 0xffff_ffff < 1 << 31)
         let target = request.target
         if current && target == display[.TARGETS] {
-            display.answer(request, atoms: [display[.TARGETS], display[._PIPCAM_STATUS], display[.UTF8_STRING]])
+            display.answer(request, atoms: [display[.TARGETS], display[._PIPCAM_STATUS], display[._PIPCAM_SWITCH], display[.UTF8_STRING]])
+        } else if current && target == display[._PIPCAM_SWITCH] {
+            startSwitch(request)
         } else if current && (target == display[._PIPCAM_STATUS] || target == display[.UTF8_STRING]),
             let snapshot = status()
         {

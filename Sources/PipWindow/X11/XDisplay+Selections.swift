@@ -104,6 +104,28 @@ extension XDisplay {
         return Array(UnsafeBufferPointer(start: data, count: Int(count)))
     }
 
+    /// The parameter a requestor put in its property for a conversion (ICCCM 2.2), as bytes; nil
+    /// when absent, not 8-bit, or the requestor is gone. Not deleted: the answer replaces it.
+    public func parameter(of request: SelectionRequest) -> [UInt8]? {
+        guard request.property != .none else { return nil }
+        var type: UInt = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let (status, error) = withErrorTrap {
+            XGetWindowProperty(
+                raw, request.requestor.rawValue, request.property.rawValue, 0, 1024, 0, UInt(AnyPropertyType), &type, &format,
+                &count, &after, &data)
+        }
+        defer { if let data { XFree(data) } }
+        guard error == nil, status == Success, type != 0, format == 8, after == 0, let data else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(count)))
+    }
+
+    /// Sets an 8-bit text property named by an interned atom (a conversion's parameter).
+    public func setProperty(_ w: WindowID, atom: Atom, bytes: [UInt8], type: AtomName = .UTF8_STRING) {
+        var bytes = bytes
+        XChangeProperty(raw, w.rawValue, atom.rawValue, self[type].rawValue, 8, PropModeReplace, &bytes, Int32(bytes.count))
+    }
+
     /// Waits up to `milliseconds` for the next event; nil on timeout.
     public func nextEvent(withinMilliseconds milliseconds: Int) -> WindowEvent? {
         let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(max(0, milliseconds)) * 1_000_000)
