@@ -142,3 +142,40 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension SourceSpec {
+    /// Whether frames come from standard input (`PATH` `-`), which only `--source` can read.
+    public var readsStandardInput: Bool { path == "-" }
+
+    /// The file's path (nil for a camera or the test pattern).
+    public var path: String? {
+        switch self {
+        case .camera, .test: return nil
+        case .y4m(let path), .raw(let path, _, _, _, _), .mjpeg(let path, _): return path
+        }
+    }
+
+    /// The spec with a relative file path made absolute against `directory`.
+    public func absolute(in directory: String) -> SourceSpec {
+        guard let path, !path.hasPrefix("/"), path != "-" else { return self }
+        let full = (directory.hasSuffix("/") ? directory : directory + "/") + path
+        switch self {
+        case .camera, .test: return self
+        case .y4m: return .y4m(path: full)
+        case .raw(_, let w, let h, let format, let fps): return .raw(path: full, width: w, height: h, format: format, fps: fps)
+        case .mjpeg(_, let fps): return .mjpeg(path: full, fps: fps)
+        }
+    }
+
+    /// `pipcam switch TEXT` as the running instance gets it, which runs in another directory: the
+    /// text itself when it names no relative path, else the spec with its path made absolute
+    /// against `directory`. Throws what `parse` throws, and for standard input.
+    public static func forSwitch(_ text: String, directory: String) throws(SourceError) -> String {
+        let spec = try parse(text)
+        if spec.readsStandardInput {
+            throw SourceError.badInput(thing: text, reason: "standard input can only be read as --source")
+        }
+        let absolute = spec.absolute(in: directory)
+        return absolute == spec ? text : absolute.description
+    }
+}

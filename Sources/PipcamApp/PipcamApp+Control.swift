@@ -1,7 +1,9 @@
 import CameraSource
+import PipCore
 import PipWindow
 
-/// `pipcam toggle|start|stop|status|quit` and the global hotkey, wired into the running program.
+/// `pipcam toggle|start|stop|status|switch|quit`, the global hotkey and the switch key, wired into
+/// the running program.
 extension PipcamApp {
     /// Answers control commands on the claimed selection and grabs the hotkey, as the options say.
     /// The server and grabber live as long as the loop's handlers that hold them.
@@ -9,14 +11,25 @@ extension PipcamApp {
         if let claim = options.control {
             let server = ControlServer(display: loop.display, claim: claim) { [unowned self] in statusSnapshot }
             server.onCommand = { [unowned self] in perform($0) }
+            server.onSwitch = { [unowned self] in switchSource(to: $0, reply: $1) }
             server.install(on: loop)
         }
-        if let spec = options.hotkey {
-            let grabber = HotkeyGrabber(display: loop.display, spec: spec)
-            grabber.onPress = { [unowned self] in perform(.toggle) }
-            loop.observeOtherEvents { grabber.handle($0) }
-            grabber.grab()
+        if let spec = options.hotkey { grab(spec, as: .toggle) { [unowned self] in perform(.toggle) } }
+        if let spec = options.switchKey {
+            grab(spec, as: .switchNext) { [unowned self] in
+                // No one to answer but the user: a failure is said on standard error.
+                switchSource(to: "next") { reply in
+                    if case .failed(let line) = reply { writeErrorLine(line) }
+                }
+            }
         }
+    }
+
+    private func grab(_ spec: HotkeySpec, as role: HotkeyGrabber.Role, onPress: @escaping () -> Void) {
+        let grabber = HotkeyGrabber(display: loop.display, spec: spec, role: role)
+        grabber.onPress = onPress
+        loop.observeOtherEvents { grabber.handle($0) }
+        grabber.grab()
     }
 
     /// Carries out a control command (the hotkey is `.toggle`).

@@ -9,7 +9,9 @@ import PipWindow
 /// source routed to whichever window shows video. Runs on the thread that calls `run()`.
 public final class PipcamApp {
     let loop: DisplayLoop
-    private let source: FrameSource
+    /// The source the pump runs: the one given, until `pipcam switch` hands over to another.
+    let switcher: SourceSwitcher
+    private var source: FrameSource { switcher }
     let options: SessionOptions
     let pump: FramePump
     private let signals = SignalPipe.shared
@@ -33,6 +35,13 @@ public final class PipcamApp {
     var mirrorOverride: Bool?
     /// The picture's rotation (`--rotate`, then `r` in the PiP window).
     var rotation: Rotation = .deg0
+    /// A `pipcam switch` (or switch key press) under way.
+    var pendingSwitch: PendingSwitch?
+    /// The newest frame put to the window showing video.
+    var lastPresentedSequence: UInt64?
+    /// What a source switched to opens for (`SourceSwitcher`): the size the picture is shown at
+    /// now, or with `--share` the shared stream's.
+    var sourceRequestNow: SourceRequest
     /// Where the PiP's place is remembered between runs (one file per `--name`); tests point it elsewhere.
     var geometryFile: () -> String?
 
@@ -41,11 +50,12 @@ public final class PipcamApp {
     ///   - share: a virtual camera every captured frame is written to (`--share`); the caller closes it.
     public init(display: XDisplay, source: FrameSource, options: SessionOptions, share: LoopbackShare? = nil) {
         loop = DisplayLoop(display: display)
-        self.source = source
+        switcher = SourceSwitcher(source)
         self.options = options
+        sourceRequestNow = options.sourceRequest
         let name = options.control?.name
         geometryFile = { GeometryMemory.filePath(name: name) }
-        pump = FramePump(source: source, share: share)
+        pump = FramePump(source: switcher, share: share)
         stats = FrameStats(now: .now())
     }
 
@@ -116,6 +126,7 @@ public final class PipcamApp {
         main?.buttonEnabled = pip.isPossible
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
         loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
+        loop.addReader(switcher.inbox.outcomeSignal.fd) { [unowned self] in followSwitchOutcomes() }
         loop.everyIteration { [unowned self] in
             followSourceStatus()
             presentWaitingFrame()

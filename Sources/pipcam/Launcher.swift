@@ -50,7 +50,8 @@ struct Launcher {
         // reader and the X server, which costs less CPU a frame than the split decode does here
         // (docs/PERFORMANCE.md, "Untimed playback").
         if command.untimed { options.jpegDecodeThreads = 1 }
-        let source = makeSource(spec, request: request(display: display, options: options))
+        options.sourceRequest = request(display: display, options: options)
+        let source = makeSource(spec, request: options.sourceRequest)
         // Read now, before the capture thread owns the source; `status` names it as given.
         options.sourceName = given ?? source.name
         var starter = SourceStarter(display: display, claim: claim, sourceName: options.sourceName)

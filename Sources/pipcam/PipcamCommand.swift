@@ -10,6 +10,7 @@ struct PipcamCommand: ParsableCommand {
         usage: """
             pipcam [<options>]
               pipcam toggle|start|stop|status|quit [--name <name>]
+              pipcam switch <source>|next [--name <name>]
             """,
         discussion: """
             With no --source, pipcam shows the first capture camera, or the built-in test pattern \
@@ -18,7 +19,9 @@ struct PipcamCommand: ParsableCommand {
             ('pipcam help toggle').
             """,
         version: pipcamVersion,
-        subcommands: [ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, QuitCommand.self])
+        subcommands: [
+            ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, SwitchCommand.self, QuitCommand.self,
+        ])
 
     // Flags a config file may set have a --no- form, so that the command line can still win.
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Start in Picture in Picture.")
@@ -65,6 +68,11 @@ struct PipcamCommand: ParsableCommand {
         "A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+p; none for no key (over a config file's).",
         valueName: "spec"))
     var hotkey: String?
+
+    @Option(name: .customLong("switch-key"), help: ArgumentHelp(
+        "A global key that switches to the next camera ('pipcam switch next'), e.g. super+shift+n; none for no key (over a config file's).",
+        valueName: "spec"))
+    var switchKey: String?
 
     @Option(help: ArgumentHelp(
         "Run as the instance NAME, besides the unnamed one; control it with 'pipcam toggle --name NAME'; none for the unnamed one (over a config file's name).", valueName: "name"))
@@ -122,12 +130,15 @@ struct PipcamCommand: ParsableCommand {
         if ![0, 90, 180, 270].contains(rotate) {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
         }
-        if let hotkey, hotkey != "none" {
+        for case let (option, text?) in [("--hotkey", hotkey), ("--switch-key", switchKey)] where text != "none" {
             do {
-                _ = try HotkeySpec.parse(hotkey)
+                _ = try HotkeySpec.parse(text, option: option)
             } catch {
                 throw ValidationError(error.description)
             }
+        }
+        if let toggle = givenKey(hotkey), let next = givenKey(switchKey), toggle.keysym == next.keysym && toggle.modifiers == next.modifiers {
+            throw ValidationError("--switch-key: \(switchKey ?? "") is the --hotkey already; give each its own key")
         }
         if let name, let problem = InstanceName.problem(with: name) { throw ValidationError(problem) }
         if let wid, Self.parseWindowID(wid) == nil {
@@ -167,7 +178,7 @@ struct PipcamCommand: ParsableCommand {
             table["--no-\(name)"] = .flag(group: name)
         }
         let anything: @Sendable (String) -> Bool = { _ in true }
-        for name in ["source", "corner", "auto-pip", "hotkey", "name", "shape", "share", "share-size"] {
+        for name in ["source", "corner", "auto-pip", "hotkey", "switch-key", "name", "shape", "share", "share-size"] {
             table["--\(name)"] = .value(group: name, unconditional: false, accepts: anything)
         }
         for name in ["size", "wid", "follow-window"] {
@@ -217,6 +228,11 @@ struct PipcamCommand: ParsableCommand {
         return (w, h)
     }
 
+    /// A key option's spec, nil for none (or `none`, which undoes a config file's key).
+    private func givenKey(_ text: String?) -> HotkeySpec? {
+        text.flatMap { $0 == "none" ? nil : try? HotkeySpec.parse($0) }
+    }
+
     /// `--size` and `--corner` unless `auto` (which undoes a config file's value).
     private var givenSize: String? { size == "auto" ? nil : size }
     private var givenCorner: String? { corner == "auto" ? nil : corner }
@@ -232,7 +248,8 @@ struct PipcamCommand: ParsableCommand {
         o.printStats = stats
         o.startInPip = pip
         o.automaticPip = autoPip.flatMap(AutomaticPip.init(rawValue:)) ?? .hidden
-        o.hotkey = hotkey.flatMap { $0 == "none" ? nil : try? HotkeySpec.parse($0) }
+        o.hotkey = givenKey(hotkey)
+        o.switchKey = givenKey(switchKey)
         o.followWindow = followWindow.flatMap(Self.parseWindowID)
         o.style = PipWindowStyle(
             shape: shape.flatMap(WindowShape.init(rawValue:)) ?? .rect, opacity: opacity ?? 1, clickThrough: clickThrough)

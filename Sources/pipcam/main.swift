@@ -54,7 +54,7 @@ if let control = parsed as? any ControlSubcommand {
     // ArgumentParser lets the main command's options through to a control command, which would
     // ignore them: `pipcam toggle --pip` is a usage error (docs/BEHAVIOUR.md: exit 2), not a toggle.
     let name = type(of: control).configuration.commandName ?? ""
-    if let stray = ControlArguments.stray(in: arguments, subcommand: name) {
+    if let stray = ControlArguments.stray(in: arguments, subcommand: name, operands: control.operands) {
         writeErrorLine("pipcam: '\(name)' takes only --name NAME, not '\(stray)' (see 'pipcam help \(name)')")
         exit(2)
     }

@@ -9,7 +9,23 @@ import PipCore
 /// Problems (another client holds the key, no key produces the keysym) are reported once on
 /// standard error; the program keeps running without the hotkey.
 public final class HotkeyGrabber {
+    /// What a grabbed key is for, as messages say it.
+    public struct Role: Sendable {
+        /// The option that set it, e.g. `--hotkey`.
+        public var option: String
+        /// What a press does, e.g. `toggles Picture in Picture`.
+        public var does: String
+        /// The command a window manager binding would run instead, e.g. `pipcam toggle`.
+        public var command: String
+
+        /// `--hotkey`: toggles PiP.
+        public static let toggle = Role(option: "--hotkey", does: "toggles Picture in Picture", command: "pipcam toggle")
+        /// `--switch-key`: switches to the next camera.
+        public static let switchNext = Role(option: "--switch-key", does: "switches to the next camera", command: "pipcam switch next")
+    }
+
     public let spec: HotkeySpec
+    public let role: Role
     /// Called on the loop's thread when the hotkey is pressed (not for auto-repeat while it is held).
     public var onPress: () -> Void = {}
     /// Whether the key is grabbed now.
@@ -24,9 +40,10 @@ public final class HotkeyGrabber {
     private var held = false
     private var lastTime: UInt = 0
 
-    public init(display: XDisplay, spec: HotkeySpec) {
+    public init(display: XDisplay, spec: HotkeySpec, role: Role = .toggle) {
         self.display = display
         self.spec = spec
+        self.role = role
     }
 
     /// Grabs the key, or follows a changed keyboard mapping: grabs held for the same key and lock
@@ -54,7 +71,7 @@ public final class HotkeyGrabber {
             release()
             report(
                 error.isBadAccess
-                    ? "another program already uses this key; running without it (bind 'pipcam toggle' to a key in your window manager instead)"
+                    ? "another program already uses this key; running without it (bind '\(role.command)' to a key in your window manager instead)"
                     : "cannot grab the key (\(error)); running without it")
             return
         }
@@ -62,7 +79,7 @@ public final class HotkeyGrabber {
             display.ungrabKey(old.keycode, masks: old.keycode == keycode ? old.masks.filter { !masks.contains($0) } : old.masks)
         }
         grabbed = (keycode, masks)
-        if lastReport != nil { writeErrorLine("pipcam: --hotkey \(spec.text): grabbed after all; it toggles Picture in Picture") }
+        if lastReport != nil { writeErrorLine("pipcam: \(role.option) \(spec.text): grabbed after all; it \(role.does)") }
         lastReport = nil
     }
 
@@ -97,7 +114,7 @@ public final class HotkeyGrabber {
     }
 
     private func report(_ text: String) {
-        let line = "pipcam: --hotkey \(spec.text): \(text)"
+        let line = "pipcam: \(role.option) \(spec.text): \(text)"
         if line != lastReport { writeErrorLine(line) }
         lastReport = line
     }

@@ -48,10 +48,12 @@ public struct HotkeySpec: Sendable, Equatable, CustomStringConvertible {
     /// Parses `text`: modifier names are case-insensitive; the key is any X keysym name, tried as
     /// given, then lower case (`P` means the `p` key), then with an upper-case first letter (`f9`, `escape`).
     /// - Parameter keysym: looks a keysym name up (X's `XStringToKeysym`); nil for unknown names.
-    public static func parse(_ text: String, keysym: (String) -> Keysym? = XDisplay.keysym(named:)) throws(ParseError)
+    public static func parse(
+        _ text: String, option: String = "--hotkey", keysym: (String) -> Keysym? = XDisplay.keysym(named:)
+    ) throws(ParseError)
         -> HotkeySpec
     {
-        func fail(_ why: String) -> ParseError { ParseError(description: "--hotkey: bad key '\(text)': \(why)") }
+        func fail(_ why: String) -> ParseError { ParseError(description: "\(option): bad key '\(text)': \(why)") }
         let parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         guard parts.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else {
             throw fail("expected modifiers and a key joined by '+', e.g. super+shift+p")

@@ -9,6 +9,8 @@ public struct FrameStats {
     public private(set) var shown = 0
     public private(set) var dropped = 0
     public private(set) var corrupt = 0
+    /// Switches to another source (`pipcam switch`, the switch key).
+    public private(set) var switches = 0
     public private(set) var fps = 0.0
     /// Milliseconds from process start to the X server completing the first shown frame.
     public private(set) var firstFrameMilliseconds: Double?
@@ -35,6 +37,9 @@ public struct FrameStats {
         if let last = lastSequence, sequence > last &+ 1, sequence - last < 1 << 20 { dropped += Int(sequence - last - 1) }
         lastSequence = sequence
     }
+
+    /// The source was switched for another.
+    public mutating func noteSwitch() { switches += 1 }
 
     /// A frame could not be decoded and was skipped.
     public mutating func noteCorrupt() {
@@ -104,13 +109,15 @@ public struct FrameStats {
 
     /// The `--stats` line of docs/BEHAVIOUR.md; with `final` (at exit, when `PIPCAM_STATS_FIRST_FRAME=1`)
     /// it ends with `first_frame_ms=` once a frame was shown.
-    /// `shared`: frames written to the virtual camera (`--share`), reported as `shared=`.
+    /// `shared`: frames written to the virtual camera (`--share`), reported as `shared=`; once the
+    /// source was switched, `switches=` follows.
     public func line(state: String, camera: String, final: Bool = false, shared: Int? = nil) -> String {
         let cpu = shown > 0 ? Self.processCPUMilliseconds() / Double(shown) : 0
         return "pipcam: state=\(state) camera=\(camera) fps=\(format(fps)) shown=\(shown) dropped=\(dropped)"
             + " latency_p50_ms=\(format(latencyPercentile(0.5))) latency_p99_ms=\(format(latencyPercentile(0.99)))"
             + " cpu_ms_per_frame=\(format(cpu))"
             + (shared.map { " shared=\($0)" } ?? "")
+            + (switches > 0 ? " switches=\(switches)" : "")
             + (final ? firstFrameMilliseconds.map { " first_frame_ms=\(format($0))" } ?? "" : "")
     }
 
