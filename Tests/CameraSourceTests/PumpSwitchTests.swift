@@ -22,7 +22,7 @@ import PipCore
 
     @Test func theSharedStreamKeepsItsFormatAndSizeAcrossASwitch() throws {
         let first = RawSource(path: try flatRaw(.i420, width: 32, height: 32, y: 50, frames: 3), width: 32, height: 32, format: .i420, fps: 1000)
-        let second = RawSource(path: try flatRaw(.yuyv, width: 64, height: 48, y: 200, frames: 3), width: 64, height: 48, format: .yuyv, fps: 1000)
+        let second = RawSource(path: try flatRaw(.yuyv, width: 64, height: 64, y: 200, frames: 3), width: 64, height: 64, format: .yuyv, fps: 1000)
         try first.start()
         try second.start()
         let out = FakeOutputDevice()

@@ -147,6 +147,32 @@ import TestSupport
         }
     }
 
+    /// A picture of another shape (a 4:3 camera switched to in a 16:9 stream) keeps its shape:
+    /// it fills the height, with black bars left and right, and the other way round.
+    @Test func anotherShapeIsFittedWithBlackBars() {
+        let narrow = ShareFrameConverter.FitMap(sourceWidth: 640, sourceHeight: 480, outputWidth: 1280, outputHeight: 720)
+        #expect((narrow.left, narrow.top, narrow.width, narrow.height) == (160, 0, 960, 720))
+        let wide = ShareFrameConverter.FitMap(sourceWidth: 1920, sourceHeight: 800, outputWidth: 640, outputHeight: 480)
+        #expect((wide.left, wide.top, wide.width, wide.height) == (0, 106, 640, 266))
+        #expect(wide.xs.last == 1917 && wide.ys.first == 0 && wide.ys.count == 266)
+
+        let bytes = [UInt8](repeating: 200, count: 8 * 8) + [UInt8](repeating: 60, count: 2 * 4 * 4)
+        for format in [PixelFormat.i420, .yuyv] {
+            let c = ShareFrameConverter(format: format, width: 16, height: 8)
+            bytes.withUnsafeBytes { raw in
+                let out = Array(c.convert(ShareFixture.frame(.i420, 8, 8, raw))!)
+                // Luma of the row in the middle: 4 black, 8 picture, 4 black.
+                let lumas = format == .i420
+                    ? Array(out[(4 * 16)..<(5 * 16)])
+                    : stride(from: 4 * 32, to: 5 * 32, by: 2).map { out[$0] }
+                #expect(lumas == [UInt8](repeating: 16, count: 4) + [UInt8](repeating: 200, count: 8) + [UInt8](repeating: 16, count: 4),
+                        "\(format): \(lumas)")
+                let firstChroma = format == .i420 ? out[16 * 8] : out[1]
+                #expect(firstChroma == 128, "neutral chroma in the bars")
+            }
+        }
+    }
+
     @Test func compressedFramesAreNotConverted() {
         let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xD9]
         let c = ShareFrameConverter(format: .i420, width: 16, height: 8)

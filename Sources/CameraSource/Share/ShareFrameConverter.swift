@@ -6,7 +6,8 @@ import PipCore
 /// The picture is the camera's own: never mirrored, rotated or cropped (call apps mirror their
 /// self-view themselves). A frame of the output's format and size whose rows are packed goes out
 /// as it is; other formats are converted; a frame of another size (a camera that came back in
-/// another mode) is resampled to the nearest pixel, so readers never see the format change.
+/// another mode, another source switched to) is resampled to the nearest pixel, fitted at its own
+/// shape with black bars, so readers never see the format change.
 /// Compressed frames must be decoded first (`ShareJPEGWorker`).
 ///
 /// Owns its output buffer (allocated once): a result is valid until the next `convert`.
@@ -244,40 +245,77 @@ public final class ShareFrameConverter {
 
     // MARK: - Everything else: nearest-pixel resampling through Y′CbCr samples
 
+    /// Which source pixel each output pixel takes, for frames of one size: the picture fitted
+    /// into the output at its own shape (a 4:3 camera switched to in a 16:9 stream is not
+    /// stretched), black bars around it. Made when a frame of a new size comes, not per frame.
+    struct FitMap: Equatable {
+        let sourceWidth: Int, sourceHeight: Int
+        /// The picture's place in the output; even, so chroma pairs never straddle a bar.
+        let left: Int, top: Int, width: Int, height: Int
+        /// Source column of each picture column, source row of each picture row.
+        let xs: [Int], ys: [Int]
+
+        init(sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int) {
+            self.sourceWidth = sourceWidth
+            self.sourceHeight = sourceHeight
+            // Width or height fills the output, the other side keeps the source's shape.
+            let wide = sourceWidth * outputHeight >= sourceHeight * outputWidth
+            let w = wide ? outputWidth : max(2, (outputHeight * sourceWidth / sourceHeight) & ~1)
+            let h = wide ? max(2, (outputWidth * sourceHeight / sourceWidth) & ~1) : outputHeight
+            (width, height) = (min(w, outputWidth), min(h, outputHeight))
+            left = ((outputWidth - width) / 2) & ~1
+            top = ((outputHeight - height) / 2) & ~1
+            let (pictureWidth, pictureHeight) = (width, height)
+            xs = (0..<pictureWidth).map { $0 * sourceWidth / pictureWidth }
+            ys = (0..<pictureHeight).map { $0 * sourceHeight / pictureHeight }
+        }
+    }
+
+    private var fitMap: FitMap?
+
     private func resample(_ frame: VideoFrame, full: Bool) {
+        if fitMap?.sourceWidth != frame.width || fitMap?.sourceHeight != frame.height {
+            fitMap = FitMap(sourceWidth: frame.width, sourceHeight: frame.height, outputWidth: width, outputHeight: height)
+        }
+        guard let map = fitMap else { return }
         let sampler = YCbCrSampler(frame)
-        let xs = (0..<width).map { $0 * frame.width / width }
-        let ys = (0..<height).map { $0 * frame.height / height }
         let o = output.assumingMemoryBound(to: UInt8.self)
         let luma = full ? lumaRange : nil, chroma = full ? chromaRange : nil
-        @inline(__always) func y(_ x: Int, _ row: Int) -> UInt8 { luma.map { $0[Int(sampler.y(x, row))] } ?? sampler.y(x, row) }
+        @inline(__always) func y(_ x: Int, _ row: Int) -> UInt8 {
+            guard x >= 0, row >= 0 else { return 16 }
+            return luma.map { $0[Int(sampler.y(x, row))] } ?? sampler.y(x, row)
+        }
         @inline(__always) func c(_ x: Int, _ row: Int) -> (UInt8, UInt8) {
+            guard x >= 0, row >= 0 else { return (128, 128) }
             let (u, v) = sampler.cbcr(x, row)
             guard let chroma else { return (u, v) }
             return (chroma[Int(u)], chroma[Int(v)])
         }
+        // Source column / row of an output one; -1 in the bars.
+        @inline(__always) func sx(_ x: Int) -> Int { x >= map.left && x < map.left + map.width ? map.xs[x - map.left] : -1 }
+        @inline(__always) func sy(_ row: Int) -> Int { row >= map.top && row < map.top + map.height ? map.ys[row - map.top] : -1 }
         switch format {
         case .yuyv:
             for row in 0..<height {
-                let d = o + row * 2 * width, sy = ys[row]
+                let d = o + row * 2 * width, r = sy(row)
                 for x in Swift.stride(from: 0, to: width, by: 2) {
-                    let (u, v) = c(xs[x], sy)
-                    d[2 * x] = y(xs[x], sy)
+                    let (u, v) = c(sx(x), r)
+                    d[2 * x] = y(sx(x), r)
                     d[2 * x + 1] = u
-                    d[2 * x + 2] = y(xs[x + 1], sy)
+                    d[2 * x + 2] = y(sx(x + 1), r)
                     d[2 * x + 3] = v
                 }
             }
         default:
             let offsets = layout.offsets, cw = width / 2
             for row in 0..<height {
-                let d = o + row * width, sy = ys[row]
-                for x in 0..<width { d[x] = y(xs[x], sy) }
+                let d = o + row * width, r = sy(row)
+                for x in 0..<width { d[x] = y(sx(x), r) }
             }
             for row in 0..<height / 2 {
-                let sy = ys[2 * row]
+                let r = sy(2 * row)
                 for x in 0..<cw {
-                    let (u, v) = c(xs[2 * x], sy)
+                    let (u, v) = c(sx(2 * x), r)
                     o[offsets.1 + row * cw + x] = u
                     o[offsets.2 + row * cw + x] = v
                 }
