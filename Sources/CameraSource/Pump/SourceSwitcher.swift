@@ -140,7 +140,9 @@ public final class SourceSwitcher: FrameSource {
 
     /// The new source's first frame, when it has one: it becomes the current source.
     private func candidateFrame(now: MonotonicInstant) -> VideoFrame? {
-        guard var (slot, giveUpAt, _) = candidate else { return nil }
+        guard let pending = candidate else { return nil }
+        var slot = pending.slot
+        let giveUpAt = pending.giveUpAt
         let step: SourceStep
         do {
             step = try slot.source.nextFrame(now: now)
