@@ -117,6 +117,7 @@ clean:
 
 # Kernel timings first (their table goes into BENCHMARKS.md too), then the players side by side.
 bench: release bench-kernels
+	scripts/bench-switch
 	scripts/bench
 
 bench-kernels:

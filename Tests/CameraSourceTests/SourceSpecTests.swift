@@ -157,4 +157,20 @@ import Testing
         }
         #expect(parsed > 100 && rejected > 100)
     }
+
+    /// `pipcam switch SPEC` as the running instance gets it: a relative file path made absolute
+    /// (the instance runs elsewhere), everything else as typed; standard input refused.
+    @Test func switchSpecsGetAbsolutePaths() throws {
+        #expect(try SourceSpec.forSwitch("y4m:clip.y4m", directory: "/home/u") == "y4m:/home/u/clip.y4m")
+        #expect(try SourceSpec.forSwitch("mjpeg:a/b.mjpeg@15", directory: "/w/") == "mjpeg:/w/a/b.mjpeg@15")
+        #expect(try SourceSpec.forSwitch("raw:x.yuv:64x48:i420", directory: "/d") == "raw:/d/x.yuv:64x48:i420@30")
+        for asTyped in ["y4m:/abs/clip.y4m", "test", "/dev/video2", "/dev/v4l/by-id/usb-x-video-index0", "mjpeg:/a.mjpeg"] {
+            #expect(try SourceSpec.forSwitch(asTyped, directory: "/d") == asTyped)
+        }
+        for stdin in ["y4m:-", "mjpeg:-@10", "raw:-:8x8:yuyv"] {
+            let error = sourceError { _ = try SourceSpec.forSwitch(stdin, directory: "/d") }
+            #expect(error?.description == "\(stdin): standard input can only be read as --source" && error?.exitCode == 2)
+        }
+        #expect(sourceError { _ = try SourceSpec.forSwitch("bogus", directory: "/d") }?.exitCode == 2)
+    }
 }

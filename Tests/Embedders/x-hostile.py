@@ -10,6 +10,11 @@ Usage:
                                                       until stdin closes), then exit (ownership ends);
                                                       with "release", set no owner instead and stay
                                                       connected (window kept) for 10 s more
+  x-hostile.py convert SELECTION TARGET PARAM [vanish]  ask SELECTION's owner for TARGET with PARAM (text,
+                                                      hex:HEX for bytes, big:N for N bytes, - for none)
+                                                      as the request's parameter; print "refused" or
+                                                      "answered <text>" (within 15 s), or with "vanish"
+                                                      destroy the requesting window at once
 Exits 0 when done, 1 on an X failure, 2 on bad arguments or no display.
 """
 import ctypes
@@ -134,6 +139,69 @@ def steal(d, args):
         time.sleep(10)
 
 
+class SelectionEvent(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                ("display", ctypes.c_void_p), ("requestor", Window), ("selection", Atom), ("target", Atom),
+                ("property", Atom), ("time", ctypes.c_ulong)]
+
+
+SELECTION_NOTIFY = 31
+x.XConvertSelection.argtypes = [ctypes.c_void_p, Atom, Atom, Atom, Window, ctypes.c_ulong]
+x.XDestroyWindow.argtypes = [ctypes.c_void_p, Window]
+x.XNextEvent.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+x.XGetWindowProperty.argtypes = [ctypes.c_void_p, Window, Atom, ctypes.c_long, ctypes.c_long, ctypes.c_int, Atom,
+                                 ctypes.POINTER(Atom), ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_ulong),
+                                 ctypes.POINTER(ctypes.c_ulong), ctypes.POINTER(ctypes.c_void_p)]
+
+
+def parameter_bytes(text):
+    if text.startswith("hex:"):
+        return bytes.fromhex(text[4:])
+    if text.startswith("big:"):
+        return b"a" * int(text[4:])
+    return text.encode()
+
+
+def convert(d, args):
+    if len(args) not in (3, 4) or len(args) == 4 and args[3] != "vanish":
+        usage()
+    selection, target = x.XInternAtom(d, args[0].encode(), 0), x.XInternAtom(d, args[1].encode(), 0)
+    prop = x.XInternAtom(d, b"_HOSTILE_PARAMETER", 0)
+    mine = x.XCreateSimpleWindow(d, x.XDefaultRootWindow(d), -10, -10, 1, 1, 0, 0, 0)
+    if args[2] != "-":
+        data = parameter_bytes(args[2])
+        buffer = (ctypes.c_ubyte * max(1, len(data)))(*data)
+        x.XChangeProperty(d, mine, prop, x.XInternAtom(d, b"UTF8_STRING", 0), 8, PROP_MODE_REPLACE, buffer, len(data))
+    x.XConvertSelection(d, selection, target, prop if args[2] != "-" else 0, mine, 0)
+    if len(args) == 4:
+        x.XDestroyWindow(d, mine)
+        x.XSync(d, 0)
+        print("vanished", flush=True)
+        return
+    x.XFlush(d)
+    deadline = time.monotonic() + 15
+    event = Event()
+    while time.monotonic() < deadline:
+        if x.XPending(d) == 0:
+            time.sleep(0.01)
+            continue
+        x.XNextEvent(d, ctypes.byref(event))
+        notify = ctypes.cast(ctypes.byref(event), ctypes.POINTER(SelectionEvent)).contents
+        if notify.type != SELECTION_NOTIFY or notify.requestor != mine:
+            continue
+        if notify.property == 0:
+            print("refused", flush=True)
+            return
+        kind, fmt, count, after, data = Atom(), ctypes.c_int(), ctypes.c_ulong(), ctypes.c_ulong(), ctypes.c_void_p()
+        x.XGetWindowProperty(d, mine, notify.property, 0, 1 << 16, 1, 0, ctypes.byref(kind), ctypes.byref(fmt),
+                             ctypes.byref(count), ctypes.byref(after), ctypes.byref(data))
+        text = ctypes.string_at(data, count.value).decode(errors="replace") if data else ""
+        print("answered " + text.replace("\n", "|"), flush=True)
+        return
+    print("x-hostile: no answer within 15 s", file=sys.stderr)
+    sys.exit(1)
+
+
 def main():
     if len(sys.argv) < 3:
         usage()
@@ -144,7 +212,7 @@ def main():
     # Errors (a window gone meanwhile) are the point of the exercise, not a reason to stop.
     handler = ERROR_HANDLER(lambda display, error: 0)
     x.XSetErrorHandler(handler)
-    {"configure": configure, "garbage": garbage, "steal": steal}.get(sys.argv[1], lambda d, a: usage())(d, sys.argv[2:])
+    {"configure": configure, "garbage": garbage, "steal": steal, "convert": convert}.get(sys.argv[1], lambda d, a: usage())(d, sys.argv[2:])
     x.XSync(d, 0)
 
 

@@ -16,6 +16,18 @@ import Testing
         #expect(ControlCommand(code: code) == nil)
     }
 
+    /// `pipcam switch`'s answer: what it says, and nothing else passes for one.
+    @Test func switchRepliesRoundTripAndGarbageIsNone() {
+        for reply in [SwitchReply.switched(source: "y4m:/tmp/a b.y4m"), .failed("pipcam: cannot switch to x: no such file (still showing test)")] {
+            #expect(SwitchReply(reply.encoded) == reply)
+        }
+        #expect(SwitchReply.switched(source: "/dev/video2").encoded == Array("switched\n/dev/video2".utf8))
+        for garbage in ["", "switched", "ok\n/dev/video0", "SWITCHED\nx", "\nx"] {
+            #expect(SwitchReply(Array(garbage.utf8)) == nil, "\(garbage)")
+        }
+        #expect(SwitchReply([0xFF, 0xFE, 0x0A]) == nil)
+    }
+
     @Test func selectionNamesPerScreenAndName() {
         #expect(InstanceName.selection(screen: 0, name: nil) == "_PIPCAM_S0")
         #expect(InstanceName.selection(screen: 1, name: "cam-2") == "_PIPCAM_S1_cam-2")

@@ -66,6 +66,17 @@ import PipCore
         #expect(line.range(of: #"cpu_ms_per_frame=[0-9.]+ shared=42$"#, options: .regularExpression) != nil, "\(line)")
     }
 
+    /// `switches=` only once the source was switched, after `shared=`.
+    @Test func switchesFollowOnceThereWasOne() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        stats.noteShown(latencyNanoseconds: 610_000)
+        #expect(!stats.line(state: "active", camera: "streaming", shared: 3).contains("switches="))
+        stats.noteSwitch()
+        stats.noteSwitch()
+        let line = stats.line(state: "active", camera: "streaming", shared: 3)
+        #expect(line.range(of: #"cpu_ms_per_frame=[0-9.]+ shared=3 switches=2$"#, options: .regularExpression) != nil, "\(line)")
+    }
+
     @Test func finalLineEndsWithTheFirstFrameTime() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
         #expect(!stats.line(state: "active", camera: "streaming", final: true).contains("first_frame_ms"))

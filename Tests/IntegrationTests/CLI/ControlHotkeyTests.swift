@@ -52,6 +52,25 @@ import Testing
         #expect(try x.waitForStableGeometry(of: main) == before)
     }
 
+    /// `--switch-key` does `pipcam switch next`, beside the toggle key: with no camera here the
+    /// switch fails, said on pipcam's stderr, the test pattern still shown; the toggle key still
+    /// toggles.
+    @Test func theSwitchKeySwitchesToTheNextCamera() throws {
+        let x = try XServer(windowManager: .openbox)
+        let pipcam = try x.startPipcam(["--source", "test", "--hotkey", "super+shift+p", "--switch-key", "super+shift+n"])
+        _ = try x.waitForWindow(className: "pipcam", role: "main")
+        let pip = try x.waitForWindow(className: "pipcam", role: "PictureInPicture", viewable: false)
+        _ = try x.pipcamStatus()
+        try press(x, "super+shift+n")
+        try waitUntil("the switch key's failure on stderr", timeout: .seconds(5)) {
+            pipcam.stderrText.contains("pipcam: cannot switch to next: no camera found (still showing test)\n")
+        }
+        #expect(try x.pipcamStatus().object["source"] as? String == "test")
+        try press(x, "super+shift+p")
+        try waitUntil("the toggle key still starts PiP", timeout: .seconds(5)) { try x.isViewable(pip) }
+        #expect(lines(of: pipcam.stderrText).count == 1, "\(pipcam.stderrText)")
+    }
+
     /// Held past the key-repeat delay (the server's default is 660 ms), the hotkey still toggles
     /// once: the repeated presses are not new ones.
     @Test func aHeldHotkeyTogglesOnce() throws {

@@ -128,6 +128,31 @@ import Testing
 
     /// The control window destroyed by another client: a new one takes the selection back at
     /// once, says so in one line, and a second pipcam is still refused.
+    /// `switch` requests from any client: one with no parameter, or one too long, is refused; one
+    /// that is no source is answered with why; one whose requestor is gone before the answer still
+    /// switches, and answering the vanished window hurts nothing.
+    @Test func switchRequestsFromAnyClientAreAnsweredOrRefused() throws {
+        let x = try XServer()
+        let (p, _, _) = try Self.start(x)
+        func convert(_ parameter: String, _ extra: [String] = []) throws -> String {
+            let result = try runChecked(["python3", Self.script, "convert", "_PIPCAM_S0", "_PIPCAM_SWITCH", parameter] + extra,
+                                        environment: x.environment, timeout: .seconds(30))
+            return result.stdoutText.trimmingCharacters(in: .newlines)
+        }
+        #expect(try convert("-") == "refused")
+        #expect(try convert("big:5000") == "refused")
+        #expect(try convert("hex:fffe00").hasPrefix("answered failed|pipcam: "))
+        #expect(try convert("bogus:x") == "answered failed|pipcam: bogus:x: unknown source (expected /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS])")
+        #expect(try convert("y4m:-") == "answered failed|pipcam: y4m:-: standard input can only be read as --source")
+        #expect(try convert("test") == "answered switched|test")
+        #expect(try convert("test", ["vanish"]) == "vanished")
+        try waitUntil("the switch with no one to answer is made", timeout: .seconds(5)) {
+            p.stderrText.isEmpty && (try? x.pipcamStatus().object["source"] as? String) == "test"
+        }
+        #expect(try x.runPipcam(["switch", "test"]).exitCode == 0, "switching works on")
+        try Self.expectQuickCleanExit(p)
+    }
+
     @Test func controlComesBackAfterItsWindowIsDestroyed() throws {
         let x = try makeServer()
         let (p, _, _) = try Self.start(x)
