@@ -9,9 +9,46 @@ struct PendingSwitch {
     /// The source shown when the switch was asked for, for messages.
     let from: String
     let reply: (SwitchReply) -> Void
+    let ticket: SwitchTicket
+    /// The timer that ends the wait (`openSeconds`, then `shownSeconds`).
+    var timer: Int?
     /// The new source's first frame, once the capture side switched.
     var firstSequence: UInt64?
     var name: String?
+
+    /// How long the new source may take to open before the switch fails (it gets
+    /// `SourceSwitcher.firstFrameNanoseconds` for its first frame after that): a FIFO with no
+    /// writer never opens.
+    static let openSeconds: Int64 = 5
+    /// How long after the switch the asker waits at most for the first frame to be put (no
+    /// window may be able to take one): answered then all the same.
+    static let shownSeconds: Int64 = 1
+}
+
+/// Whether a switch's new source may still be handed to the capture side, or was given up on.
+final class SwitchTicket: Sendable {
+    private enum State { case opening, proposed, cancelled }
+    private let state = Locked(State.opening)
+
+    /// Runs `hand` (the source handed over, or why it cannot be) unless the switch was given up
+    /// on; false when it was.
+    func handOver(_ hand: () -> Void) -> Bool {
+        state.withLock { s in
+            guard s == .opening else { return false }
+            hand()
+            s = .proposed
+            return true
+        }
+    }
+
+    /// Gives the switch up unless its source was handed over already; false when it was.
+    func cancel() -> Bool {
+        state.withLock { s in
+            guard s == .opening else { return false }
+            s = .cancelled
+            return true
+        }
+    }
 }
 
 /// `pipcam switch SOURCE|next` and the switch key (docs/BEHAVIOUR.md, "Switching the source"): the
@@ -38,25 +75,36 @@ extension PipcamApp {
             }
         }
         if let problem = SwitchJob.problem(with: target, sharing: pump.share?.device) { return reply(.failed("pipcam: \(problem)")) }
-        pendingSwitch = PendingSwitch(target: text, from: currentSourceName, reply: reply)
-        SwitchJob(target: target, request: sourceRequestNow, excluded: pump.share.map { [CameraCycle.resolved($0.device)] } ?? [], inbox: switcher.inbox,
-            wake: pump.mailbox.toCapture).run()
+        let ticket = SwitchTicket()
+        pendingSwitch = PendingSwitch(target: text, from: currentSourceName, reply: reply, ticket: ticket)
+        pendingSwitch?.timer = after(seconds: PendingSwitch.openSeconds) { [unowned self] in
+            guard let pending = pendingSwitch, pending.ticket.cancel() else { return }
+            pendingSwitch = nil
+            pending.reply(.failed("pipcam: cannot switch to \(text): it did not open within \(PendingSwitch.openSeconds) s (still showing \(pending.from))"))
+        }
+        let excluded = pump.share.map { [CameraCycle.resolved($0.device)] } ?? []
+        SwitchJob(target: target, request: sourceRequestNow, excluded: Set(excluded), inbox: switcher.inbox, wake: pump.mailbox.toCapture,
+            ticket: ticket).run()
+    }
+
+    private func after(seconds: Int64, _ handler: @escaping () -> Void) -> Int {
+        loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: seconds * 1_000_000_000), handler)
     }
 
     /// Acts on what the capture side (or the starting thread) says became of the switch.
     func followSwitchOutcomes() {
         for outcome in switcher.inbox.takeOutcomes() {
+            if case .switched = outcome { stats.noteSwitch() }
             guard var pending = pendingSwitch else { continue }
+            if let timer = pending.timer { loop.cancelTimer(timer) }
             switch outcome {
             case .switched(let name, let firstSequence):
-                stats.noteSwitch()
                 pending.firstSequence = firstSequence
                 pending.name = name
+                pending.timer = after(seconds: PendingSwitch.shownSeconds) { [unowned self] in finishSwitch() }
                 pendingSwitch = pending
                 // No window shows video (or the frame already went by): nothing more to wait for.
-                if !pip.output.isShowingVideo || (lastPresentedSequence ?? 0) >= firstSequence && lastPresentedSequence != nil {
-                    finishSwitch()
-                }
+                if !pip.output.isShowingVideo || lastPresentedSequence.map({ $0 >= firstSequence }) == true { finishSwitch() }
             case .failed(_, let reason):
                 pendingSwitch = nil
                 pending.reply(.failed("pipcam: cannot switch to \(reason) (still showing \(pending.from))"))
@@ -73,6 +121,7 @@ extension PipcamApp {
 
     private func finishSwitch() {
         guard let pending = pendingSwitch else { return }
+        if let timer = pending.timer { loop.cancelTimer(timer) }
         pendingSwitch = nil
         pending.reply(.switched(source: pending.name ?? currentSourceName))
     }
@@ -94,6 +143,7 @@ struct SwitchJob: Sendable {
     let excluded: Set<String>
     let inbox: SwitchInbox
     let wake: WakeSignal
+    let ticket: SwitchTicket
 
     /// Why `target` cannot be switched to at all, if it cannot: standard input (read once, at
     /// start) and the virtual camera pipcam itself feeds (`sharing`).
@@ -114,16 +164,22 @@ struct SwitchJob: Sendable {
                 try source.start()
             } catch {
                 source.stop()
-                return inbox.report(.failed(name: name, reason: "\(error)"))
+                return fail(name, "\(error)")
             }
             // A camera another application holds starts waiting for it: for a switch that is a failure.
             if case .interrupted(let why) = source.cameraState, why != .pressure {
                 source.stop()
-                return inbox.report(.failed(name: name, reason: "\(name): \(why.reason)"))
+                return fail(name, "\(name): \(why.reason)")
             }
-            inbox.propose(source, name: name)
+            // Given up on meanwhile (it took too long to open): not shown after all.
+            guard ticket.handOver({ inbox.propose(source, name: name) }) else { return source.stop() }
             wake.signal()
         }
+    }
+
+    /// Reports why the switch cannot be made, unless it was given up on meanwhile.
+    private func fail(_ name: String, _ reason: String) {
+        _ = ticket.handOver { inbox.report(.failed(name: name, reason: reason)) }
     }
 
     /// The spec and name to switch to; nil (reported) when `next` finds no other camera.
@@ -134,7 +190,7 @@ struct SwitchJob: Sendable {
         case .nextCamera(let current):
             let cameras = CameraDiscovery().captureCameraPaths(excluding: excluded)
             guard let path = CameraCycle.next(after: current, among: cameras) else {
-                inbox.report(.failed(name: "next", reason: cameras.isEmpty ? "next: no camera found" : "next: no other camera found"))
+                fail("next", cameras.isEmpty ? "next: no camera found" : "next: no other camera found")
                 return nil
             }
             return (.camera(path: path), path)

@@ -103,6 +103,24 @@ extension PipTests {
                     "nothing but stats lines: \(pipcam.stderrText.suffix(500))")
         }
 
+        /// A source that never opens (a FIFO nobody writes) fails the switch after 5 s, and
+        /// switching goes on working.
+        @Test func aSourceThatNeverOpensFailsInTimeAndSwitchingGoesOn() throws {
+            let x = try makeServer()
+            let (_, window, _) = try testPatternInPip(x)
+            let fifo = try Scratch.makeDirectory("switch-fifo") + "/never.y4m"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let clock = ContinuousClock(), asked = clock.now
+            let stuck = try x.runPipcam(["switch", "y4m:\(fifo)"], timeout: .seconds(15))
+            let took = clock.now - asked
+            #expect(stuck.exitCode == 1 && stuck.stderrText == "pipcam: cannot switch to y4m:\(fifo): it did not open within 5 s (still showing test)\n",
+                    "\(stuck)")
+            #expect(took >= .seconds(4) && took < .seconds(9), "gave up after \(took)")
+            let file = try Self.flatY4M(width: 320, height: 180, ycbcr: Self.blue)
+            #expect(try x.runPipcam(["switch", "y4m:\(file)"]).exitCode == 0)
+            #expect(isBlue(try x.screenshot(of: window).meanColor()))
+        }
+
         @Test(arguments: [["switch"], ["switch", "y4m:-"], ["switch", "bogus:x"], ["switch", "test", "next"], ["switch", "test", "--pip"],
                           ["--switch-key", "super+nosuchkey"], ["--hotkey", "super+n", "--switch-key", "super+n"]])
         func badSwitchArgumentsExitTwoWithOneLine(arguments: [String]) throws {
