@@ -1,11 +1,12 @@
 import PipCore
 
-/// The client side of `pipcam toggle|start|stop|status|quit`: finds the instance that owns the
+/// The client side of `pipcam toggle|start|stop|status|switch|quit`: finds the instance that owns the
 /// selection, sends the command, and waits for the instance to have done it.
 ///
 /// A command is a ClientMessage followed by a `status` conversion: the instance handles its
 /// events in order, so the status reply means the command was carried out. `quit` waits for the
-/// instance's control window to be destroyed instead (its connection closes when it has exited).
+/// instance's control window to be destroyed instead (its connection closes when it has exited);
+/// `switch` is a conversion of its own, answered when the switch is done.
 /// A command the instance does not confirm in time is still queued with it: the client says it
 /// was sent, not yet confirmed (docs/BEHAVIOUR.md, "Exit status").
 public struct ControlClient {

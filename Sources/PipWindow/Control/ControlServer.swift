@@ -1,8 +1,9 @@
 import PipCore
 
-/// The instance side of `pipcam toggle|start|stop|status|quit`: commands arrive as ClientMessages
-/// on the claim's control window, `status` as a conversion of the claimed selection to
-/// `_PIPCAM_STATUS` (also `UTF8_STRING`, so `xclip -o -selection _PIPCAM_S0` shows it too).
+/// The instance side of `pipcam toggle|start|stop|status|switch|quit`: commands arrive as
+/// ClientMessages on the claim's control window, `status` as a conversion of the claimed selection
+/// to `_PIPCAM_STATUS` (also `UTF8_STRING`, so `xclip -o -selection _PIPCAM_S0` shows it too),
+/// `switch` as one to `_PIPCAM_SWITCH` with the source as its parameter, answered once it is done.
 ///
 /// Anything else — other message types, unknown codes, other targets, requests from before the
 /// claim, requestors that vanish — is refused or ignored without side effects.
