@@ -75,6 +75,10 @@ extension PipcamApp {
             }
         }
         if let problem = SwitchJob.problem(with: target, sharing: pump.share?.device) { return reply(.failed("pipcam: \(problem)")) }
+        // The camera shown already: nothing to do (opening it a second time would find it busy).
+        if case .spec(.camera(let path), _) = target, CameraCycle.resolved(path) == CameraCycle.resolved(currentSourceName) {
+            return reply(.switched(source: currentSourceName))
+        }
         let ticket = SwitchTicket()
         pendingSwitch = PendingSwitch(target: text, from: currentSourceName, reply: reply, ticket: ticket)
         pendingSwitch?.timer = after(seconds: PendingSwitch.openSeconds) { [unowned self] in
