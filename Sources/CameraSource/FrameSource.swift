@@ -55,6 +55,10 @@ public protocol FrameSource: AnyObject {
     /// The window showing the frames settled at `width`×`height` (in the picture's own
     /// orientation): a camera may switch to a mode that suits it better.
     func displaySizeChanged(width: Int, height: Int)
+    /// Nothing shows the frames (`true`) or something does again (`false`): a camera lets its
+    /// device go once every frame is back (`CameraState` `interrupted:idle`) and opens it again
+    /// when wanted. Files and the test pattern go on.
+    func setIdle(_ idle: Bool)
 }
 
 extension FrameSource {
@@ -63,6 +67,7 @@ extension FrameSource {
     public func setThrottle(level: Int) {}
     public var needsBuffersBack: Bool { false }
     public func displaySizeChanged(width: Int, height: Int) {}
+    public func setIdle(_ idle: Bool) {}
 
     /// The frames the source sends now (`frameFormat` at `frameWidth`×`frameHeight`), when it knows.
     public var expectedFrames: ExpectedFrames? {

@@ -28,6 +28,8 @@ public final class HotplugSource: FrameSource {
     private var outstanding = 0
     /// The throttle level asked for, handed on to a camera that takes over.
     private var throttle = 0
+    /// Whether nothing shows the frames, handed on to a camera that takes over.
+    private var idle = false
 
     /// How often to look for a camera.
     public static let probeNanoseconds: UInt64 = 2_000_000_000
@@ -95,6 +97,10 @@ public final class HotplugSource: FrameSource {
     }
 
     public func stop() { current.stop() }
+    public func setIdle(_ idle: Bool) {
+        self.idle = idle
+        current.setIdle(idle)
+    }
     public func setThrottle(level: Int) {
         throttle = level
         current.setThrottle(level: level)
@@ -136,6 +142,7 @@ public final class HotplugSource: FrameSource {
             // The pump's governor keeps its level: the camera must start there, or the governor's
             // next step down would throttle a camera under no pressure.
             camera.setThrottle(level: throttle)
+            camera.setIdle(idle)
             current.stop()
             current = camera
             isCamera = true

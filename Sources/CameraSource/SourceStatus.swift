@@ -6,6 +6,9 @@ public enum CameraInterruption: String, Sendable, Equatable, CaseIterable {
     case disconnected
     /// Frames could not be shown as fast as they came: the capture rate is lowered.
     case pressure
+    /// No window showed video for a while: the camera was let go (its light off) until one does
+    /// again — as `AVCaptureSession` is interrupted while its app is in the background.
+    case idle
 
     /// The reason in words (error messages, placeholders).
     public var reason: String {
@@ -13,6 +16,7 @@ public enum CameraInterruption: String, Sendable, Equatable, CaseIterable {
         case .inUse: return "in use by another application"
         case .disconnected: return "disconnected"
         case .pressure: return "frame rate lowered under system pressure"
+        case .idle: return "let go while no window shows video"
         }
     }
 }

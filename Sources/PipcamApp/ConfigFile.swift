@@ -41,7 +41,7 @@ public enum ConfigFile {
     /// its value.
     public static let pipcamOptions: [String: Kind] = [
         "pip": .invertible, "source": .value, "size": .value, "corner": .value, "auto-pip": .value, "mirror": .invertible, "rotate": .value,
-        "untimed": .invertible, "stats": .invertible, "hotkey": .value, "switch-key": .value, "name": .value, "shape": .value,
+        "untimed": .invertible, "stats": .invertible, "hotkey": .value, "switch-key": .value, "idle-release": .value, "name": .value, "shape": .value,
         "opacity": .value, "click-through": .invertible, "share": .value, "share-size": .value,
     ]
 

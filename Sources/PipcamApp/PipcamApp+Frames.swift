@@ -73,7 +73,7 @@ extension PipcamApp {
     }
 
     /// Gives back every frame the display holds (the newest one, kept for redraws, included).
-    private func releaseFrames() {
+    func releaseFrames() {
         if let frame = held { pump.mailbox.giveBack(frame.bufferIndex) }
         held = nil
         if let frame = pump.mailbox.take() { pump.mailbox.giveBack(frame.bufferIndex) }

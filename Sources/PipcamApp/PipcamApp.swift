@@ -35,6 +35,10 @@ public final class PipcamApp {
     var mirrorOverride: Bool?
     /// The picture's rotation (`--rotate`, then `r` in the PiP window).
     var rotation: Rotation = .deg0
+    /// Since when no window has shown video (nil while one does).
+    var idleSince: MonotonicInstant?
+    /// Whether the camera was told to let its device go (`--idle-release`).
+    var cameraIdle = false
     /// A `pipcam switch` (or switch key press) under way.
     var pendingSwitch: PendingSwitch?
     /// The newest frame put to the window showing video.
@@ -128,6 +132,7 @@ public final class PipcamApp {
         loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
         loop.addReader(switcher.inbox.outcomeSignal.fd) { [unowned self] in followSwitchOutcomes() }
         loop.everyIteration { [unowned self] in
+            followIdleness(now: .now())
             followSourceStatus()
             presentWaitingFrame()
             checkEnding()

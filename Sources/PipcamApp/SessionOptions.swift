@@ -42,6 +42,9 @@ public struct SessionOptions: Sendable {
     public var sourceName = ""
     /// The global hotkey that toggles PiP (`--hotkey`).
     public var hotkey: HotkeySpec?
+    /// Seconds with no window showing video after which a camera is let go until one does again
+    /// (`--idle-release`); 0: never. Never while the camera is shared.
+    public var idleReleaseSeconds = 10.0
     /// The global key that switches to the next camera (`--switch-key`).
     public var switchKey: HotkeySpec?
     /// What the first source was opened for; a source switched to later opens for the window

@@ -74,6 +74,11 @@ struct PipcamCommand: ParsableCommand {
         valueName: "spec"))
     var switchKey: String?
 
+    @Option(name: .customLong("idle-release"), parsing: .unconditional, help: ArgumentHelp(
+        "Let the camera go (its light off) after this many seconds with no window showing video, until one does again; 0: never (default 10; never while --share feeds a virtual camera).",
+        valueName: "seconds"))
+    var idleRelease: Double?
+
     @Option(help: ArgumentHelp(
         "Run as the instance NAME, besides the unnamed one; control it with 'pipcam toggle --name NAME'; none for the unnamed one (over a config file's name).", valueName: "name"))
     var name: String?
@@ -161,6 +166,9 @@ struct PipcamCommand: ParsableCommand {
                 throw ValidationError("--share-size: bad size '\(shareSize)': expected WxH from \(Self.shareSizeRange.lowerBound) to \(Self.shareSizeRange.upperBound), e.g. 1280x720")
             }
         }
+        if let idleRelease, !(0...86_400).contains(idleRelease) {
+            throw ValidationError("--idle-release: \(idleRelease) is not a number of seconds from 0 to 86400")
+        }
         if let frames, frames < 1 {
             throw ValidationError("--frames: \(frames) is not a positive number of frames")
         }
@@ -188,6 +196,7 @@ struct PipcamCommand: ParsableCommand {
         table["--rotate"] = .value(group: "rotate", unconditional: true, accepts: { Int($0) != nil })
         table["--frames"] = .value(group: "frames", unconditional: true, accepts: { Int($0) != nil })
         table["--opacity"] = .value(group: "opacity", unconditional: true, accepts: { Double($0) != nil })
+        table["--idle-release"] = .value(group: "idle-release", unconditional: true, accepts: { Double($0) != nil })
         return table
     }()
 
@@ -250,6 +259,7 @@ struct PipcamCommand: ParsableCommand {
         o.automaticPip = autoPip.flatMap(AutomaticPip.init(rawValue:)) ?? .hidden
         o.hotkey = givenKey(hotkey)
         o.switchKey = givenKey(switchKey)
+        o.idleReleaseSeconds = idleRelease ?? 10
         o.followWindow = followWindow.flatMap(Self.parseWindowID)
         o.style = PipWindowStyle(
             shape: shape.flatMap(WindowShape.init(rawValue:)) ?? .rect, opacity: opacity ?? 1, clickThrough: clickThrough)

@@ -43,6 +43,23 @@ import Glibc
         #expect(source.displaySizes.withLock { $0 }.isEmpty)
     }
 
+    /// Nothing showing the frames lets an unshared camera go (`FrameSource.setIdle`); a shared one
+    /// serves the call whatever the windows show.
+    @Test(arguments: [false, true])
+    func idlenessReachesOnlyAnUnsharedCamera(shared: Bool) {
+        let source = ScriptedSource(total: 1000, buffers: 2, live: true)
+        let pump = FramePump(source: source, share: shared ? share(FakeOutputDevice()) : nil)
+        pump.run()
+        _ = eventually(timeout: .seconds(1)) { pump.mailbox.hasPending }
+        pump.mailbox.noteIdle(true)
+        let told = eventually(timeout: .seconds(1)) { source.idles.withLock { $0 } == [true] }
+        pump.mailbox.noteIdle(false)
+        let back = eventually(timeout: .seconds(1)) { source.idles.withLock { $0 } == [true, false] }
+        usleep(50_000)
+        pump.stop()
+        #expect(shared ? source.idles.withLock { $0 }.isEmpty : told && back, "\(source.idles.withLock { $0 })")
+    }
+
     /// A camera that gives nothing (interrupted): the pump wakes for the placeholders.
     @Test func placeholdersFlowWhileTheSourceWaits() {
         let out = FakeOutputDevice()

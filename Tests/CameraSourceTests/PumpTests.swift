@@ -25,6 +25,8 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     let throttleLevels = Locked<[Int]>([])
     /// Sizes passed to `displaySizeChanged` (from the pump's thread).
     let displaySizes = Locked<[[Int]]>([])
+    /// Values passed to `setIdle` (from the pump's thread).
+    let idles = Locked<[Bool]>([])
     private let storage = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
 
     init(total: Int, buffers: Int, live: Bool, failAt: Int? = nil) {
@@ -50,6 +52,7 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     func stop() { stopped = true }
     func setThrottle(level: Int) { throttleLevels.withLock { $0.append(level) } }
     func displaySizeChanged(width: Int, height: Int) { displaySizes.withLock { $0.append([width, height]) } }
+    func setIdle(_ idle: Bool) { idles.withLock { $0.append(idle) } }
     deinit { storage.deallocate() }
 }
 

@@ -22,6 +22,8 @@ public final class FrameMailbox: Sendable {
         var status = SourceStatus(camera: .streaming, prefersMirror: false)
         var releaseRequested = false
         var displaySize: (width: Int, height: Int)?
+        /// Whether nothing shows the frames, as last noted and not yet taken.
+        var idle: Bool?
     }
 
     private let state: Locked<State>
@@ -105,6 +107,21 @@ public final class FrameMailbox: Sendable {
     public func noteDisplaySize(width: Int, height: Int) {
         state.withLock { $0.displaySize = (width, height) }
         toCapture.signal()
+    }
+
+    /// Tells the capture side that no window shows video for a while (`true`), or that one does
+    /// again (see `FrameSource.setIdle`).
+    public func noteIdle(_ idle: Bool) {
+        state.withLock { $0.idle = idle }
+        toCapture.signal()
+    }
+
+    /// The idleness noted since the last call, if any (capture side).
+    public func takeIdleChange() -> Bool? {
+        state.withLock { s in
+            defer { s.idle = nil }
+            return s.idle
+        }
     }
 
     /// The display size noted since the last call, if any (capture side).

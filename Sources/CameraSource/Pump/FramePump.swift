@@ -93,6 +93,12 @@ public final class FramePump: @unchecked Sendable {
             if stopRequested.load(ordering: .sequentiallyConsistent) { break }
             recycleReturnedBuffers()
             if let size = mailbox.takeDisplaySize(), share == nil { source.displaySizeChanged(width: size.width, height: size.height) }
+            // A shared camera serves the call whatever the windows show.
+            if let idle = mailbox.takeIdleChange(), share == nil {
+                source.setIdle(idle)
+                if idle, let index = mailbox.withdraw() { source.recycle(bufferIndex: index) }
+                publishStatus()
+            }
             if ended || (!source.isLive && mailbox.hasPending) {
                 wait(deadline: nil, includeSource: false)
                 continue

@@ -51,6 +51,7 @@ public final class SourceSwitcher: FrameSource {
     private var generations = 0
     private var lastSequence: UInt64?
     private var throttle = 0
+    private var idle = false
     /// Where other threads hand sources over and read outcomes.
     public let inbox = SwitchInbox()
 
@@ -90,6 +91,11 @@ public final class SourceSwitcher: FrameSource {
     public func setThrottle(level: Int) {
         throttle = level
         current.source.setThrottle(level: level)
+    }
+
+    public func setIdle(_ idle: Bool) {
+        self.idle = idle
+        current.source.setIdle(idle)
     }
 
     public func displaySizeChanged(width: Int, height: Int) {
@@ -154,6 +160,7 @@ public final class SourceSwitcher: FrameSource {
         case .frame(let frame):
             candidate = nil
             slot.source.setThrottle(level: throttle)
+            slot.source.setIdle(idle)
             slot.sequenceBase = lastSequence.map { $0 &+ 1 } ?? 0
             slot.sequenceOffset = frame.sequence
             let old = current

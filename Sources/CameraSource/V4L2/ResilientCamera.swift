@@ -34,6 +34,8 @@ public final class ResilientCamera: FrameSource {
     /// The camera's stream restarts already taken into account in `throttled`.
     private var restartsSeen = 0
     private var lastSize = (width: 0, height: 0)
+    /// Let go while nothing shows the frames (`setIdle`).
+    private var idle = false
     /// Where `start()` looks for a stable name of the device (tests point it at a temporary directory).
     var stablePathDirectories = StableDevicePath.defaultDirectories
 
@@ -65,15 +67,16 @@ public final class ResilientCamera: FrameSource {
     /// None while a mode switch waits for the display's frames: the device stays readable with
     /// frames nobody dequeues, and polling it would spin; the frames' return wakes the pump.
     public var pollDescriptor: Int32? {
-        isOpen && interruption == nil && !(pendingRequest != nil && camera.clientHeldBuffers > 0) ? camera.pollDescriptor : nil
+        isOpen && interruption == nil && !((pendingRequest != nil || idle) && camera.clientHeldBuffers > 0) ? camera.pollDescriptor : nil
     }
     public var cameraState: CameraState {
         if let interruption { return .interrupted(interruption) }
+        if idle { return .interrupted(.idle) }
         return throttle > 0 ? .interrupted(.pressure) : .streaming
     }
 
     public var needsBuffersBack: Bool {
-        (interruption != nil || pendingRequest != nil) && isOpen && camera.clientHeldBuffers > 0
+        (interruption != nil || pendingRequest != nil || idle) && isOpen && camera.clientHeldBuffers > 0
     }
 
     /// Asks for a mode switch when the camera's mode no longer suits a window of `width`×`height`
@@ -108,8 +111,17 @@ public final class ResilientCamera: FrameSource {
         }
     }
 
+    /// Idle: the device is closed once the display has given back every frame, and opened again
+    /// (for the request in effect) at the first `nextFrame` after the idle ends.
+    public func setIdle(_ idle: Bool) { self.idle = idle }
+
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        if idle {
+            _ = closeOnceFramesAreBack()
+            return .wait(deadline: nil)
+        }
         if interruption != nil { return try recover(now: now) }
+        if !isOpen { return try reopenAfterIdle(now: now) }
         if let next = pendingRequest { return try switchMode(to: next, now: now) }
         while true {
             let step: SourceStep
@@ -228,6 +240,18 @@ public final class ResilientCamera: FrameSource {
         guard interruption == .disconnected, failedReopens < Self.failedReopensAllowed else { throw error }
         failedReopens += 1
         interrupt(.disconnected, now: now)
+    }
+
+    /// Back from idle: the camera opens again as it was; one taken or unplugged meanwhile is an
+    /// interruption like any other.
+    private func reopenAfterIdle(now: MonotonicInstant) throws -> SourceStep {
+        do {
+            try reopen(for: request, now: now)
+        } catch let error as SourceError {
+            try interruptForFailedOpen(error, now: now)
+            return .wait(deadline: retryAt)
+        }
+        return .wait(deadline: nil)
     }
 
     /// While interrupted: wait for the display to give back every frame, close the device, and try

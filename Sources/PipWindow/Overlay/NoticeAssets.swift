@@ -28,7 +28,8 @@ package struct NoticeAssets {
         switch state {
         case .interrupted(.inUse): return (cameraOff, inUse)
         case .interrupted(.disconnected): return (cameraOff, disconnected)
-        case .streaming, .waiting, .interrupted(.pressure): return nil
+        // Idle: the camera is let go while nothing shows it; it is back before anything does.
+        case .streaming, .waiting, .interrupted(.pressure), .interrupted(.idle): return nil
         }
     }
 }

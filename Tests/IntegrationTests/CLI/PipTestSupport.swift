@@ -133,7 +133,7 @@ struct StatsLine: CustomStringConvertible {
     let text: String
 
     nonisolated(unsafe) static let pattern =
-        /^pipcam: state=(idle|starting|active|stopping) camera=(streaming|waiting|interrupted:in-use|interrupted:disconnected|interrupted:pressure) fps=(\d+(?:\.\d+)?) shown=(\d+) dropped=(\d+) latency_p50_ms=(\d+(?:\.\d+)?) latency_p99_ms=(\d+(?:\.\d+)?) cpu_ms_per_frame=(\d+(?:\.\d+)?)(?: first_frame_ms=(\d+(?:\.\d+)?))?$/
+        /^pipcam: state=(idle|starting|active|stopping) camera=(streaming|waiting|interrupted:in-use|interrupted:disconnected|interrupted:pressure|interrupted:idle) fps=(\d+(?:\.\d+)?) shown=(\d+) dropped=(\d+) latency_p50_ms=(\d+(?:\.\d+)?) latency_p99_ms=(\d+(?:\.\d+)?) cpu_ms_per_frame=(\d+(?:\.\d+)?)(?: first_frame_ms=(\d+(?:\.\d+)?))?$/
 
     /// Parses a whole line; nil unless every field matches the format.
     init?(_ line: some StringProtocol) {
