@@ -9,7 +9,8 @@ extension PipcamApp {
     /// Called on every loop iteration: camera frames wake the loop while the camera streams, and
     /// a window coming back wakes it with its events.
     func followIdleness(now: MonotonicInstant) {
-        guard options.idleReleaseSeconds > 0, pump.share == nil else { return }
+        // A file waits for a window by itself, every frame kept.
+        guard options.idleReleaseSeconds > 0, pump.share == nil, status.isLive || cameraIdle else { return }
         // An animation's window shows video too.
         if pip.output.isShowingVideo || pip.phase != .idle {
             idleSince = nil
