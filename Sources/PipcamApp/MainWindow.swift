@@ -15,6 +15,9 @@ final class MainWindow {
     private let display: XDisplay
     private(set) var size: (width: Int, height: Int)
     private(set) var isMapped = false
+    /// Whether other windows cover all of it (VisibilityNotify; a compositing window manager
+    /// never says so, its windows being drawn off-screen).
+    private(set) var isFullyObscured = false
     /// Whether `show()` was ever called (the window may not be mapped yet).
     private(set) var wasShown = false
     /// Whether the window was mapped since `show()` (a dropped MapRequest is asked again until then).
@@ -44,7 +47,7 @@ final class MainWindow {
     ) throws {
         self.display = display
         self.parent = parent
-        let events: EventMask = [.exposure, .structureNotify, .buttonPress, .buttonRelease, .keyPress, .propertyChange]
+        let events: EventMask = [.exposure, .structureNotify, .buttonPress, .buttonRelease, .keyPress, .propertyChange, .visibilityChange]
         if let parent {
             let area = display.rootGeometry(of: parent) ?? Rect(x: 0, y: 0, width: 640, height: 360)
             size = (max(1, area.width), max(1, area.height))
@@ -142,6 +145,9 @@ final class MainWindow {
             mappedSinceShown = true
         case .unmapped:
             isMapped = false
+            isFullyObscured = false
+        case .visibility(_, let fullyObscured, _):
+            isFullyObscured = fullyObscured
         case .buttonPress(let p) where p.button == 1:
             requestFocusFromEmbedder(time: p.time)
             if content == .placeholder { return .returnFromPip }

@@ -116,7 +116,11 @@ public final class PipcamApp {
         pip.style = options.style
         if let main {
             pip.output.attach(
-                main.presenter, as: .main, isShowing: { main.isMapped && main.content == .video }, redraw: { main.redraw() })
+                main.presenter, as: .main,
+                // Covered by other windows, a camera's picture is not drawn (docs/BEHAVIOUR.md, "When
+                // nothing shows the camera"); a file's frames still are, every one.
+                isShowing: { [unowned self] in main.isMapped && main.content == .video && !(main.isFullyObscured && status.isLive) },
+                redraw: { main.redraw() })
         }
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
