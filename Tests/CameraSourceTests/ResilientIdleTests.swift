@@ -11,13 +11,7 @@ import Glibc
 @Suite struct ResilientIdleTests {
     private let t0 = MonotonicInstant(nanoseconds: 10_000_000_000)
 
-    private func streaming() throws -> (ResilientCamera, FakeCameraShop) {
-        let shop = FakeCameraShop()
-        shop.prepare = { dev in dev.dequeueScript = (0..<8).map { .frame(sequence: $0) } }
-        let cam = shop.resilient()
-        try cam.start(now: t0)
-        return (cam, shop)
-    }
+    private func streaming() throws -> (ResilientCamera, FakeCameraShop) { try FakeCameraShop.streamingCamera(at: t0) }
 
     @Test func idleClosesTheDeviceOnceFramesAreBackAndReopensItAsItWas() throws {
         let (cam, shop) = try streaming()

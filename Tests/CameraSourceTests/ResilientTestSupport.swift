@@ -33,6 +33,15 @@ final class FakeCameraShop {
         return device
     }
 
+    /// A resilient camera started at `now` over webcams that each have 8 frames to give.
+    static func streamingCamera(at now: MonotonicInstant) throws -> (ResilientCamera, FakeCameraShop) {
+        let shop = FakeCameraShop()
+        shop.prepare = { dev in dev.dequeueScript = (0..<8).map { .frame(sequence: $0) } }
+        let cam = shop.resilient()
+        try cam.start(now: now)
+        return (cam, shop)
+    }
+
     /// A resilient camera over this shop's devices (not started). The default path exists nowhere,
     /// so no stable link is found and it reopens by the same name.
     func resilient(path: String = "/nonexistent/video0") -> ResilientCamera {
