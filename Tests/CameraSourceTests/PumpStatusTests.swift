@@ -1,4 +1,3 @@
-import Synchronization
 import TestSupport
 import Testing
 @testable import CameraSource
@@ -33,7 +32,8 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         var format: PixelFormat?
         var name = "status"
     }
-    let shared = Mutex(Shared())
+    // Locked, not Mutex: ThreadSanitizer sees its lock (PipCore/Locked.swift says why).
+    let shared = Locked(Shared())
     var name: String { shared.withLock { $0.name } }
     let isLive = true
     let mirroredByDefault: Bool
