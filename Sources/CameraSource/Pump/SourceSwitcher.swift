@@ -1,4 +1,5 @@
 import PipCore
+import Synchronization
 
 /// What became of a switch to another source (`SourceSwitcher.propose`).
 public enum SwitchOutcome: Sendable, Equatable {
@@ -208,6 +209,8 @@ public final class SwitchInbox: Sendable {
     }
 
     private let proposals = Locked<[Proposal]>([])
+    /// Proposals not yet taken: the pump looks once a frame, without the lock while there are none.
+    private let waiting = Atomic<Int>(0)
     private let results = Locked<[SwitchOutcome]>([])
     /// Readable when an outcome is waiting (`takeOutcomes`).
     public let outcomeSignal = WakeSignal()
@@ -217,6 +220,7 @@ public final class SwitchInbox: Sendable {
     public func propose(_ source: FrameSource, name: String) {
         let proposal = Proposal(source: source, name: name)
         proposals.withLock { $0.append(proposal) }
+        waiting.add(1, ordering: .releasing)
     }
 
     /// Reports an outcome (also from the thread that tried to start the new source).
@@ -235,7 +239,9 @@ public final class SwitchInbox: Sendable {
     }
 
     func takeProposals() -> [Proposal] {
-        proposals.withLock { p in
+        guard waiting.load(ordering: .acquiring) > 0 else { return [] }
+        return proposals.withLock { p in
+            waiting.subtract(p.count, ordering: .relaxed)
             defer { p.removeAll() }
             return p
         }

@@ -8,7 +8,7 @@ public enum DeviceOpeners {
     /// Processes other than this one with `path` open; nil when the path does not resolve. Only
     /// processes whose descriptors this user may see are counted (all of one's own).
     public static func others(of path: String, proc: String = "/proc") -> Int? {
-        guard let target = resolved(path) else { return nil }
+        guard let target = DevicePath.real(path) else { return nil }
         let me = getpid()
         var count = 0
         forEachEntry(of: proc) { name in
@@ -20,12 +20,6 @@ public enum DeviceOpeners {
             if found { count += 1 }
         }
         return count
-    }
-
-    private static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     private static func link(_ path: String) -> String? {

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Which camera `pipcam switch next` takes: the one after the camera shown, in the order
 /// `CameraDiscovery.captureCameraPaths` lists them, round to the first.
 public enum CameraCycle {
@@ -22,8 +18,6 @@ public enum CameraCycle {
 
     /// The path with every symbolic link followed (itself when that fails).
     public static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
+        DevicePath.real(path) ?? path
     }
 }

@@ -274,7 +274,7 @@ enum StableDevicePath {
     static let defaultDirectories = ["/dev/v4l/by-id", "/dev/v4l/by-path"]
 
     static func find(for path: String, directories: [String] = defaultDirectories) -> String? {
-        guard let target = resolve(path) else { return nil }
+        guard let target = DevicePath.real(path) else { return nil }
         for directory in directories {
             guard let dir = opendir(directory) else { continue }
             defer { closedir(dir) }
@@ -284,15 +284,9 @@ enum StableDevicePath {
                 }
                 guard !name.hasPrefix(".") else { continue }
                 let link = directory + "/" + name
-                if resolve(link) == target { return link }
+                if DevicePath.real(link) == target { return link }
             }
         }
         return nil
-    }
-
-    private static func resolve(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
     }
 }
