@@ -151,6 +151,9 @@ final class ReducedJPEGDecoder {
         if let split, header.restartInterval == 0, entropy.count >= SplitScan.minimumBytes {
             splitLast = true
             split.decode(scan, side: pixelsPerBlock, blocks: mcusX * mcusY * slotCount)
+        } else if let split, entropy.restartCount > 0, entropy.count >= SplitScan.minimumBytes {
+            splitLast = true
+            split.decodeIntervals(scan, side: pixelsPerBlock)
         } else {
             scan.run(side: pixelsPerBlock)
         }

@@ -6,13 +6,15 @@
 /// a byte in the middle without knowing which block it is at, keeping per block what does not
 /// depend on the blocks before (`BlockRecords`); `run(side:watching:)` decodes from the start and
 /// stops at the first block where the recording parser was at the same bit in the same slot — from
-/// there on both parse alike, so the records hold the rest of the picture.
+/// there on both parse alike, so the records hold the rest of the picture. A scan with restart
+/// intervals needs none of that: each interval starts at a known byte with fresh predictors, so
+/// `run(side:intervals:)` decodes any run of them by itself.
 struct ScanDecoder {
     let entropy: EntropyData
     let slots: UnsafeMutablePointer<BlockSlot>
     let slotCount: Int
-    /// One DC predictor per component.
-    let predictors: UnsafeMutablePointer<Int32>
+    /// One DC predictor per component; a second thread decoding other restart intervals has its own.
+    var predictors: UnsafeMutablePointer<Int32>
     let restartInterval: Int
     let mcusX: Int, mcusY: Int
     let output: UnsafeMutablePointer<UInt8>
@@ -27,6 +29,14 @@ struct ScanDecoder {
         _ = run(side: side, watching: NoWatch())
     }
 
+    /// Decodes the MCUs of restart intervals `intervals` (interval `i` starts at MCU
+    /// `i·restartInterval`; the last may be past the end), writing their pixels; rows are reported
+    /// only when the run starts at interval 0.
+    func run(side: Int, intervals: Range<Int>) {
+        precondition(restartInterval > 0 && intervals.lowerBound <= entropy.restartCount, "intervals need restart markers")
+        _ = run(side: side, intervals: intervals, watching: NoWatch())
+    }
+
     /// Decodes the scan until a block where `watch` finds the recording parser; returns where the
     /// two met (this block is then not decoded), or nil when the rest of the scan was decoded here.
     /// Starts at the beginning, or at `resume` — a block and the bit it starts at, with `predictors`
@@ -35,11 +45,13 @@ struct ScanDecoder {
         run(side: side, from: resume, watching: watch as SpliceWatch?)
     }
 
-    private func run<Watch: BlockWatch>(side: Int, from resume: ScanPosition? = nil, watching watch: Watch?) -> Splice? {
+    private func run<Watch: BlockWatch>(
+        side: Int, from resume: ScanPosition? = nil, intervals: Range<Int>? = nil, watching watch: Watch?
+    ) -> Splice? {
         switch side {
-        case 1: return scan(SIMD4<Float>.self, side: 1, coefficients: false, from: resume, watch: watch)
-        case 2: return scan(SIMD4<Float>.self, side: 2, coefficients: true, from: resume, watch: watch)
-        default: return scan(SIMD16<Float>.self, side: 4, coefficients: true, from: resume, watch: watch)
+        case 1: return scan(SIMD4<Float>.self, side: 1, coefficients: false, from: resume, intervals: intervals, watch: watch)
+        case 2: return scan(SIMD4<Float>.self, side: 2, coefficients: true, from: resume, intervals: intervals, watch: watch)
+        default: return scan(SIMD16<Float>.self, side: 4, coefficients: true, from: resume, intervals: intervals, watch: watch)
         }
     }
 
@@ -58,7 +70,7 @@ struct ScanDecoder {
     /// `coefficients`: whether AC coefficients count (not for block means, which are the DC alone).
     @inline(__always)
     private func scan<Sum: SIMD, Watch: BlockWatch>(
-        _: Sum.Type, side: Int, coefficients: Bool, from resume: ScanPosition?, watch: Watch?
+        _: Sum.Type, side: Int, coefficients: Bool, from resume: ScanPosition?, intervals: Range<Int>?, watch: Watch?
     ) -> Splice? where Sum.Scalar == Float {
         let start = UnsafePointer(entropy.bytes)
         let endBit = endBit
@@ -74,16 +86,23 @@ struct ScanDecoder {
         } else {
             predictors.update(repeating: 0, count: 4)
         }
+        var nextRestart = 0, endMCU = Int.max
+        if let intervals {
+            // The loop's restart check moves the reader to the first interval's marker.
+            mcu = intervals.lowerBound * restartInterval
+            nextRestart = max(intervals.lowerBound - 1, 0)
+            endMCU = intervals.upperBound * restartInterval
+        }
         let firstX = mcu % mcusX, firstY = mcu / mcusX
-        var nextRestart = 0
         // Plain values in the loop: reading the optional watch would retain its records per MCU.
         var watch = watch, watching = false
         let watchStart = watch?.startBit ?? Int.max
         // Out of the optional watch once, not per MCU (which would retain and release it).
         let progress = watch?.report
-        let rows = resume == nil ? rowReport : nil
+        let rows = resume == nil && mcu == 0 ? rowReport : nil
         for mcuY in firstY..<mcusY {
             for mcuX in (mcuY == firstY ? firstX : 0)..<mcusX {
+                if mcu == endMCU { return nil }
                 if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 {
                     // Each interval starts byte-aligned with fresh predictors; a missing marker ends
                     // the picture (the rest keeps what the previous frame left there).

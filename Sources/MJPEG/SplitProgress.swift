@@ -35,6 +35,13 @@ final class SplitProgress: Sendable {
     /// `bit`, as if it had woken that late.
     func holdRecordingUntilFirstThreadPasses(bit: Int) { holdStartBit.store(bit, ordering: .relaxed) }
 
+    private let holdIntervals = Atomic<Bool>(false)
+    /// For tests: the second thread starts its next interval job only once the first thread has
+    /// finished its part, as if it had woken that late.
+    func holdIntervalsUntilFirstThreadIsDone() { holdIntervals.store(true, ordering: .relaxed) }
+    /// Whether `holdIntervalsUntilFirstThreadIsDone` was asked since the last call.
+    func takeIntervalHold() -> Bool { holdIntervals.exchange(false, ordering: .relaxed) }
+
     /// Waits as `holdRecordingUntilFirstThreadPasses` asked, once.
     func holdIfAsked() {
         let bit = holdStartBit.exchange(0, ordering: .relaxed)

@@ -13,7 +13,8 @@ import Synchronization
 /// scan itself, so the picture is always exactly the one-thread picture. Nor does it wait long
 /// for a second thread that falls behind: it decodes on from the last record (`assemble`). A
 /// second thread that starts late starts ahead of the first (`recordingStart`), and where it starts
-/// follows what each part cost on the pictures before (`SplitBalance`).
+/// follows what each part cost on the pictures before (`SplitBalance`). Scans with restart
+/// intervals are split at an interval instead (`decodeIntervals`, SplitScan+Intervals.swift).
 ///
 /// One recording thread per instance, started on first use, ended by `deinit`.
 final class SplitScan {
@@ -26,7 +27,7 @@ final class SplitScan {
         return affinity.allowedCPUs().count > 1
     }()
 
-    private let shared = Shared()
+    let shared = Shared()
     /// For tests: see `SplitProgress.pauseRecording`.
     var progress: SplitProgress { shared.progress }
     private var thread: pthread_t?
@@ -35,9 +36,9 @@ final class SplitScan {
     static let jobWaitNanoseconds: UInt64 = 500_000
 
     /// How the last `decode` went: the block where the two parts met (nil: one thread did it all).
-    private(set) var lastSplice: Splice?
+    var lastSplice: Splice?
     /// The recording thread was stopped and may still be running (see `settle`).
-    private var unfinished = false
+    var unfinished = false
 
     /// Where the second thread starts, in thousandths of the scan's bytes. The halves do not cost
     /// the same (the first thread also turns the second's records into pixels; either thread may
@@ -46,6 +47,12 @@ final class SplitScan {
     var splitPermille = 500
     static let splitRange = 250...750
     private(set) var balance = SplitBalance()
+    /// The same for scans split at a restart interval (`decodeIntervals`), whose parts cost alike per bit.
+    var intervalPermille = 500
+    var intervalBalance = SplitBalance()
+    /// The restart interval the second thread started at in the last `decodeIntervals` (nil: one
+    /// thread did it all, or the last scan was not split at an interval).
+    var lastIntervalSplit: Int?
     /// How long the first thread waits (spinning, in all) for records before it decodes on by
     /// itself: records come far more often than this while the other thread runs at full speed.
     static let stealAfterNanoseconds: UInt64 = 20_000
@@ -108,7 +115,7 @@ final class SplitScan {
         // says nothing about the next ones, so `balance` does not learn from it.
         let freshRecords = shared.records.reserve(blocks: blocks, sumStride: Self.sumStride(side: side))
         shared.progress.reset()
-        shared.job = (decoder, side, middle)
+        shared.job = .record(decoder, side: side, byte: middle)
         startThread()
         keepOffThisCPU()
         let begin = MonotonicInstant.now().nanoseconds
@@ -130,6 +137,7 @@ final class SplitScan {
         // comes before the next use of what it reads (`settle`), not here.
         if shared.progress.isCancelled { unfinished = true } else { shared.handshake.waitDone() }
         lastSplice = splice
+        lastIntervalSplit = nil
     }
 
     /// Waits for a stopped recording thread to finish its job. Call before anything the last
@@ -237,7 +245,7 @@ final class SplitScan {
     /// Read once: the pinning may be redone on any frame, which must not allocate.
     private let allowedCPUs = Affinity.shared?.allowedCPUs() ?? []
 
-    private func keepOffThisCPU() {
+    func keepOffThisCPU() {
         guard let thread, let affinity = Affinity.shared else { return }
         let here = affinity.currentCPU()
         guard here >= 0, pinnedCPU < 0 || pinnedCPU == here else { return }
@@ -250,7 +258,7 @@ final class SplitScan {
         if affinity.setThread(thread, MemoryLayout<cpu_set_t>.size, &set) == 0 { pinnedCPU = other }
     }
 
-    private func startThread() {
+    func startThread() {
         guard thread == nil else { return }
         thread = ThreadSpawn.start { [shared] in shared.loop() }
     }
@@ -258,23 +266,48 @@ final class SplitScan {
     /// What the two threads share. The job is written before `handshake.post` and read after the
     /// recording thread takes it; the records are read up to what `progress` has published, and
     /// wholly after `waitDone`.
-    private final class Shared: @unchecked Sendable {
+    final class Shared: @unchecked Sendable {
         let records = BlockRecords()
         let progress = SplitProgress()
         let handshake = JobHandshake(spinNanoseconds: SplitScan.jobWaitNanoseconds)
-        var job: (decoder: ScanDecoder, side: Int, byte: Int)?
-        /// When the last job's recording started and ended, and the byte it started at.
+        /// What the second thread does next.
+        enum Job {
+            /// Record blocks from `byte` on (`ScanDecoder.record`).
+            case record(ScanDecoder, side: Int, byte: Int)
+            /// Decode these restart intervals, if `intervalClaim` is still open when it starts.
+            case intervals(ScanDecoder, side: Int, Range<Int>)
+        }
+        var job: Job?
+        /// Who decodes the second part of an interval split: whichever thread gets there first
+        /// (`IntervalClaim`).
+        let intervalClaim = Atomic<Int>(0)
+        /// The second thread's DC predictors for the intervals it decodes.
+        let secondPredictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+        /// When the last job started and ended, and the byte its recording started at.
         var started: UInt64 = 0, ended: UInt64 = 0, startByte = 0
+
+        deinit { secondPredictors.deallocate() }
 
         func loop() {
             while handshake.take() {
-                if let job {
+                switch job {
+                case .record(let decoder, let side, let byte):
                     progress.holdIfAsked()
                     started = MonotonicInstant.now().nanoseconds
                     startByte = SplitScan.recordingStart(
-                        planned: job.byte, firstThread: progress.firstThreadBit / 8, count: job.decoder.entropy.count)
-                    _ = job.decoder.record(side: job.side, from: startByte, into: records, progress: progress)
+                        planned: byte, firstThread: progress.firstThreadBit / 8, count: decoder.entropy.count)
+                    _ = decoder.record(side: side, from: startByte, into: records, progress: progress)
                     ended = MonotonicInstant.now().nanoseconds
+                case .intervals(let decoder, let side, let intervals):
+                    if progress.takeIntervalHold() {
+                        while intervalClaim.load(ordering: .acquiring) == IntervalClaim.open { sched_yield() }
+                    }
+                    started = MonotonicInstant.now().nanoseconds
+                    if IntervalClaim.take(intervalClaim, as: IntervalClaim.secondThread) {
+                        decoder.run(side: side, intervals: intervals)
+                    }
+                    ended = MonotonicInstant.now().nanoseconds
+                case nil: break
                 }
                 progress.finish()
                 handshake.finish()

@@ -1,0 +1,78 @@
+import PipCore
+import Synchronization
+
+/// Who decodes the second part of an interval split. The second thread takes it when it starts;
+/// the first thread, done with its own part, takes it if the second has not started yet (woken
+/// late, or its CPU busy), rather than wait for it.
+enum IntervalClaim {
+    static let open = 0, secondThread = 1, firstThread = 2
+
+    /// Takes the part for `taker`; false when the other thread has it.
+    static func take(_ claim: borrowing Atomic<Int>, as taker: Int) -> Bool {
+        claim.compareExchange(expected: open, desired: taker, ordering: .acquiringAndReleasing).exchanged
+    }
+}
+
+extension SplitScan {
+    /// Decodes `decoder`'s scan, which has restart intervals, on two threads. Each interval starts
+    /// at a known byte with fresh DC predictors (T.81 F.2.1.3), so nothing needs guessing: this
+    /// thread decodes the intervals before the one nearest `intervalPermille` of the entropy bytes,
+    /// the other thread the rest with predictors of its own, and both write their own MCUs' pixels.
+    /// Where the split lies follows what each part cost (`SplitBalance`, without records to
+    /// assemble). Rows are reported as this thread finishes them, the rest at the end.
+    func decodeIntervals(_ decoder: ScanDecoder, side: Int) {
+        settle()
+        let entropy = decoder.entropy
+        let mcus = decoder.mcusX * decoder.mcusY
+        let intervals = (mcus + decoder.restartInterval - 1) / decoder.restartInterval
+        let split = Self.interval(startingNear: entropy.count * intervalPermille / 1000, in: entropy)
+        guard split > 0, split < min(intervals, entropy.restartCount + 1) else {
+            decoder.run(side: side)
+            lastIntervalSplit = nil
+            lastSplice = nil
+            return
+        }
+        var second = decoder
+        second.predictors = shared.secondPredictors
+        second.rowReport = nil
+        shared.intervalClaim.store(IntervalClaim.open, ordering: .relaxed)
+        shared.progress.reset()
+        shared.job = .intervals(second, side: side, split..<intervals)
+        startThread()
+        keepOffThisCPU()
+        let begin = MonotonicInstant.now().nanoseconds
+        shared.handshake.post()
+        decoder.run(side: side, intervals: 0..<split)
+        let mine = MonotonicInstant.now().nanoseconds
+        if IntervalClaim.take(shared.intervalClaim, as: IntervalClaim.firstThread) {
+            decoder.run(side: side, intervals: split..<intervals)
+            // The other thread may not have looked at its job yet: it finds the claim taken and
+            // does nothing, but the next use of what the job reads waits for it (`settle`).
+            unfinished = true
+            lastIntervalSplit = nil
+        } else {
+            shared.handshake.waitDone()
+            let splitBits = entropy.restarts[split - 1] * 8, total = entropy.count * 8
+            intervalBalance.note(SplitBalance.Sample(
+                decodeNanoseconds: mine - begin, decodeBits: splitBits,
+                recordNanoseconds: shared.ended &- shared.started, recordBits: total - splitBits,
+                assembleNanoseconds: 0, assembleBits: 0,
+                delayNanoseconds: shared.started > begin ? shared.started - begin : 0))
+            if let next = intervalBalance.permille(totalBits: total, range: Self.splitRange) { intervalPermille = next }
+            lastIntervalSplit = split
+        }
+        lastSplice = nil
+        decoder.rowReport?.mcuRowsDone(decoder.mcusY)
+    }
+
+    /// The first restart interval (1 or more) that starts at or after byte `target`, or the
+    /// number of intervals when none does; interval `i` starts at `restarts[i − 1]`.
+    static func interval(startingNear target: Int, in entropy: EntropyData) -> Int {
+        var low = 0, high = entropy.restartCount
+        while low < high {
+            let mid = (low + high) / 2
+            if entropy.restarts[mid] < target { low = mid + 1 } else { high = mid }
+        }
+        return low + 1
+    }
+}
