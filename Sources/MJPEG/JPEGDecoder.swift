@@ -6,7 +6,8 @@ import PipCore
 ///
 /// Baseline pictures at 1/2, 1/4 and 1/8 scale go through `ReducedJPEGDecoder` (block means computed
 /// from the coefficients, no inverse DCT); everything else through libjpeg-turbo, scaling inside
-/// its IDCT.
+/// its IDCT. A large picture with restart intervals that libjpeg-turbo decodes is cut in two at
+/// a restart marker (`RestartCut`) and its halves decoded on two threads.
 ///
 /// Owns its output buffer: the returned frame is valid until the next `decode` call. Not thread-safe;
 /// use one decoder per thread.
@@ -15,8 +16,16 @@ public final class JPEGDecoder {
     private var buffer: UnsafeMutableRawPointer?
     private var bufferSize = 0
     private let reduced: ReducedJPEGDecoder?
+    private let cutter = RestartCut()
+    /// The lower half of a cut picture, decoded on the split's second thread; made when first needed.
+    private var lowerHalf: LowerHalf?
+    /// Where pictures are cut, in thousandths of their entropy-coded bytes, and what the halves cost.
+    private var cutPermille = 500, cutBalance = SplitBalance()
+    /// The rows above the cut of the last picture libjpeg-turbo decoded in two halves; nil when it
+    /// was not cut. For tests.
+    private(set) var lastCutRows: Int?
     /// Buffers made so far (the reduced decoder's and libjpeg-turbo's output); for tests.
-    var allocations: Int { (reduced?.allocations ?? 0) + (bufferSize > 0 ? 1 : 0) }
+    var allocations: Int { (reduced?.allocations ?? 0) + (bufferSize > 0 ? 1 : 0) + cutter.allocations }
 
     /// The threads a decoder uses for large pictures unless told otherwise: 2, so a frame's latency
     /// nearly halves. 1 suits frames that queue behind each other anyway, where the other CPU is
@@ -82,6 +91,9 @@ public final class JPEGDecoder {
     /// reduced decoder finishes as it goes (libjpeg-turbo's pictures are reported not at all).
     public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) throws -> VideoFrame {
         if let reduced, let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight, rows: rows) { return frame }
+        let split = reduced?.split
+        if lastCutRows != nil { split?.prepare() }  // wakes the second thread while this one reads headers
+        lastCutRows = nil
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         let jpeg = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let header = try readHeader(jpeg, count: data.count)
@@ -124,19 +136,14 @@ public final class JPEGDecoder {
                 handle, jpeg, UInt(data.count), out.assumingMemoryBound(to: UInt8.self),
                 Int32(sw), strides.0, Int32(sh), Int32(TJPF_BGRX.rawValue), TJFLAG_FASTDCT)
         } else {
-            let p0 = (out + offsets.0).assumingMemoryBound(to: UInt8.self)
-            let p1 = (out + offsets.1).assumingMemoryBound(to: UInt8.self)
-            let p2 = (out + offsets.2).assumingMemoryBound(to: UInt8.self)
-            var planes: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = (p0, p1, p2)
-            status = withUnsafeMutablePointer(to: &planes) { pp in
-                pp.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { planePtrs in
-                    withUnsafeMutablePointer(to: &strides) { sp in
-                        sp.withMemoryRebound(to: Int32.self, capacity: 3) { stridePtrs in
-                            tjDecompressToYUVPlanes(
-                                handle, jpeg, UInt(data.count), planePtrs, Int32(sw), stridePtrs, Int32(sh), TJFLAG_FASTDCT)
-                        }
-                    }
-                }
+            let planes = Planes(
+                (out + offsets.0).assumingMemoryBound(to: UInt8.self), (out + offsets.1).assumingMemoryBound(to: UInt8.self),
+                (out + offsets.2).assumingMemoryBound(to: UInt8.self))
+            if let split, data.count >= SplitScan.minimumBytes, let cut = cutter.cut(data, nearPermille: cutPermille) {
+                try decodeHalves(cut, on: split, into: planes, strides: strides, width: sw, height: sh, scale: d, format: format)
+                status = 0
+            } else {
+                status = Self.decompress(handle, data, into: planes, strides: strides, width: sw, height: sh)
             }
         }
         // Warnings (e.g. extraneous bytes) still leave a complete picture; only fatal errors skip it.
@@ -151,6 +158,89 @@ public final class JPEGDecoder {
             plane2: planar ? FramePlane(base: base + offsets.2, stride: Int(strides.2)) : nil,
             byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
             bufferIndex: source.bufferIndex)
+    }
+
+    typealias Planes = (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
+
+    /// libjpeg-turbo's planar decode of `data` at the scale that gives `width`×`height`.
+    static func decompress(
+        _ handle: tjhandle, _ data: UnsafeRawBufferPointer, into planes: Planes, strides: (Int32, Int32, Int32), width: Int, height: Int
+    ) -> Int32 {
+        var pointers: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = planes
+        var strides = strides
+        let jpeg = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        return withUnsafeMutablePointer(to: &pointers) { pp in
+            pp.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 3) { planePtrs in
+                withUnsafeMutablePointer(to: &strides) { sp in
+                    sp.withMemoryRebound(to: Int32.self, capacity: 3) { stridePtrs in
+                        tjDecompressToYUVPlanes(
+                            handle, jpeg, UInt(data.count), planePtrs, Int32(width), stridePtrs, Int32(height), TJFLAG_FASTDCT)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decodes a picture cut at a restart marker: the upper part here, the lower on `split`'s
+    /// second thread with a handle of its own, each into its own rows of `planes`. The cut follows
+    /// what the halves cost (`SplitBalance`), as the reduced decoder's split does.
+    private func decodeHalves(
+        _ cut: RestartCut.Cut, on split: SplitScan, into planes: Planes, strides: (Int32, Int32, Int32),
+        width: Int, height: Int, scale: Int, format: PixelFormat
+    ) throws {
+        // Cut at an MCU row: at any scale its rows are whole rows of every plane.
+        let topRows = cut.topRows / scale, chromaRows = format == .i420 ? topRows / 2 : topRows
+        let lower = lowerHalf ?? LowerHalf()
+        lowerHalf = lower
+        lower.jpeg = cut.bottom
+        lower.planes = (
+            planes.0 + topRows * Int(strides.0), planes.1 + chromaRows * Int(strides.1), planes.2 + chromaRows * Int(strides.2))
+        lower.strides = strides
+        lower.width = width
+        lower.height = height - topRows
+        var status: Int32 = 0
+        let timing = split.runAside(lower) {
+            status = Self.decompress(handle, cut.top, into: planes, strides: strides, width: width, height: topRows)
+        }
+        if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) { throw failure() }
+        if let problem = lower.problem { throw JPEGError.corrupt(problem) }
+        lastCutRows = cut.topRows
+        guard timing.ranAside else { return }
+        let upperBits = (cut.top.count - 2) * 8, lowerBits = (cut.bottom.count - 2) * 8
+        cutBalance.note(SplitBalance.Sample(
+            decodeNanoseconds: timing.hereNanoseconds, decodeBits: upperBits,
+            recordNanoseconds: timing.asideNanoseconds, recordBits: lowerBits, assembleNanoseconds: 0, assembleBits: 0,
+            delayNanoseconds: timing.delayNanoseconds))
+        if let next = cutBalance.permille(totalBits: upperBits + lowerBits, range: SplitScan.splitRange) { cutPermille = next }
+    }
+
+    /// The lower half of a cut picture and where it goes, decoded by `run` on another thread.
+    private final class LowerHalf: SplitTask, @unchecked Sendable {
+        private var handle: tjhandle
+        var jpeg = UnsafeRawBufferPointer(start: nil, count: 0)
+        var planes: Planes?
+        var strides: (Int32, Int32, Int32) = (0, 0, 0)
+        var width = 0, height = 0
+        /// libjpeg-turbo's fatal error, if the last `run` had one.
+        private(set) var problem: String?
+
+        init() {
+            guard let h = tjInitDecompress() else { fatalError("tjInitDecompress failed: out of memory") }
+            handle = h
+        }
+
+        deinit { tjDestroy(handle) }
+
+        func run() {
+            problem = nil
+            let status = JPEGDecoder.decompress(handle, jpeg, into: planes!, strides: strides, width: width, height: height)
+            guard status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) else { return }
+            problem = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "corrupt JPEG"
+            if let fresh = tjInitDecompress() {  // see `failure`
+                tjDestroy(handle)
+                handle = fresh
+            }
+        }
     }
 
     private func ensureCapacity(_ size: Int) {

@@ -13,7 +13,46 @@ enum IntervalClaim {
     }
 }
 
+/// Work a caller hands to the second thread (`SplitScan.runAside`).
+protocol SplitTask: AnyObject {
+    func run()
+}
+
 extension SplitScan {
+    /// What `runAside` measured: whether the second thread ran the task, how long each part took
+    /// and how late the second thread started.
+    struct AsideTiming {
+        var ranAside: Bool
+        var hereNanoseconds: UInt64, asideNanoseconds: UInt64, delayNanoseconds: UInt64
+    }
+
+    /// Runs `task` on the second thread while `here` runs on this one and returns once both are
+    /// done; when the second thread has not started the task by the time `here` is done, this
+    /// thread runs it instead (`IntervalClaim`).
+    func runAside(_ task: SplitTask, whileHere here: () -> Void) -> AsideTiming {
+        settle()
+        shared.intervalClaim.store(IntervalClaim.open, ordering: .relaxed)
+        shared.progress.reset()
+        shared.job = .task(task)
+        startThread()
+        keepOffThisCPU()
+        let begin = MonotonicInstant.now().nanoseconds
+        shared.handshake.post()
+        here()
+        let mine = MonotonicInstant.now().nanoseconds - begin
+        lastSplice = nil
+        lastIntervalSplit = nil
+        if IntervalClaim.take(shared.intervalClaim, as: IntervalClaim.firstThread) {
+            task.run()
+            unfinished = true  // see `decodeIntervals`
+            return AsideTiming(ranAside: false, hereNanoseconds: mine, asideNanoseconds: 0, delayNanoseconds: 0)
+        }
+        shared.handshake.waitDone()
+        return AsideTiming(
+            ranAside: true, hereNanoseconds: mine, asideNanoseconds: shared.ended &- shared.started,
+            delayNanoseconds: shared.started > begin ? shared.started - begin : 0)
+    }
+
     /// Decodes `decoder`'s scan, which has restart intervals, on two threads. Each interval starts
     /// at a known byte with fresh DC predictors (T.81 F.2.1.3), so nothing needs guessing: this
     /// thread decodes the intervals before the one nearest `intervalPermille` of the entropy bytes,

@@ -276,6 +276,8 @@ final class SplitScan {
             case record(ScanDecoder, side: Int, byte: Int)
             /// Decode these restart intervals, if `intervalClaim` is still open when it starts.
             case intervals(ScanDecoder, side: Int, Range<Int>)
+            /// Run this, if `intervalClaim` is still open when it starts (`runAside`).
+            case task(SplitTask)
         }
         var job: Job?
         /// Who decodes the second part of an interval split: whichever thread gets there first
@@ -306,6 +308,10 @@ final class SplitScan {
                     if IntervalClaim.take(intervalClaim, as: IntervalClaim.secondThread) {
                         decoder.run(side: side, intervals: intervals)
                     }
+                    ended = MonotonicInstant.now().nanoseconds
+                case .task(let task):
+                    started = MonotonicInstant.now().nanoseconds
+                    if IntervalClaim.take(intervalClaim, as: IntervalClaim.secondThread) { task.run() }
                     ended = MonotonicInstant.now().nanoseconds
                 case nil: break
                 }

@@ -29,13 +29,15 @@ enum Fixture {
 
     /// One frame of ffmpeg's testsrc2 as a JPEG written by ffmpeg's encoder, which lays 4:2:2 out
     /// as 2×2 luma and 1×2 chroma blocks per MCU (libjpeg-turbo: 2×1 and 1×1), as many cameras do.
-    static func ffmpegJPEG(width: Int, height: Int, pixelFormat: String = "yuvj422p", quality: Int = 6) throws -> [UInt8] {
+    /// `extra`: more encoder options (slice threads, for instance, make it write restart intervals).
+    static func ffmpegJPEG(width: Int, height: Int, pixelFormat: String = "yuvj422p", quality: Int = 6, extra: [String] = []) throws -> [UInt8] {
         let path = file([], name: "ffmpeg.jpg")
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         ffmpeg.arguments = [
             "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height)", "-frames:v", "1",
-            "-pix_fmt", pixelFormat, "-q:v", "\(quality)", path,
+            "-pix_fmt", pixelFormat, "-q:v", "\(quality)",
+        ] + extra + [path,
         ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()

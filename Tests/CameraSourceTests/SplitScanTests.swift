@@ -11,9 +11,14 @@ import Testing
 
     /// Every visible byte of the frame's planes.
     static func bytes(_ frame: VideoFrame) -> [UInt8] {
-        Pictures.planes(of: frame).flatMap { p in
-            (0..<p.height).flatMap { y in (0..<p.width).map { x in UInt8(p.at(x, y)) } }
+        var bytes: [UInt8] = []
+        for p in Pictures.planes(of: frame) {
+            for y in 0..<p.height {
+                let row = (p.plane.base + y * p.plane.stride).assumingMemoryBound(to: UInt8.self)
+                bytes.append(contentsOf: UnsafeBufferPointer(start: row, count: p.width))
+            }
         }
+        return bytes
     }
 
     /// Decodes `jpeg` with both decoders; returns both pictures and where the split decoder's halves met.
