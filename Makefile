@@ -129,4 +129,7 @@ bench-kernels:
 	jpeg=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-1920x1080-30.mjpeg; \
 	[ -s $$jpeg ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=8:allf=t \
 		-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 -f mjpeg $$jpeg; \
-	Benchmarks/ConvertBench/.build/release/bench --markdown --mjpeg $$jpeg | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md
+	dri=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-dri-1920x1080-30.mjpeg; \
+	[ -s $$dri ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=8:allf=t \
+		-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 -threads 2 -thread_type slice -f mjpeg $$dri; \
+	Benchmarks/ConvertBench/.build/release/bench --markdown --mjpeg $$jpeg --mjpeg $$dri | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md

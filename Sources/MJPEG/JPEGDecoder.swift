@@ -88,7 +88,8 @@ public final class JPEGDecoder {
     /// The result is planar (I420, I422, I444 or gray, JFIF colorimetry) or BGRA for unusual
     /// subsamplings, with `timestamp`, `sequence` and `bufferIndex` copied from `source`.
     /// Throws `JPEGError.corrupt` when the data cannot be decoded. `rows` hears of the rows the
-    /// reduced decoder finishes as it goes (libjpeg-turbo's pictures are reported not at all).
+    /// reduced decoder finishes as it goes, and of the upper half of a picture libjpeg-turbo
+    /// decodes in two (other pictures of libjpeg-turbo's are reported not at all).
     public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) throws -> VideoFrame {
         if let reduced, let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight, rows: rows) { return frame }
         let split = reduced?.split
@@ -130,6 +131,14 @@ public final class JPEGDecoder {
         }
         ensureCapacity(size)
         let out = buffer!
+        let base = UnsafeRawPointer(out)
+        let planar = format != .bgra && format != .gray
+        let picture = VideoFrame(
+            format: format, width: sw, height: sh, plane0: FramePlane(base: base + offsets.0, stride: Int(strides.0)),
+            plane1: planar ? FramePlane(base: base + offsets.1, stride: Int(strides.1)) : nil,
+            plane2: planar ? FramePlane(base: base + offsets.2, stride: Int(strides.2)) : nil,
+            byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
+            bufferIndex: source.bufferIndex)
         let status: Int32
         if format == .bgra {
             status = tjDecompress2(
@@ -140,7 +149,7 @@ public final class JPEGDecoder {
                 (out + offsets.0).assumingMemoryBound(to: UInt8.self), (out + offsets.1).assumingMemoryBound(to: UInt8.self),
                 (out + offsets.2).assumingMemoryBound(to: UInt8.self))
             if let split, data.count >= SplitScan.minimumBytes, let cut = cutter.cut(data, nearPermille: cutPermille) {
-                try decodeHalves(cut, on: split, into: planes, strides: strides, width: sw, height: sh, scale: d, format: format)
+                try decodeHalves(cut, on: split, into: planes, strides: strides, picture: picture, scale: d, rows: rows)
                 status = 0
             } else {
                 status = Self.decompress(handle, data, into: planes, strides: strides, width: sw, height: sh)
@@ -150,14 +159,7 @@ public final class JPEGDecoder {
         if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) {
             throw failure()
         }
-        let base = UnsafeRawPointer(out)
-        let planar = format != .bgra && format != .gray
-        return VideoFrame(
-            format: format, width: sw, height: sh, plane0: FramePlane(base: base + offsets.0, stride: Int(strides.0)),
-            plane1: planar ? FramePlane(base: base + offsets.1, stride: Int(strides.1)) : nil,
-            plane2: planar ? FramePlane(base: base + offsets.2, stride: Int(strides.2)) : nil,
-            byteCount: size, colorimetry: .jpeg, timestamp: source.timestamp, sequence: source.sequence,
-            bufferIndex: source.bufferIndex)
+        return picture
     }
 
     typealias Planes = (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
@@ -182,14 +184,17 @@ public final class JPEGDecoder {
     }
 
     /// Decodes a picture cut at a restart marker: the upper part here, the lower on `split`'s
-    /// second thread with a handle of its own, each into its own rows of `planes`. The cut follows
-    /// what the halves cost (`SplitBalance`), as the reduced decoder's split does.
+    /// second thread with a handle of its own, each into its own rows of `planes` (`picture`'s).
+    /// The upper part's rows go to `rows` as soon as they are decoded, to be converted while the
+    /// lower part still decodes. The cut follows what the halves cost (`SplitBalance`, this
+    /// thread's conversion counted in), as the reduced decoder's split does.
     private func decodeHalves(
         _ cut: RestartCut.Cut, on split: SplitScan, into planes: Planes, strides: (Int32, Int32, Int32),
-        width: Int, height: Int, scale: Int, format: PixelFormat
+        picture: VideoFrame, scale: Int, rows: DecodedRows?
     ) throws {
+        let width = picture.width, height = picture.height
         // Cut at an MCU row: at any scale its rows are whole rows of every plane.
-        let topRows = cut.topRows / scale, chromaRows = format == .i420 ? topRows / 2 : topRows
+        let topRows = cut.topRows / scale, chromaRows = picture.format == .i420 ? topRows / 2 : topRows
         let lower = lowerHalf ?? LowerHalf()
         lowerHalf = lower
         lower.jpeg = cut.bottom
@@ -201,6 +206,7 @@ public final class JPEGDecoder {
         var status: Int32 = 0
         let timing = split.runAside(lower) {
             status = Self.decompress(handle, cut.top, into: planes, strides: strides, width: width, height: topRows)
+            if status == 0 || tjGetErrorCode(handle) != Int32(TJERR_FATAL.rawValue) { rows?.decoded(picture, rows: topRows) }
         }
         if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) { throw failure() }
         if let problem = lower.problem { throw JPEGError.corrupt(problem) }

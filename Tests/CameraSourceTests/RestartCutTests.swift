@@ -67,6 +67,17 @@ import Testing
         }
     }
 
+    /// The upper half's rows are reported as soon as it is decoded (to be converted while the lower
+    /// half still decodes), and they are final.
+    @Test func theUpperHalfIsReportedFinal() throws {
+        let jpeg = try Self.restarted(TJSAMP_420, every: "1")
+        let two = JPEGDecoder(threads: 2), log = DecodedRowsTests.RowLog()
+        let picture = try jpeg.withUnsafeBytes { raw in try two.decode(Pictures.frame(raw), minWidth: 1280, minHeight: 720, rows: log) }
+        let rows = try #require(two.lastCutRows)
+        #expect(log.reports == [rows])
+        #expect(log.matches(picture))
+    }
+
     @Test func picturesThatCannotBeCutAreDecodedWhole() throws {
         // 80 MCUs a row, a marker every 1279 MCUs: none starts a row.
         let jpeg = try Self.restarted(TJSAMP_420, every: "1279B")

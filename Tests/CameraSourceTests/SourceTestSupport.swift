@@ -17,14 +17,7 @@ enum Fixture {
 
     /// `jpeg` rewritten by jpegtran with a restart marker every `interval` ("3B": 3 MCUs).
     static func withRestarts(_ jpeg: [UInt8], every interval: String) throws -> [UInt8] {
-        let input = file(jpeg, name: "plain.jpg"), output = file([], name: "restarted.jpg")
-        let jpegtran = Process()
-        jpegtran.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
-        jpegtran.arguments = ["-restart", interval, "-outfile", output, input]
-        try jpegtran.run()
-        jpegtran.waitUntilExit()
-        guard jpegtran.terminationStatus == 0 else { throw FixtureError("jpegtran failed (\(jpegtran.terminationStatus))") }
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        try JPEGTran.withRestarts(jpeg, every: interval)
     }
 
     /// One frame of ffmpeg's testsrc2 as a JPEG written by ffmpeg's encoder, which lays 4:2:2 out

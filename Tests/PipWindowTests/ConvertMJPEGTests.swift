@@ -117,6 +117,34 @@ import MJPEG
         }
     }
 
+    /// Restart markers: a picture shown at full size is decoded in two halves by libjpeg-turbo, the
+    /// upper one converted while the lower one decodes.
+    @Test(arguments: [TJSAMP_420, TJSAMP_422])
+    func restartMarkedPicturesToo(subsampling: TJSAMP) throws {
+        let (w, h) = (640, 360)
+        let jpegs = try [11, 12].map {
+            try JPEGTran.withRestarts(ConvertMJPEGTests.encode(width: w, height: h, subsampling: subsampling, seed: UInt64($0)), every: "1")
+        }
+        try jpegs[0].withUnsafeBytes { first in
+            try jpegs[1].withUnsafeBytes { second in
+                let sources = [first, second].map { ConvertMJPEGTests.frame($0, width: w, height: h) }
+                let progressive = FrameConverter(), afterwards = FrameConverter()
+                afterwards.path = .wholePicture
+                for (dw, dh) in [(640, 360), (700, 394)] {
+                    let a = TestDestination(width: dw, height: dh), b = TestDestination(width: dw, height: dh)
+                    for i in 0..<4 {
+                        try progressive.convert(sources[i % 2], into: a.base, stride: a.stride, width: dw, height: dh,
+                                                layout: .xrgb, rotation: .deg0, mirror: false)
+                        try afterwards.convert(sources[i % 2], into: b.base, stride: b.stride, width: dw, height: dh,
+                                               layout: .xrgb, rotation: .deg0, mirror: false)
+                        #expect(memcmp(a.base, b.base, a.stride * dh) == 0, "\(subsampling) \(dw)×\(dh) picture \(i)")
+                    }
+                    #expect(progressive.progressive.lastEarlyRows > 0, "\(dw)×\(dh): nothing converted while the lower half decoded")
+                }
+            }
+        }
+    }
+
     private func compareEarlyAndLate(_ sources: [VideoFrame], subsampling: TJSAMP) throws {
         let progressive = FrameConverter(), afterwards = FrameConverter()
         afterwards.path = .wholePicture

@@ -2,7 +2,8 @@
 //   make bench-kernels            (or: cd Benchmarks/ConvertBench && swift build -c release && ./.build/release/bench)
 //   ./.build/release/bench yuyv   only the cases whose name contains "yuyv"
 //   ./.build/release/bench --markdown   a table for BENCHMARKS.md
-//   ./.build/release/bench --mjpeg FILE   also JPEG decoding of FILE's frames for 480×270, 960×540 and 640×360 windows
+//   ./.build/release/bench --mjpeg FILE [--mjpeg FILE2]   also JPEG decoding of each FILE's frames for
+//                                 480×270, 960×540, 640×360 and 1280×720 windows
 //   ./.build/release/bench share [--mjpeg FILE]   the cost of --share (ShareBench.swift)
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
@@ -28,8 +29,8 @@ struct Case {
 
 let args = CommandLine.arguments.dropFirst()
 let markdown = args.contains("--markdown")
-let mjpegPath = args.firstIndex(of: "--mjpeg").flatMap { i in args.index(after: i) < args.endIndex ? args[args.index(after: i)] : nil }
-let filters = args.filter { !$0.hasPrefix("--") && $0 != mjpegPath }
+let mjpegPaths = args.indices.filter { args[$0] == "--mjpeg" && args.index(after: $0) < args.endIndex }.map { args[args.index(after: $0)] }
+let filters = args.filter { !$0.hasPrefix("--") && !mjpegPaths.contains($0) }
 
 typealias Counter = @convention(c) () -> Int
 let mallocCount: Counter? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_count").map { unsafeBitCast($0, to: Counter.self) }
@@ -119,10 +120,11 @@ if filters.isEmpty || filters.contains("share") {
 }
 
 // JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
-// generates) decoded for a 480×270, a 960×540 and a 640×360 window (1/4 and 1/2 scale as they
-// are, then 1/2 scale resampled), each frame in turn, by the reduced decoder and by
-// libjpeg-turbo, and the whole decode + convert step as pipcam runs it.
-if let path = mjpegPath {
+// generates) decoded for a 480×270, a 960×540, a 640×360 and a 1280×720 window (1/4 and 1/2 scale
+// as they are, then 1/2 scale resampled, then full size), each frame in turn, by the reduced
+// decoder (full size: libjpeg-turbo, in two halves when the picture has restart markers), on one
+// thread, by libjpeg-turbo alone, and the whole decode + convert step as pipcam runs it.
+for (fileIndex, path) in mjpegPaths.enumerated() {
     guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
     fseek(file, 0, SEEK_END)
     let size = ftell(file)
@@ -144,9 +146,10 @@ if let path = mjpegPath {
             sequence: 0, bufferIndex: 0)
     }
     let header = try! JPEGDecoder().header(of: UnsafeRawBufferPointer(start: frames[0].plane0.base, count: frames[0].byteCount))
-    if filters.isEmpty || filters.contains("share") { benchShareMJPEG(frames, width: header.width, height: header.height) }
-    for (w, h) in [(480, 270), (960, 540), (640, 360)] {
-        let label = "mjpeg \(header.width)x\(header.height) -> \(w)x\(h)"
+    let restarts = (0..<min(frames[0].byteCount, 4096) - 1).contains { data[starts[0] + $0] == 0xFF && data[starts[0] + $0 + 1] == 0xDD }
+    if fileIndex == 0, filters.isEmpty || filters.contains("share") { benchShareMJPEG(frames, width: header.width, height: header.height) }
+    for (w, h) in [(480, 270), (960, 540), (640, 360), (1280, 720)] {
+        let label = "mjpeg\(restarts ? " DRI" : "") \(header.width)x\(header.height) -> \(w)x\(h)"
         func time(_ name: String, _ body: (VideoFrame) -> Void) {
             var times: [UInt64] = []
             for f in frames { body(f) }
