@@ -21,7 +21,7 @@ help:
 	@echo "make test-package  builds the .deb, lints it, installs it into a clean Debian 12 root (debootstrap) and runs it there"
 	@echo "make test-desktops  the release binary under the desktops' window managers and XWayland; prints the matrix (DESKTOPS='kwin_x11 muffin')"
 	@echo "make test-vm   real-driver tier: release build against vivid in a QEMU VM (VM_SCENARIOS='disconnect ...')"
-	@echo "make bench     pipcam vs mpv, GStreamer and ffplay side by side under Xvfb, and switch times; writes BENCHMARKS.md (~15 min)"
+	@echo "make bench     pipcam vs mpv, GStreamer and ffplay side by side under Xvfb, and switch times; writes BENCHMARKS.md (~30 min)"
 	@echo "make bench-kernels  conversion kernels in ns/pixel (Benchmarks/ConvertBench)"
 	@echo "make clean     remove build products"
 
