@@ -82,15 +82,10 @@ import Testing
         withExtendedLifetime(restartDecoder) {}
 
         let jpeg = Pictures.picture(width: 1024, height: 576, subsampling: TJSAMP_422, quality: 95)
-        let start = Fixture.entropyStart(jpeg)
         var rng = SplitMix(seed: 5)
         let decoder = ReducedJPEGDecoder(threads: 2)
         for round in 0..<12 {
-            var damaged = jpeg
-            for _ in 0..<(1 + round % 4) {
-                damaged[start + Int(rng.next() % UInt64(jpeg.count - start - 2))] = UInt8(truncatingIfNeeded: rng.next())
-            }
-            if round % 3 == 2 { damaged.removeLast(Int(rng.next() % UInt64((jpeg.count - start) / 2))) }
+            let damaged = Fixture.damaged(jpeg, changes: 1 + round % 4, truncate: round % 3 == 2, rng: &rng)
             let (picture, log) = try Self.decode(damaged, with: decoder)
             #expect(log.reports == log.reports.sorted() && log.matches(picture), "round \(round)")
         }

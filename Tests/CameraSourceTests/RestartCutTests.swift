@@ -108,15 +108,10 @@ import Testing
 
     @Test func damagedPicturesNeverCrashAndTheNextOneIsRight() throws {
         let jpeg = try Self.restarted(TJSAMP_422, every: "1")
-        let start = Fixture.entropyStart(jpeg)
         var rng = SplitMix(seed: 5)
         let two = JPEGDecoder(threads: 2)
         for round in 0..<8 {
-            var damaged = jpeg
-            for _ in 0..<(1 + round % 3) {
-                damaged[start + Int(rng.next() % UInt64(jpeg.count - start - 2))] = UInt8(truncatingIfNeeded: rng.next())
-            }
-            if round % 4 == 3 { damaged.removeLast(Int(rng.next() % UInt64((jpeg.count - start) / 2))) }
+            let damaged = Fixture.damaged(jpeg, changes: 1 + round % 3, truncate: round % 4 == 3, rng: &rng)
             _ = try? damaged.withUnsafeBytes { raw in try two.decode(Pictures.frame(raw), minWidth: 1280, minHeight: 720) }
             let r = try Self.decodeBoth(jpeg, two: two)
             #expect(r.same && r.cut != nil, "after round \(round)")

@@ -98,6 +98,18 @@ enum Fixture {
     }
 
     /// Offset just past the first SOS segment (where entropy-coded data starts).
+    /// `jpeg` with `changes` random bytes of its coded data overwritten and, when `truncate`, a random
+    /// part of up to half its coded data cut off the end.
+    static func damaged(_ jpeg: [UInt8], changes: Int, truncate: Bool, rng: inout SplitMix) -> [UInt8] {
+        let start = entropyStart(jpeg)
+        var damaged = jpeg
+        for _ in 0..<changes {
+            damaged[start + Int(rng.next() % UInt64(jpeg.count - start - 2))] = UInt8(truncatingIfNeeded: rng.next())
+        }
+        if truncate { damaged.removeLast(Int(rng.next() % UInt64((jpeg.count - start) / 2))) }
+        return damaged
+    }
+
     static func entropyStart(_ jpeg: [UInt8]) -> Int {
         var i = 2
         while i + 4 <= jpeg.count {

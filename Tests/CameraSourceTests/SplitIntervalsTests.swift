@@ -64,16 +64,10 @@ import Testing
 
     @Test func damagedIntervalsGiveTheOneThreadPicture() throws {
         let jpeg = try Self.restarted(TJSAMP_422, every: "1")
-        let start = Fixture.entropyStart(jpeg)
         var rng = SplitMix(seed: 33)
         let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
         for round in 0..<8 {
-            var damaged = jpeg
-            for _ in 0..<(1 + round % 4) {
-                let at = start + Int(rng.next() % UInt64(jpeg.count - start - 2))
-                damaged[at] = UInt8(truncatingIfNeeded: rng.next())
-            }
-            if round % 4 == 3 { damaged.removeLast(Int(rng.next() % UInt64((jpeg.count - start) / 2))) }
+            let damaged = Fixture.damaged(jpeg, changes: 1 + round % 4, truncate: round % 4 == 3, rng: &rng)
             let r = Both.decodeBoth(damaged, denominator: 4, split: split, single: single)
             #expect(r.split == r.single, "round \(round)")
         }
