@@ -108,7 +108,7 @@ final class RestartCut {
                 frame.restartInterval = word(pos + 4)
             case 0xDA:
                 // A scan without every component is one of several.
-                guard components > 0, Int(data[pos + 4]) == components, frame.height > 0, width > 0 else { return nil }
+                guard length >= 6, components > 0, Int(data[pos + 4]) == components, frame.height > 0, width > 0 else { return nil }
                 frame.entropyStart = pos + 2 + length
                 let interleaved = components > 1
                 let mcuWidth = interleaved ? 8 * maxH : 8
