@@ -36,8 +36,9 @@ final class SplitProgress: Sendable {
     func holdRecordingUntilFirstThreadPasses(bit: Int) { holdStartBit.store(bit, ordering: .relaxed) }
 
     private let holdIntervals = Atomic<Bool>(false)
-    /// For tests: the second thread starts its next interval job only once the first thread has
-    /// finished its part, as if it had woken that late.
+    /// For tests: the second thread starts its next task handed aside (restart intervals, a
+    /// picture's lower half) only once the first thread has finished its part, as if it had woken
+    /// that late.
     func holdIntervalsUntilFirstThreadIsDone() { holdIntervals.store(true, ordering: .relaxed) }
     /// Whether `holdIntervalsUntilFirstThreadIsDone` was asked since the last call.
     func takeIntervalHold() -> Bool { holdIntervals.exchange(false, ordering: .relaxed) }

@@ -1,7 +1,7 @@
 import PipCore
 import Synchronization
 
-/// Who decodes the second part of an interval split. The second thread takes it when it starts;
+/// Who runs a task handed aside (`SplitScan.runAside`): the second thread takes it when it starts;
 /// the first thread, done with its own part, takes it if the second has not started yet (woken
 /// late, or its CPU busy), rather than wait for it.
 enum IntervalClaim {
@@ -16,6 +16,17 @@ enum IntervalClaim {
 /// Work a caller hands to the second thread (`SplitScan.runAside`).
 protocol SplitTask: AnyObject {
     func run()
+}
+
+/// The restart intervals `decodeIntervals` hands to the second thread; one per `SplitScan`, so
+/// nothing is made per picture.
+final class IntervalTask: SplitTask, @unchecked Sendable {
+    var job: (decoder: ScanDecoder, side: Int, intervals: Range<Int>)?
+
+    func run() {
+        guard let job else { return }
+        job.decoder.run(side: job.side, intervals: job.intervals)
+    }
 }
 
 extension SplitScan {
@@ -44,7 +55,9 @@ extension SplitScan {
         lastIntervalSplit = nil
         if IntervalClaim.take(shared.intervalClaim, as: IntervalClaim.firstThread) {
             task.run()
-            unfinished = true  // see `decodeIntervals`
+            // The other thread may not have looked at its job yet: it finds the claim taken and
+            // does nothing, but the next use of what the task reads waits for it (`settle`).
+            unfinished = true
             return AsideTiming(ranAside: false, hereNanoseconds: mine, asideNanoseconds: 0, delayNanoseconds: 0)
         }
         shared.handshake.waitDone()
@@ -74,33 +87,17 @@ extension SplitScan {
         var second = decoder
         second.predictors = shared.secondPredictors
         second.rowReport = nil
-        shared.intervalClaim.store(IntervalClaim.open, ordering: .relaxed)
-        shared.progress.reset()
-        shared.job = .intervals(second, side: side, split..<intervals)
-        startThread()
-        keepOffThisCPU()
-        let begin = MonotonicInstant.now().nanoseconds
-        shared.handshake.post()
-        decoder.run(side: side, intervals: 0..<split)
-        let mine = MonotonicInstant.now().nanoseconds
-        if IntervalClaim.take(shared.intervalClaim, as: IntervalClaim.firstThread) {
-            decoder.run(side: side, intervals: split..<intervals)
-            // The other thread may not have looked at its job yet: it finds the claim taken and
-            // does nothing, but the next use of what the job reads waits for it (`settle`).
-            unfinished = true
-            lastIntervalSplit = nil
-        } else {
-            shared.handshake.waitDone()
+        intervalTask.job = (second, side, split..<intervals)
+        let timing = runAside(intervalTask) { decoder.run(side: side, intervals: 0..<split) }
+        if timing.ranAside {
             let splitBits = entropy.restarts[split - 1] * 8, total = entropy.count * 8
             intervalBalance.note(SplitBalance.Sample(
-                decodeNanoseconds: mine - begin, decodeBits: splitBits,
-                recordNanoseconds: shared.ended &- shared.started, recordBits: total - splitBits,
-                assembleNanoseconds: 0, assembleBits: 0,
-                delayNanoseconds: shared.started > begin ? shared.started - begin : 0))
+                decodeNanoseconds: timing.hereNanoseconds, decodeBits: splitBits,
+                recordNanoseconds: timing.asideNanoseconds, recordBits: total - splitBits,
+                assembleNanoseconds: 0, assembleBits: 0, delayNanoseconds: timing.delayNanoseconds))
             if let next = intervalBalance.permille(totalBits: total, range: Self.splitRange) { intervalPermille = next }
             lastIntervalSplit = split
         }
-        lastSplice = nil
         decoder.rowReport?.mcuRowsDone(decoder.mcusY)
     }
 

@@ -50,6 +50,8 @@ final class SplitScan {
     /// The same for scans split at a restart interval (`decodeIntervals`), whose parts cost alike per bit.
     var intervalPermille = 500
     var intervalBalance = SplitBalance()
+    /// What `decodeIntervals` hands to the second thread.
+    let intervalTask = IntervalTask()
     /// The restart interval the second thread started at in the last `decodeIntervals` (nil: one
     /// thread did it all, or the last scan was not split at an interval).
     var lastIntervalSplit: Int?
@@ -274,14 +276,11 @@ final class SplitScan {
         enum Job {
             /// Record blocks from `byte` on (`ScanDecoder.record`).
             case record(ScanDecoder, side: Int, byte: Int)
-            /// Decode these restart intervals, if `intervalClaim` is still open when it starts.
-            case intervals(ScanDecoder, side: Int, Range<Int>)
             /// Run this, if `intervalClaim` is still open when it starts (`runAside`).
             case task(SplitTask)
         }
         var job: Job?
-        /// Who decodes the second part of an interval split: whichever thread gets there first
-        /// (`IntervalClaim`).
+        /// Who runs a task handed aside: whichever thread gets there first (`IntervalClaim`).
         let intervalClaim = Atomic<Int>(0)
         /// The second thread's DC predictors for the intervals it decodes.
         let secondPredictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
@@ -300,16 +299,10 @@ final class SplitScan {
                         planned: byte, firstThread: progress.firstThreadBit / 8, count: decoder.entropy.count)
                     _ = decoder.record(side: side, from: startByte, into: records, progress: progress)
                     ended = MonotonicInstant.now().nanoseconds
-                case .intervals(let decoder, let side, let intervals):
+                case .task(let task):
                     if progress.takeIntervalHold() {
                         while intervalClaim.load(ordering: .acquiring) == IntervalClaim.open { sched_yield() }
                     }
-                    started = MonotonicInstant.now().nanoseconds
-                    if IntervalClaim.take(intervalClaim, as: IntervalClaim.secondThread) {
-                        decoder.run(side: side, intervals: intervals)
-                    }
-                    ended = MonotonicInstant.now().nanoseconds
-                case .task(let task):
                     started = MonotonicInstant.now().nanoseconds
                     if IntervalClaim.take(intervalClaim, as: IntervalClaim.secondThread) { task.run() }
                     ended = MonotonicInstant.now().nanoseconds
