@@ -59,6 +59,10 @@ public protocol FrameSource: AnyObject {
     /// device go once every frame is back (`CameraState` `interrupted:idle`) and opens it again
     /// when wanted. Files and the test pattern go on.
     func setIdle(_ idle: Bool)
+    /// No window shows the frames (`true`) or one does again (`false`). A live source's frames then
+    /// go straight back to it from the pump (docs/PERFORMANCE.md, "While nothing shows"), so it
+    /// may skip work only the picture needs: the test pattern stops painting.
+    func setUnseen(_ unseen: Bool)
 }
 
 extension FrameSource {
@@ -68,6 +72,7 @@ extension FrameSource {
     public var needsBuffersBack: Bool { false }
     public func displaySizeChanged(width: Int, height: Int) {}
     public func setIdle(_ idle: Bool) {}
+    public func setUnseen(_ unseen: Bool) {}
 
     /// The frames the source sends now (`frameFormat` at `frameWidth`×`frameHeight`), when it knows.
     public var expectedFrames: ExpectedFrames? {

@@ -30,6 +30,8 @@ public final class HotplugSource: FrameSource {
     private var throttle = 0
     /// Whether nothing shows the frames, handed on to a camera that takes over.
     private var idle = false
+    /// Whether no window shows the frames, handed on to a camera that takes over.
+    private var unseen = false
 
     /// How often to look for a camera.
     public static let probeNanoseconds: UInt64 = 2_000_000_000
@@ -101,6 +103,10 @@ public final class HotplugSource: FrameSource {
         self.idle = idle
         current.setIdle(idle)
     }
+    public func setUnseen(_ unseen: Bool) {
+        self.unseen = unseen
+        current.setUnseen(unseen)
+    }
     public func setThrottle(level: Int) {
         throttle = level
         current.setThrottle(level: level)
@@ -143,6 +149,7 @@ public final class HotplugSource: FrameSource {
             // next step down would throttle a camera under no pressure.
             camera.setThrottle(level: throttle)
             camera.setIdle(idle)
+            camera.setUnseen(unseen)
             current.stop()
             current = camera
             isCamera = true

@@ -39,6 +39,12 @@ public final class PipcamApp {
     var idleSince: MonotonicInstant?
     /// Whether the camera was told to let its device go (`--idle-release`).
     var cameraIdle = false
+    /// Wakes the loop when the camera is due to be let go (frames no longer do).
+    var idleTimer: Int?
+    /// Whether a window has shown video yet (until then frames keep coming for the first to map).
+    var videoShown = false
+    /// Whether the capture side was told that no window shows its frames.
+    var framesUnseen = false
     /// A `pipcam switch` (or switch key press) under way.
     var pendingSwitch: PendingSwitch?
     /// The newest frame put to the window showing video.

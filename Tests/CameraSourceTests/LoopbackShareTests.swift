@@ -93,7 +93,7 @@ import Glibc
             f.byteCount = raw.count
             s.offer(f, now: t0)
         }
-        jpeg.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }  // the camera reuses its buffer
+        _ = jpeg.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }  // the camera reuses its buffer
         #expect(eventually { out.frames.count == 1 })
         s.close()
         let frame = try #require(out.frames.first)

@@ -27,6 +27,10 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     let displaySizes = Locked<[[Int]]>([])
     /// Values passed to `setIdle` (from the pump's thread).
     let idles = Locked<[Bool]>([])
+    /// Values passed to `setUnseen` (from the pump's thread).
+    let unseens = Locked<[Bool]>([])
+    /// Buffers recycled so far (readable from other threads).
+    let recycleCount = Locked(0)
     private let storage = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
 
     init(total: Int, buffers: Int, live: Bool, failAt: Int? = nil) {
@@ -46,6 +50,7 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
             timestamp: now, sequence: UInt64(produced), bufferIndex: index))
     }
     func recycle(bufferIndex: Int) {
+        recycleCount.withLock { $0 += 1 }
         recycled.append(bufferIndex)
         free.append(bufferIndex)
     }
@@ -53,6 +58,7 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     func setThrottle(level: Int) { throttleLevels.withLock { $0.append(level) } }
     func displaySizeChanged(width: Int, height: Int) { displaySizes.withLock { $0.append([width, height]) } }
     func setIdle(_ idle: Bool) { idles.withLock { $0.append(idle) } }
+    func setUnseen(_ unseen: Bool) { unseens.withLock { $0.append(unseen) } }
     deinit { storage.deallocate() }
 }
 
@@ -157,6 +163,49 @@ func waitForDisplay(_ mailbox: FrameMailbox) {
         pump.stop()
         #expect(failure == .badInput(thing: "clip", reason: "truncated frame 2"))
         #expect(failure?.exitCode == 2)
+    }
+}
+
+/// While no window shows the frames a live source's frames go straight back on the capture thread,
+/// the display thread not woken (docs/PERFORMANCE.md, "While nothing shows").
+@Suite struct PumpUnseenTests {
+    @Test func unseenLiveFramesGoStraightBackWithoutWakingTheDisplay() {
+        let source = ScriptedSource(total: 1_000_000, buffers: 3, live: true)
+        let pump = FramePump(source: source)
+        pump.mailbox.noteUnseen(true)
+        pump.run()
+        let recycled = eventually(timeout: .seconds(2)) { source.recycleCount.withLock { $0 } > 100 }
+        usleep(20_000)
+        // Nothing was posted: no frame waits, none was replaced, the display was never woken.
+        var fd = pollfd(fd: pump.mailbox.toDisplay.fd, events: Int16(POLLIN), revents: 0)
+        let woken = poll(&fd, 1, 0) > 0
+        let pending = pump.mailbox.hasPending, replaced = pump.mailbox.replacedCount
+        pump.mailbox.toDisplay.drain()
+        pump.mailbox.noteUnseen(false)
+        let shownAgain = eventually(timeout: .seconds(2)) { pump.mailbox.hasPending }
+        pump.stop()
+        #expect(recycled, "unseen frames were not given back")
+        #expect(!woken && !pending && replaced == 0, "woken \(woken), pending \(pending), replaced \(replaced)")
+        #expect(shownAgain && source.unseens.withLock { $0 } == [true, false])
+    }
+
+    /// A file waits for a window instead: unseen, its frames are neither posted nor lost.
+    @Test func anUnseenFileStillWaitsForTheDisplay() {
+        let source = ScriptedSource(total: 20, buffers: 3, live: false)
+        let pump = FramePump(source: source)
+        pump.mailbox.noteUnseen(true)
+        pump.run()
+        var sequences: [UInt64] = []
+        for _ in 0..<200 where sequences.count < 20 {
+            if let frame = pump.mailbox.take() {
+                sequences.append(frame.sequence)
+                pump.mailbox.giveBack(frame.bufferIndex)
+            } else {
+                waitForDisplay(pump.mailbox)
+            }
+        }
+        pump.stop()
+        #expect(sequences == (0..<20).map { UInt64($0) })
     }
 }
 

@@ -107,6 +107,34 @@ import PipCore
         #expect(source.frameWidth >= 2 && source.frameHeight >= 2)
     }
 
+    /// Unseen frames keep their rhythm and numbers but are not painted: a buffer handed out again
+    /// holds what it held; seen again, frames are painted.
+    @Test func unseenFramesAreNotPainted() {
+        let source = started()
+        let frame = { (k: Int64) in source.nextFrame(now: Self.t0.advanced(byNanoseconds: k * 33_333_334)).frame! }
+        let first = frame(0)
+        let painted = payload(first)
+        source.recycle(bufferIndex: first.bufferIndex)
+        source.setUnseen(true)
+        var reused: VideoFrame?
+        for k in 1...6 {
+            let f = frame(Int64(k))
+            #expect(f.sequence == UInt64(k))
+            if f.bufferIndex == first.bufferIndex && reused == nil { reused = f } else { source.recycle(bufferIndex: f.bufferIndex) }
+        }
+        let kept = reused.map(payload) == painted
+        #expect(kept, "an unseen frame was painted")
+        if let reused { source.recycle(bufferIndex: reused.bufferIndex) }
+        source.setUnseen(false)
+        var seen: VideoFrame?
+        for k in 7...12 where seen == nil {
+            let f = frame(Int64(k))
+            if f.bufferIndex == first.bufferIndex { seen = f } else { source.recycle(bufferIndex: f.bufferIndex) }
+        }
+        let repainted = seen.map(payload) != painted
+        #expect(repainted, "a seen frame was not painted")
+    }
+
     @Test func notStartedEnds() {
         #expect(TestPatternSource().nextFrame(now: Self.t0).isEnd)
     }

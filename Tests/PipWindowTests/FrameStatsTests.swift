@@ -94,4 +94,16 @@ import PipCore
         for s: UInt64 in [100, 101, 0, 1, UInt64.max - 1, 3] { stats.noteTaken(sequence: s) }
         #expect(stats.dropped == 0)
     }
+
+    /// Frames given back while no window showed video were not for showing: not drops. Gaps
+    /// after the restart count again.
+    @Test func framesNotForShowingAreNotDrops() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        stats.noteTaken(sequence: 10)
+        stats.restartSequence()
+        stats.noteTaken(sequence: 400)
+        #expect(stats.dropped == 0)
+        stats.noteTaken(sequence: 403)
+        #expect(stats.dropped == 2)
+    }
 }

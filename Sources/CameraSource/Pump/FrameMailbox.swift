@@ -22,8 +22,10 @@ public final class FrameMailbox: Sendable {
         var status = SourceStatus(camera: .streaming, prefersMirror: false)
         var releaseRequested = false
         var displaySize: (width: Int, height: Int)?
-        /// Whether nothing shows the frames, as last noted and not yet taken.
+        /// Whether nothing shows the frames for a while (let the camera go), as last noted and not yet taken.
         var idle: Bool?
+        /// Whether no window shows the frames now, as last noted and not yet taken.
+        var unseen: Bool?
     }
 
     private let state: Locked<State>
@@ -114,6 +116,22 @@ public final class FrameMailbox: Sendable {
     public func noteIdle(_ idle: Bool) {
         state.withLock { $0.idle = idle }
         toCapture.signal()
+    }
+
+    /// Tells the capture side whether a window shows the frames now: while none does a live
+    /// source's frames go straight back to it, the display thread left asleep (see
+    /// `FrameSource.setUnseen`).
+    public func noteUnseen(_ unseen: Bool) {
+        state.withLock { $0.unseen = unseen }
+        toCapture.signal()
+    }
+
+    /// Whether the frames are unseen, as noted since the last call, if it was (capture side).
+    public func takeUnseenChange() -> Bool? {
+        state.withLock { s in
+            defer { s.unseen = nil }
+            return s.unseen
+        }
     }
 
     /// The idleness noted since the last call, if any (capture side).

@@ -84,6 +84,7 @@ public final class FramePump: @unchecked Sendable {
             sem_post(ended)
         }
         var ended = false
+        var unseen = false
         while true {
             // Wake-ups are taken before the stop flag is read: `stop` sets the flag, then signals,
             // so a signal taken here is either for a stop seen just below or still pending for the
@@ -93,6 +94,10 @@ public final class FramePump: @unchecked Sendable {
             if stopRequested.load(ordering: .sequentiallyConsistent) { break }
             recycleReturnedBuffers()
             if let size = mailbox.takeDisplaySize(), share == nil { source.displaySizeChanged(width: size.width, height: size.height) }
+            if let change = mailbox.takeUnseenChange() {
+                unseen = change
+                source.setUnseen(change)
+            }
             // A shared camera serves the call whatever the windows show.
             if let idle = mailbox.takeIdleChange(), share == nil {
                 source.setIdle(idle)
@@ -110,6 +115,12 @@ public final class FramePump: @unchecked Sendable {
                 switch step {
                 case .frame(let frame):
                     share?.offer(frame, now: now)
+                    // No window shows a live source's frames: straight back, and the display
+                    // thread sleeps on (a file waits for a window instead, every frame kept).
+                    if unseen && source.isLive {
+                        source.recycle(bufferIndex: frame.bufferIndex)
+                        continue
+                    }
                     let stale = mailbox.post(frame)
                     if let stale { source.recycle(bufferIndex: stale) }
                     if source.isLive, share == nil, let level = governor.record(replacedStale: stale != nil, now: now) {

@@ -53,6 +53,7 @@ public final class SourceSwitcher: FrameSource {
     private var lastSequence: UInt64?
     private var throttle = 0
     private var idle = false
+    private var unseen = false
     /// Where other threads hand sources over and read outcomes.
     public let inbox = SwitchInbox()
 
@@ -97,6 +98,11 @@ public final class SourceSwitcher: FrameSource {
     public func setIdle(_ idle: Bool) {
         self.idle = idle
         current.source.setIdle(idle)
+    }
+
+    public func setUnseen(_ unseen: Bool) {
+        self.unseen = unseen
+        current.source.setUnseen(unseen)
     }
 
     public func displaySizeChanged(width: Int, height: Int) {
@@ -162,6 +168,7 @@ public final class SourceSwitcher: FrameSource {
             candidate = nil
             slot.source.setThrottle(level: throttle)
             slot.source.setIdle(idle)
+            slot.source.setUnseen(unseen)
             slot.sequenceBase = lastSequence.map { $0 &+ 1 } ?? 0
             slot.sequenceOffset = frame.sequence
             let old = current

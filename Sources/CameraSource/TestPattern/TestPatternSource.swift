@@ -25,6 +25,8 @@ public final class TestPatternSource: FrameSource {
     private var painter: PatternPainter?
     private var origin: MonotonicInstant?
     private var nextIndex: UInt64 = 0
+    /// Nothing shows the frames: they keep their rhythm unpainted (`setUnseen`).
+    private var unseen = false
 
     /// A pattern of `width`×`height` pixels (each side clamped to 2…16384) at `fps` frames per second (1…1000).
     public init(width: Int = 640, height: Int = 360, fps: Int = 30) {
@@ -51,7 +53,7 @@ public final class TestPatternSource: FrameSource {
             return .wait(deadline: origin.advanced(byNanoseconds: Self.offset(frames: nextIndex, fps: fps)))
         }
         guard let index = ring.acquire() else { return .wait(deadline: nil) }
-        painter.draw(frame: current, into: ring.bases[index])
+        if !unseen { painter.draw(frame: current, into: ring.bases[index]) }
         nextIndex = current + 1
         return .frame(
             VideoFrame(
@@ -59,6 +61,8 @@ public final class TestPatternSource: FrameSource {
                 byteCount: painter.layout.byteCount, colorimetry: Self.colorimetry, timestamp: .now(),
                 sequence: current, bufferIndex: index))
     }
+
+    public func setUnseen(_ unseen: Bool) { self.unseen = unseen }
 
     public func recycle(bufferIndex: Int) {
         ring.release(bufferIndex)

@@ -38,6 +38,10 @@ public struct FrameStats {
         lastSequence = sequence
     }
 
+    /// The frames since the last one taken were not for showing (no window showed video): the
+    /// next one taken is not measured against it, so they count as neither shown nor dropped.
+    public mutating func restartSequence() { lastSequence = nil }
+
     /// The source was switched for another.
     public mutating func noteSwitch() { switches += 1 }
 

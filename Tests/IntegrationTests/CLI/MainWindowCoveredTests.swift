@@ -7,6 +7,14 @@ import Testing
 /// them again as soon as it is uncovered.
 @Suite(.serialized) struct MainWindowCoveredTests {
     private func shown(_ x: XServer) throws -> Int { try x.pipcamStatus().object["shown"] as? Int ?? -1 }
+    private func dropped(_ x: XServer) throws -> Int { try x.pipcamStatus().object["dropped"] as? Int ?? -1 }
+
+    /// How often the display thread (the process's first) has slept and been woken so far.
+    private func displayWakeups(_ pid: pid_t) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? -1
+    }
 
     @Test func aCoveredMainWindowDrawsNoFramesUntilUncovered() throws {
         let x = try XServer()
@@ -29,6 +37,37 @@ import Testing
 
         cover.terminate(grace: .milliseconds(200))
         try waitUntil("frames are shown again once uncovered", timeout: .seconds(5)) { try shown(x) > covered + 5 }
+        #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "\(pipcam.stderrText)")
+    }
+
+    /// Unseen, a live source's frames go straight back on the capture thread: the display thread
+    /// sleeps (woken by its once-a-second stats tick, not by 30 frames a second), and the frames it
+    /// never took are not dropped ones once the window is uncovered.
+    @Test func coveredTheDisplayThreadSleepsAndNothingCountsAsDropped() throws {
+        let x = try XServer()
+        let pipcam = try x.startPipcam(["--source", "test", "--auto-pip", "never"])
+        _ = try x.waitForWindow(className: "pipcam", role: "main")
+        try waitUntil("frames are shown", timeout: .seconds(10)) { try shown(x) > 10 }
+
+        let cover = try x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
+        defer { cover.terminate(grace: .milliseconds(200)) }
+        try waitUntil("frames stop being shown under the cover", timeout: .seconds(5)) {
+            let before = try shown(x)
+            Thread.sleep(forTimeInterval: 0.5)
+            return try shown(x) == before
+        }
+        let covered = try shown(x), droppedCovered = try dropped(x)
+        let wakeups = try displayWakeups(pipcam.pid)
+        Thread.sleep(forTimeInterval: 2)
+        let woken = try displayWakeups(pipcam.pid) - wakeups
+        // 2 s of frames would be 60; the stats tick, and `pipcam status` asked twice here, a few.
+        #expect((0..<15).contains(woken), "the display thread was woken \(woken) times in 2 s with nothing shown")
+
+        cover.terminate(grace: .milliseconds(200))
+        try waitUntil("frames are shown again once uncovered", timeout: .seconds(5)) { try shown(x) > covered }
+        // The ~70 frames made while covered are no gap; a slow debug build may skip a few of its own.
+        let droppedAgain = try dropped(x)
+        #expect(droppedAgain - droppedCovered < 10, "frames nothing showed were counted as dropped: \(droppedCovered) → \(droppedAgain)")
         #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "\(pipcam.stderrText)")
     }
 }
