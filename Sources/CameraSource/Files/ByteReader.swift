@@ -25,6 +25,27 @@ final class ByteReader {
 
     deinit { storage.deallocate() }
 
+    /// The file mapped, when it is a regular file read from its start: `borrow` hands out frames
+    /// from it without copying them.
+    var mapping: MappedFile?
+
+    /// Where the next `count` bytes lie in the file's mapping, consumed; nil (nothing consumed)
+    /// when nothing is mapped or the file, as it is now, ends before them — read them instead.
+    func borrow(_ count: Int) -> UnsafeRawPointer? {
+        guard let mapping, count > 0, offset + count <= mapping.length,
+            let size = MappedFile.size(of: fd), offset + count <= size
+        else { return nil }
+        let at = offset
+        let buffered = min(count, end - start)
+        consume(buffered)
+        // The descriptor reads on after the borrowed bytes, for what comes between frames.
+        if count > buffered {
+            guard lseek(fd, off_t(count - buffered), SEEK_CUR) >= 0 else { return nil }
+            offset += count - buffered
+        }
+        return mapping.base + at
+    }
+
     /// The bytes read ahead but not consumed yet.
     var available: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: storage + start, count: end - start)

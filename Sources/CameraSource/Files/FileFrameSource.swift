@@ -10,6 +10,8 @@ struct FileFrame {
     var height: Int
     var byteCount: Int
     var colorimetry: Colorimetry
+    /// Where the frame lies in the file's mapping; nil: read into its ring buffer.
+    var base: UnsafeRawPointer? = nil
 }
 
 /// What a format's `readFrame` throws when the file ends inside a frame: `got` bytes of the
@@ -54,6 +56,10 @@ public class FileFrameSource: FrameSource {
     private let origin: Origin
     private var fd: Int32 = -1
     private var reader: ByteReader?
+    /// The file mapped (regular files): frames borrowed from it stay valid until the source goes.
+    private var mapping: MappedFile?
+    /// The bytes of the file each lent-out buffer index stands for, when borrowed from `mapping`.
+    private var borrowed = [Range<Int>?](repeating: nil, count: FileFrameSource.bufferCount)
     var ring = BufferRing()
     private var pacer = FramePacer(fps: 30)
     private var prefetched: (index: Int, frame: FileFrame)?
@@ -116,6 +122,9 @@ public class FileFrameSource: FrameSource {
         }
         let reader = ByteReader(fd: fd)
         self.reader = reader
+        // Offsets in the stream are offsets in the file only for a file read from its start.
+        if lseek(fd, 0, SEEK_CUR) == 0 { mapping = MappedFile(fd: fd) }
+        reader.mapping = mapping
         do {
             let bufferBytes = try openStream(reader)
             pacer = FramePacer(fps: frameRate ?? 30)
@@ -172,9 +181,13 @@ public class FileFrameSource: FrameSource {
                 throw error
             }
         }
+        if let mapping, let base = frame.base {
+            let at = mapping.base.distance(to: base)
+            borrowed[index] = at..<(at + frame.byteCount)
+        }
         // The first frame was read in start(); it counts as read now, when it is handed out.
         let video = VideoFrame(
-            packed: frame.format, width: frame.width, height: frame.height, base: ring.bases[index],
+            packed: frame.format, width: frame.width, height: frame.height, base: frame.base ?? UnsafeRawPointer(ring.bases[index]),
             byteCount: frame.byteCount, colorimetry: frame.colorimetry, timestamp: .now(),
             sequence: nextSequence, bufferIndex: index)
         nextSequence += 1
@@ -188,6 +201,10 @@ public class FileFrameSource: FrameSource {
     }
 
     public func recycle(bufferIndex: Int) {
+        if borrowed.indices.contains(bufferIndex), let range = borrowed[bufferIndex] {
+            mapping?.dropPages(offset: range.lowerBound, count: range.count)
+            borrowed[bufferIndex] = nil
+        }
         ring.release(bufferIndex)
     }
 

@@ -41,6 +41,11 @@ public final class RawSource: FileFrameSource {
     }
 
     override func readFrame(_ reader: ByteReader, into index: Int) throws -> FileFrame? {
+        if let bytes = reader.borrow(frameBytes) {
+            return FileFrame(
+                format: format, width: width, height: height, byteCount: frameBytes,
+                colorimetry: .standard(forHeight: height), base: bytes)
+        }
         let got = try reader.read(into: ring.bases[index], count: frameBytes)
         if got == 0 { return nil }
         if got < frameBytes { throw TruncatedFrame(got: got, expected: frameBytes) }

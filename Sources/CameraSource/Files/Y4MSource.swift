@@ -67,6 +67,11 @@ public final class Y4MSource: FileFrameSource {
             throw badInput("bad frame marker at byte \(markerOffset): expected end of line after 'FRAME'")
         }
         reader.consume(newline + 1)
+        if let bytes = reader.borrow(frameBytes) {
+            return FileFrame(
+                format: format, width: frameWidth, height: frameHeight, byteCount: frameBytes,
+                colorimetry: colorimetry, base: bytes)
+        }
         let got = try reader.read(into: ring.bases[index], count: frameBytes)
         if got < frameBytes { throw TruncatedFrame(got: got, expected: frameBytes) }
         return FileFrame(
