@@ -60,8 +60,8 @@ public protocol FrameSource: AnyObject {
     /// when wanted. Files and the test pattern go on.
     func setIdle(_ idle: Bool)
     /// No window shows the frames (`true`) or one does again (`false`). A live source's frames then
-    /// go straight back to it from the pump (docs/PERFORMANCE.md, "While nothing shows"), so it
-    /// may skip work only the picture needs: the test pattern stops painting.
+    /// go straight back to it from the pump (docs/PERFORMANCE.md, "While nothing shows the camera"),
+    /// so it may skip work only the picture needs: the test pattern stops painting.
     func setUnseen(_ unseen: Bool)
 }
 

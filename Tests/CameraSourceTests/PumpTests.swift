@@ -167,7 +167,7 @@ func waitForDisplay(_ mailbox: FrameMailbox) {
 }
 
 /// While no window shows the frames a live source's frames go straight back on the capture thread,
-/// the display thread not woken (docs/PERFORMANCE.md, "While nothing shows").
+/// the display thread not woken (docs/PERFORMANCE.md, "While nothing shows the camera").
 @Suite struct PumpUnseenTests {
     @Test func unseenLiveFramesGoStraightBackWithoutWakingTheDisplay() {
         let source = ScriptedSource(total: 1_000_000, buffers: 3, live: true)
