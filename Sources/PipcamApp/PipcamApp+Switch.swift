@@ -98,7 +98,12 @@ extension PipcamApp {
     /// Acts on what the capture side (or the starting thread) says became of the switch.
     func followSwitchOutcomes() {
         for outcome in switcher.inbox.takeOutcomes() {
-            if case .switched = outcome { stats.noteSwitch() }
+            if case .switched = outcome {
+                stats.noteSwitch()
+                // Unseen, no frame comes to replace the one kept for redraws: given back now, it
+                // lets the old source go (a camera closes) instead of when a window shows video.
+                if framesUnseen { releaseFrames() }
+            }
             guard var pending = pendingSwitch else { continue }
             if let timer = pending.timer { loop.cancelTimer(timer) }
             switch outcome {

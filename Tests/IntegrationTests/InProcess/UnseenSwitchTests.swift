@@ -1,0 +1,62 @@
+import CameraSource
+import Foundation
+import PipCore
+@testable import PipWindow
+@testable import PipcamApp
+import Testing
+import TestSupport
+
+/// The test pattern, saying when it was stopped (from the capture thread).
+private final class WatchedPattern: FrameSource, @unchecked Sendable {
+    private let pattern = TestPatternSource(width: 320, height: 180)
+    let stopped = Locked(false)
+    var name: String { pattern.name }
+    var isLive: Bool { true }
+    var mirroredByDefault: Bool { false }
+    var frameWidth: Int { pattern.frameWidth }
+    var frameHeight: Int { pattern.frameHeight }
+    var frameFormat: PixelFormat? { pattern.frameFormat }
+    var frameRate: Double? { pattern.frameRate }
+    var pollDescriptor: Int32? { nil }
+    func start() throws { pattern.start() }
+    func nextFrame(now: MonotonicInstant) throws -> SourceStep { pattern.nextFrame(now: now) }
+    func recycle(bufferIndex: Int) { pattern.recycle(bufferIndex: bufferIndex) }
+    func stop() {
+        pattern.stop()
+        stopped.withLock { $0 = true }
+    }
+    func setUnseen(_ unseen: Bool) { pattern.setUnseen(unseen) }
+}
+
+/// While no window shows video no frame comes to replace the one kept for redraws
+/// (docs/BEHAVIOUR.md, "When nothing shows the camera"): a switch made then must still let the
+/// old source go — a camera closes at once, not when a window shows video again.
+@Suite struct UnseenSwitchTests {
+    @Test func aSwitchWhileNothingShowsLetsTheOldSourceGo() throws {
+        let x = try makeServer()
+        let display = try XDisplay(name: x.display)
+        let old = WatchedPattern()
+        try old.start()
+        var options = SessionOptions()
+        options.remembersGeometry = false
+        options.automaticPip = .never
+        // Not the idle release's giving every frame back: the switch's own.
+        options.idleReleaseSeconds = 0
+        let app = PipcamApp(display: display, source: old, options: options)
+        var cover: RunningProcess?
+        var reply: SwitchReply?
+        let script = LoopScript()
+        script.wait("the main window to show frames", until: { app.pip != nil && app.stats.shown >= 5 }) {
+            cover = try? x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
+        }
+        script.wait("the frames to be unseen under the cover", until: { app.framesUnseen }) {
+            app.switchSource(to: "test") { reply = $0 }
+        }
+        script.wait("the switch to be answered", until: { reply != nil })
+        script.wait("the old source to stop", until: { old.stopped.withLock { $0 } })
+        script.start(on: app.loop)
+        #expect(app.run() == 0, "timed out waiting for \(script.failedStep ?? "")")
+        cover?.terminate(grace: .milliseconds(200))
+        #expect(reply == .switched(source: "test"), "\(String(describing: reply))")
+    }
+}
