@@ -9,6 +9,26 @@ import Testing
     private func shown(_ x: XServer) throws -> Int { try x.pipcamStatus().object["shown"] as? Int ?? -1 }
     private func dropped(_ x: XServer) throws -> Int { try x.pipcamStatus().object["dropped"] as? Int ?? -1 }
 
+    /// pipcam showing the test pattern in its main window (PiP never starts by itself), once frames are shown.
+    private func startShowingFrames(_ x: XServer) throws -> (RunningProcess, XWindowID) {
+        let pipcam = try x.startPipcam(["--source", "test", "--auto-pip", "never"])
+        let main = try x.waitForWindow(className: "pipcam", role: "main")
+        try waitUntil("frames are shown", timeout: .seconds(10)) { try shown(x) > 10 }
+        return (pipcam, main)
+    }
+
+    /// xmessage over the whole screen (no window manager: it stays where it asks to be), once
+    /// frames stopped being shown under it.
+    private func coverTheScreen(_ x: XServer) throws -> RunningProcess {
+        let cover = try x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
+        try waitUntil("frames stop being shown under the cover", timeout: .seconds(5)) {
+            let before = try shown(x)
+            Thread.sleep(forTimeInterval: 0.5)
+            return try shown(x) == before
+        }
+        return cover
+    }
+
     /// How often the display thread (the process's first) has slept and been woken so far.
     private func displayWakeups(_ pid: pid_t) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)
@@ -18,18 +38,9 @@ import Testing
 
     @Test func aCoveredMainWindowDrawsNoFramesUntilUncovered() throws {
         let x = try XServer()
-        let pipcam = try x.startPipcam(["--source", "test", "--auto-pip", "never"])
-        let main = try x.waitForWindow(className: "pipcam", role: "main")
-        try waitUntil("frames are shown", timeout: .seconds(10)) { try shown(x) > 10 }
-
-        // xmessage over the whole screen (no window manager: it stays where it asks to be).
-        let cover = try x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
+        let (pipcam, main) = try startShowingFrames(x)
+        let cover = try coverTheScreen(x)
         defer { cover.terminate(grace: .milliseconds(200)) }
-        try waitUntil("frames stop being shown under the cover", timeout: .seconds(5)) {
-            let before = try shown(x)
-            Thread.sleep(forTimeInterval: 0.3)
-            return try shown(x) == before
-        }
         let covered = try shown(x)
         Thread.sleep(forTimeInterval: 1)
         #expect(try shown(x) == covered, "frames drawn into a covered window")
@@ -45,17 +56,9 @@ import Testing
     /// never took are not dropped ones once the window is uncovered.
     @Test func coveredTheDisplayThreadSleepsAndNothingCountsAsDropped() throws {
         let x = try XServer()
-        let pipcam = try x.startPipcam(["--source", "test", "--auto-pip", "never"])
-        _ = try x.waitForWindow(className: "pipcam", role: "main")
-        try waitUntil("frames are shown", timeout: .seconds(10)) { try shown(x) > 10 }
-
-        let cover = try x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
+        let (pipcam, _) = try startShowingFrames(x)
+        let cover = try coverTheScreen(x)
         defer { cover.terminate(grace: .milliseconds(200)) }
-        try waitUntil("frames stop being shown under the cover", timeout: .seconds(5)) {
-            let before = try shown(x)
-            Thread.sleep(forTimeInterval: 0.5)
-            return try shown(x) == before
-        }
         let covered = try shown(x), droppedCovered = try dropped(x)
         let wakeups = try displayWakeups(pipcam.pid)
         Thread.sleep(forTimeInterval: 2)
