@@ -61,7 +61,8 @@ public protocol FrameSource: AnyObject {
     func setIdle(_ idle: Bool)
     /// No window shows the frames (`true`) or one does again (`false`). A live source's frames then
     /// go straight back to it from the pump (docs/PERFORMANCE.md, "While nothing shows the camera"),
-    /// so it may skip work only the picture needs: the test pattern stops painting.
+    /// so it may skip work only the picture needs: the test pattern stops painting. Not said while
+    /// `--share` feeds a call, which still sees the frames.
     func setUnseen(_ unseen: Bool)
 }
 

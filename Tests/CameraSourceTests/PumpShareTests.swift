@@ -60,6 +60,22 @@ import Glibc
         #expect(shared ? source.idles.withLock { $0 }.isEmpty : told && back, "\(source.idles.withLock { $0 })")
     }
 
+    /// Unseen, a shared source's frames still reach the virtual camera (the call sees them), and
+    /// the source is not told it is unseen: the test pattern must paint on for the call.
+    @Test func unseenFramesStillReachTheCallAndTheSourceKeepsPainting() {
+        let out = FakeOutputDevice()
+        let source = ScriptedSource(total: 1_000_000, buffers: 2, live: true)
+        let s = share(out)
+        let pump = FramePump(source: source, share: s)
+        pump.mailbox.noteUnseen(true)
+        pump.run()
+        let written = eventually(timeout: .seconds(2)) { s.written >= 20 }
+        let posted = pump.mailbox.hasPending
+        pump.stop()
+        #expect(written && !posted, "written \(s.written), posted \(posted)")
+        #expect(source.unseens.withLock { $0 }.isEmpty, "\(source.unseens.withLock { $0 })")
+    }
+
     /// A camera that gives nothing (interrupted): the pump wakes for the placeholders.
     @Test func placeholdersFlowWhileTheSourceWaits() {
         let out = FakeOutputDevice()

@@ -96,7 +96,8 @@ public final class FramePump: @unchecked Sendable {
             if let size = mailbox.takeDisplaySize(), share == nil { source.displaySizeChanged(width: size.width, height: size.height) }
             if let change = mailbox.takeUnseenChange() {
                 unseen = change
-                source.setUnseen(change)
+                // A shared source's frames are still seen, by the call: the test pattern paints on.
+                if share == nil { source.setUnseen(change) }
             }
             // A shared camera serves the call whatever the windows show.
             if let idle = mailbox.takeIdleChange(), share == nil {
