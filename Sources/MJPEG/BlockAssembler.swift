@@ -1,6 +1,6 @@
-/// The second half of the reduced decoder: turns `BlockRecords` into pixels. Walks blocks in
-/// picture order, keeps each component's DC predictor, adds the DC part to each block's AC sum and
-/// writes the block's 1, 2×2 or 4×4 pixels where its MCU and slot put them.
+/// The second half of the split decode: turns `BlockRecords` into pixels. Walks blocks in
+/// picture order, keeps each component's DC predictor, adds the DC part to each block's value and
+/// writes the block's 1, 2×2, 4×4 or 8×8 pixels where its MCU and slot put them.
 struct BlockAssembler {
     let slots: UnsafePointer<BlockSlot>
     let slotCount: Int
@@ -14,15 +14,17 @@ struct BlockAssembler {
         side: Int, records: BlockRecords, first: Int, blocks: Range<Int>, predictors: UnsafeMutablePointer<Int32>
     ) {
         switch side {
-        case 1, 2: run(SIMD4<Float>.self, side: side, records: records, first: first, blocks: blocks, predictors: predictors)
-        default: run(SIMD16<Float>.self, side: 4, records: records, first: first, blocks: blocks, predictors: predictors)
+        case 1: run(BlockMean.self, records: records, first: first, blocks: blocks, predictors: predictors)
+        case 2: run(QuarterMeans.self, records: records, first: first, blocks: blocks, predictors: predictors)
+        case 4: run(HalfMeans.self, records: records, first: first, blocks: blocks, predictors: predictors)
+        default: run(FullBlock.self, records: records, first: first, blocks: blocks, predictors: predictors)
         }
     }
 
     @inline(__always)
-    private func run<Sum: SIMD>(
-        _: Sum.Type, side: Int, records: BlockRecords, first: Int, blocks: Range<Int>, predictors: UnsafeMutablePointer<Int32>
-    ) where Sum.Scalar == Float {
+    private func run<Kind: BlockKind>(
+        _: Kind.Type, records: BlockRecords, first: Int, blocks: Range<Int>, predictors: UnsafeMutablePointer<Int32>
+    ) {
         guard !blocks.isEmpty else { return }
         let sums = records.sums + (first &- blocks.lowerBound) &* records.sumStride, stride = records.sumStride
         let differences = records.differences + (first &- blocks.lowerBound)
@@ -31,8 +33,8 @@ struct BlockAssembler {
         for b in blocks {
             let slot = slots[s]
             predictors[slot.component] &+= differences[b]
-            slot.write(
-                sums.load(fromByteOffset: b &* stride, as: Sum.self), predictor: predictors[slot.component], side: side,
+            Kind.write(
+                sums.load(fromByteOffset: b &* stride, as: Kind.Value.self), slot: slot, predictor: predictors[slot.component],
                 to: output + slot.offset + mcuX &* slot.stepX + mcuY &* slot.stepY)
             s &+= 1
             if s == slotCount {

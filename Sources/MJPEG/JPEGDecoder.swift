@@ -4,10 +4,10 @@ import PipCore
 /// Decodes camera JPEGs straight to planar Y′CbCr and — when the picture will be shown smaller —
 /// at 1/2, 1/4 or 1/8 scale, which is much cheaper than decoding at full size and scaling afterwards.
 ///
-/// Baseline pictures at 1/2, 1/4 and 1/8 scale go through `ReducedJPEGDecoder` (block means computed
-/// from the coefficients, no inverse DCT); everything else through libjpeg-turbo, scaling inside
-/// its IDCT. A large picture with restart intervals that libjpeg-turbo decodes is cut in two at
-/// a restart marker (`RestartCut`) and its halves decoded on two threads.
+/// Baseline pictures (what cameras send) go through `ReducedJPEGDecoder`: at 1/2, 1/4 and 1/8
+/// scale block means computed from the coefficients, at full size an inverse DCT of its own, large
+/// ones on two threads. Everything else (progressive, arithmetic-coded, RGB, unusual subsampling)
+/// through libjpeg-turbo on one thread, scaling inside its IDCT.
 ///
 /// Owns its output buffer: the returned frame is valid until the next `decode` call. Not thread-safe;
 /// use one decoder per thread.
@@ -16,19 +16,11 @@ public final class JPEGDecoder {
     private var buffer: UnsafeMutableRawPointer?
     private var bufferSize = 0
     private let reduced: ReducedJPEGDecoder?
-    private let cutter = RestartCut()
-    /// The lower half of a cut picture, decoded on the split's second thread; made when first needed.
-    private var lowerHalf: LowerHalf?
-    /// Where pictures are cut, in thousandths of their entropy-coded bytes, and what the halves cost.
-    private var cutPermille = 500, cutBalance = SplitBalance()
-    /// The rows above the cut of the last picture libjpeg-turbo decoded in two halves; nil when it
-    /// was not cut. For tests.
-    private(set) var lastCutRows: Int?
     /// Buffers made so far (the reduced decoder's and libjpeg-turbo's output); for tests.
-    var allocations: Int { (reduced?.allocations ?? 0) + (bufferSize > 0 ? 1 : 0) + cutter.allocations }
+    var allocations: Int { (reduced?.allocations ?? 0) + (bufferSize > 0 ? 1 : 0) }
 
-    /// The threads a decoder uses for large pictures unless told otherwise: 2, so a frame's latency
-    /// nearly halves. 1 suits frames that queue behind each other anyway, where the other CPU is
+    /// The threads a decoder uses for large baseline pictures unless told otherwise: 2, so a frame's
+    /// latency nearly halves. 1 suits frames that queue behind each other anyway, where the other CPU is
     /// busier reading and showing them (`pipcam --untimed`).
     public static let standardThreads = 2
 
@@ -88,13 +80,9 @@ public final class JPEGDecoder {
     /// The result is planar (I420, I422, I444 or gray, JFIF colorimetry) or BGRA for unusual
     /// subsamplings, with `timestamp`, `sequence` and `bufferIndex` copied from `source`.
     /// Throws `JPEGError.corrupt` when the data cannot be decoded. `rows` hears of the rows the
-    /// reduced decoder finishes as it goes, and of the upper half of a picture libjpeg-turbo
-    /// decodes in two (other pictures of libjpeg-turbo's are reported not at all).
+    /// reduced decoder finishes as it goes (pictures of libjpeg-turbo's are reported not at all).
     public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) throws -> VideoFrame {
         if let reduced, let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight, rows: rows) { return frame }
-        let split = reduced?.split
-        if lastCutRows != nil { split?.prepare() }  // wakes the second thread while this one reads headers
-        lastCutRows = nil
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         let jpeg = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let header = try readHeader(jpeg, count: data.count)
@@ -148,12 +136,7 @@ public final class JPEGDecoder {
             let planes = Planes(
                 (out + offsets.0).assumingMemoryBound(to: UInt8.self), (out + offsets.1).assumingMemoryBound(to: UInt8.self),
                 (out + offsets.2).assumingMemoryBound(to: UInt8.self))
-            if let split, data.count >= SplitScan.minimumBytes, let cut = cutter.cut(data, nearPermille: cutPermille) {
-                try decodeHalves(cut, on: split, into: planes, strides: strides, picture: picture, scale: d, rows: rows)
-                status = 0
-            } else {
-                status = Self.decompress(handle, data, into: planes, strides: strides, width: sw, height: sh)
-            }
+            status = Self.decompress(handle, data, into: planes, strides: strides, width: sw, height: sh)
         }
         // Warnings (e.g. extraneous bytes) still leave a complete picture; only fatal errors skip it.
         if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) {
@@ -179,72 +162,6 @@ public final class JPEGDecoder {
                             handle, jpeg, UInt(data.count), planePtrs, Int32(width), stridePtrs, Int32(height), TJFLAG_FASTDCT)
                     }
                 }
-            }
-        }
-    }
-
-    /// Decodes a picture cut at a restart marker: the upper part here, the lower on `split`'s
-    /// second thread with a handle of its own, each into its own rows of `planes` (`picture`'s).
-    /// The upper part's rows go to `rows` as soon as they are decoded, to be converted while the
-    /// lower part still decodes. The cut follows what the halves cost (`SplitBalance`, this
-    /// thread's conversion counted in), as the reduced decoder's split does.
-    private func decodeHalves(
-        _ cut: RestartCut.Cut, on split: SplitScan, into planes: Planes, strides: (Int32, Int32, Int32),
-        picture: VideoFrame, scale: Int, rows: DecodedRows?
-    ) throws {
-        let width = picture.width, height = picture.height
-        // Cut at an MCU row: at any scale its rows are whole rows of every plane.
-        let topRows = cut.topRows / scale, chromaRows = picture.format == .i420 ? topRows / 2 : topRows
-        let lower = lowerHalf ?? LowerHalf()
-        lowerHalf = lower
-        lower.jpeg = cut.bottom
-        lower.planes = (
-            planes.0 + topRows * Int(strides.0), planes.1 + chromaRows * Int(strides.1), planes.2 + chromaRows * Int(strides.2))
-        lower.strides = strides
-        lower.width = width
-        lower.height = height - topRows
-        var status: Int32 = 0
-        let timing = split.runAside(lower) {
-            status = Self.decompress(handle, cut.top, into: planes, strides: strides, width: width, height: topRows)
-            if status == 0 || tjGetErrorCode(handle) != Int32(TJERR_FATAL.rawValue) { rows?.decoded(picture, rows: topRows) }
-        }
-        if status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) { throw failure() }
-        if let problem = lower.problem { throw JPEGError.corrupt(problem) }
-        lastCutRows = cut.topRows
-        guard timing.ranAside else { return }
-        let upperBits = (cut.top.count - 2) * 8, lowerBits = (cut.bottom.count - 2) * 8
-        cutBalance.note(SplitBalance.Sample(
-            decodeNanoseconds: timing.hereNanoseconds, decodeBits: upperBits,
-            recordNanoseconds: timing.asideNanoseconds, recordBits: lowerBits, assembleNanoseconds: 0, assembleBits: 0,
-            delayNanoseconds: timing.delayNanoseconds))
-        if let next = cutBalance.permille(totalBits: upperBits + lowerBits, range: SplitScan.splitRange) { cutPermille = next }
-    }
-
-    /// The lower half of a cut picture and where it goes, decoded by `run` on another thread.
-    private final class LowerHalf: SplitTask, @unchecked Sendable {
-        private var handle: tjhandle
-        var jpeg = UnsafeRawBufferPointer(start: nil, count: 0)
-        var planes: Planes?
-        var strides: (Int32, Int32, Int32) = (0, 0, 0)
-        var width = 0, height = 0
-        /// libjpeg-turbo's fatal error, if the last `run` had one.
-        private(set) var problem: String?
-
-        init() {
-            guard let h = tjInitDecompress() else { fatalError("tjInitDecompress failed: out of memory") }
-            handle = h
-        }
-
-        deinit { tjDestroy(handle) }
-
-        func run() {
-            problem = nil
-            let status = JPEGDecoder.decompress(handle, jpeg, into: planes!, strides: strides, width: width, height: height)
-            guard status != 0 && tjGetErrorCode(handle) == Int32(TJERR_FATAL.rawValue) else { return }
-            problem = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "corrupt JPEG"
-            if let fresh = tjInitDecompress() {  // see `failure`
-                tjDestroy(handle)
-                handle = fresh
             }
         }
     }

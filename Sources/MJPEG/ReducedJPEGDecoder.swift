@@ -1,7 +1,8 @@
 import Glibc
 import PipCore
 
-/// Decodes baseline JPEGs at 1/2, 1/4 or 1/8 scale without an inverse DCT.
+/// Decodes baseline JPEGs at 1/2, 1/4 or 1/8 scale without an inverse DCT, and at full size with
+/// one of its own (`FullBlock`).
 ///
 /// At 1/4 scale each 8×8 block becomes 2×2 pixels, each the exact mean of the 4×4 quarter of the
 /// block it covers; at 1/2, 4×4 pixels, means of 2×2 squares; at 1/8, one pixel, the block's mean
@@ -11,6 +12,9 @@ import PipCore
 /// Entropy decoding is the whole remaining cost; it uses look-up tables that decode most
 /// coefficients — code and value — at once. A box filter at exactly the scale is what the window
 /// shows anyway, so the picture matches a full decode followed by an area-average shrink.
+///
+/// At full size each block goes through a separable inverse DCT instead, with the DC part left out
+/// of it and added as the block is written, so the two-thread split works alike at every scale.
 ///
 /// `decode` returns nil for streams it does not handle (see `JPEGHeader`); the caller then uses
 /// libjpeg-turbo. Owns its output: the frame is valid until the next call. Allocates only when the
@@ -25,7 +29,8 @@ final class ReducedJPEGDecoder {
     private let entropy = EntropyData()
     /// 4 quantization tables × 64 zig-zag positions: the contribution of a coefficient of 1 to each
     /// output pixel of its block, row by row (`SIMD4<Float>` for 1 or 2×2 pixels, `SIMD16<Float>`
-    /// for 4×4). Zero past position 63: the decoding loop may add a value at up to 127.
+    /// for 4×4). Zero past position 63: the decoding loop may add a value at up to 127. At full
+    /// size each table's space holds a `FullBlock.Dequantisation` instead.
     static let weightsPerTable = 128
     private let weights = UnsafeMutableRawPointer.allocate(
         byteCount: 4 * weightsPerTable * MemoryLayout<SIMD16<Float>>.stride, alignment: 64)
@@ -63,9 +68,8 @@ final class ReducedJPEGDecoder {
         return header.parse(data) ? (header.width, header.height) : nil
     }
 
-    /// `source` (an `.mjpeg` frame) at the smallest of 1/8, 1/4 or 1/2 scale that still covers
-    /// `minWidth`×`minHeight`, planar; nil when a larger scale is needed or the stream is not one
-    /// this decoder handles. `rows` hears of the rows the first thread finishes as it goes.
+    /// `source` (an `.mjpeg` frame) at the smallest of 1/8, 1/4, 1/2 or full scale that still covers
+    /// `minWidth`×`minHeight`, planar; nil when the stream is not one this decoder handles. `rows` hears of the rows the first thread finishes as it goes.
     func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) -> VideoFrame? {
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         split?.settle()  // before the headers, entropy data and slots it reads change
@@ -76,7 +80,6 @@ final class ReducedJPEGDecoder {
         guard header.parse(data), FrameLimits.problem(width: header.width, height: header.height) == nil else { return nil }
         let denominator = JPEGDecoder.scaleDenominator(
             width: header.width, height: header.height, minWidth: minWidth, minHeight: minHeight)
-        guard denominator >= 2 else { return nil }
         let comps = header.components
         var maxH = 1, maxV = 1
         for c in comps {
@@ -167,7 +170,6 @@ final class ReducedJPEGDecoder {
     func prepare(width: Int, height: Int, minWidth: Int, minHeight: Int) {
         guard width > 0, height > 0 else { return }
         let denominator = JPEGDecoder.scaleDenominator(width: width, height: height, minWidth: minWidth, minHeight: minHeight)
-        guard denominator >= 2 else { return }
         split?.settle()  // a stopped recording thread may still read the entropy data replaced here
         let pixelsPerBlock = 8 / denominator
         // 4:2:2 comes as luma 2×1 with chroma 1×1 blocks per MCU (libjpeg) or as 2×2 with 1×2
@@ -205,13 +207,23 @@ final class ReducedJPEGDecoder {
     }
 
     private func weightStride(_ side: Int) -> Int {
-        side == 4 ? MemoryLayout<SIMD16<Float>>.stride : MemoryLayout<SIMD4<Float>>.stride
+        side >= 4 ? MemoryLayout<SIMD16<Float>>.stride : MemoryLayout<SIMD4<Float>>.stride
     }
 
     private func prepareWeights(denominator: Int) {
         if denominator == weightsDenominator && header.quant == weightsQuant { return }
         for i in 0..<weightsQuant.count { weightsQuant[i] = header.quant[i] }  // own storage: no copy-on-write later
         weightsDenominator = denominator
+        if denominator == 1 {
+            weightsQuant.withUnsafeBufferPointer { quant in
+                for table in 0..<4 {
+                    FullBlock.Dequantisation.prepare(
+                        weights + table * Self.weightsPerTable * weightStride(8), quant: quant.baseAddress! + table * 64)
+                    dcWeights[table] = Float(quant[table * 64]) / 8
+                }
+            }
+            return
+        }
         // mean[i][u]: mean over output pixel i's run of `denominator` samples (x = i·d … i·d + d − 1)
         // of the DCT basis cos((2x+1)uπ/16). For 1/4 scale it is zero for even u > 0.
         let side = 8 / denominator

@@ -49,9 +49,10 @@ struct ScanDecoder {
         side: Int, from resume: ScanPosition? = nil, intervals: Range<Int>? = nil, watching watch: Watch?
     ) -> Splice? {
         switch side {
-        case 1: return scan(SIMD4<Float>.self, side: 1, coefficients: false, from: resume, intervals: intervals, watch: watch)
-        case 2: return scan(SIMD4<Float>.self, side: 2, coefficients: true, from: resume, intervals: intervals, watch: watch)
-        default: return scan(SIMD16<Float>.self, side: 4, coefficients: true, from: resume, intervals: intervals, watch: watch)
+        case 1: return scan(BlockMean.self, from: resume, intervals: intervals, watch: watch)
+        case 2: return scan(QuarterMeans.self, from: resume, intervals: intervals, watch: watch)
+        case 4: return scan(HalfMeans.self, from: resume, intervals: intervals, watch: watch)
+        default: return scan(FullBlock.self, from: resume, intervals: intervals, watch: watch)
         }
     }
 
@@ -61,17 +62,17 @@ struct ScanDecoder {
     /// is set. Returns the number of blocks recorded. No restart intervals.
     func record(side: Int, from byte: Int, into records: BlockRecords, progress: SplitProgress) -> Int {
         switch side {
-        case 1: return record(SIMD4<Float>.self, coefficients: false, from: byte, into: records, progress: progress)
-        case 2: return record(SIMD4<Float>.self, coefficients: true, from: byte, into: records, progress: progress)
-        default: return record(SIMD16<Float>.self, coefficients: true, from: byte, into: records, progress: progress)
+        case 1: return record(BlockMean.self, from: byte, into: records, progress: progress)
+        case 2: return record(QuarterMeans.self, from: byte, into: records, progress: progress)
+        case 4: return record(HalfMeans.self, from: byte, into: records, progress: progress)
+        default: return record(FullBlock.self, from: byte, into: records, progress: progress)
         }
     }
 
-    /// `coefficients`: whether AC coefficients count (not for block means, which are the DC alone).
     @inline(__always)
-    private func scan<Sum: SIMD, Watch: BlockWatch>(
-        _: Sum.Type, side: Int, coefficients: Bool, from resume: ScanPosition?, intervals: Range<Int>?, watch: Watch?
-    ) -> Splice? where Sum.Scalar == Float {
+    private func scan<Kind: BlockKind, Watch: BlockWatch>(
+        _: Kind.Type, from resume: ScanPosition?, intervals: Range<Int>?, watch: Watch?
+    ) -> Splice? {
         let start = UnsafePointer(entropy.bytes)
         let endBit = endBit
         var reader = BitReader(start)
@@ -116,11 +117,9 @@ struct ScanDecoder {
                         return Splice(block: mcu * slotCount + s, record: record)
                     }
                     let slot = slots[s]
-                    let ac = block(
-                        Sum.self, &reader, predictor: &predictors[slot.component], dc: slot.dc, ac: slot.ac,
-                        weights: UnsafeRawPointer(slot.weights), coefficients: coefficients)
-                    slot.write(
-                        ac, predictor: predictors[slot.component], side: side,
+                    let value = Kind.decode(&reader, predictor: &predictors[slot.component], slot: slot)
+                    Kind.write(
+                        value, slot: slot, predictor: predictors[slot.component],
                         to: output + slot.offset + mcuX * slot.stepX + mcuY * slot.stepY)
                 }
                 mcu += 1
@@ -139,9 +138,9 @@ struct ScanDecoder {
     }
 
     @inline(__always)
-    private func record<Sum: SIMD>(
-        _: Sum.Type, coefficients: Bool, from byte: Int, into records: BlockRecords, progress: SplitProgress
-    ) -> Int where Sum.Scalar == Float {
+    private func record<Kind: BlockKind>(
+        _: Kind.Type, from byte: Int, into records: BlockRecords, progress: SplitProgress
+    ) -> Int {
         let start = UnsafePointer(entropy.bytes)
         let endBit = endBit, capacity = records.capacity
         let sums = records.sums, stride = records.sumStride, differences = records.differences, starts = records.starts
@@ -159,10 +158,8 @@ struct ScanDecoder {
             starts[count] = Int64(reader.bitOffset(from: start)) << 8 | Int64(s)
             let slot = slots[s]
             var difference: Int32 = 0
-            let ac = block(
-                Sum.self, &reader, predictor: &difference, dc: slot.dc, ac: slot.ac,
-                weights: UnsafeRawPointer(slot.weights), coefficients: coefficients)
-            (sums + count &* stride).storeBytes(of: ac, as: Sum.self)
+            let value = Kind.decode(&reader, predictor: &difference, slot: slot)
+            (sums + count &* stride).storeBytes(of: value, as: Kind.Value.self)
             differences[count] = difference
             count += 1
             s = s + 1 == slotCount ? 0 : s + 1
@@ -170,17 +167,18 @@ struct ScanDecoder {
         progress.publish(count)
         return count
     }
+}
 
-    /// Decodes one block, adds its DC difference to `predictor` and returns its weighted AC
-    /// coefficient sum (the output pixels minus 128 and minus the DC part).
+/// The Huffman decoding of one block (T.81 F.2.2), shared by every `BlockKind`.
+enum HuffmanBlock {
+    /// Decodes one block, adds its DC difference to `predictor` and hands each AC coefficient to `sink`.
     // Transparent, not `@inline(__always)`: called from six specialisations, the optimiser kept it
     // out of line as a function taking the bit reader through memory, which was slower
     // (docs/PERFORMANCE.md, "The Huffman decoding loop").
     @_transparent
-    private func block<Sum: SIMD>(
-        _: Sum.Type, _ reader: inout BitReader, predictor: inout Int32, dc: HuffmanTable.Tables, ac: HuffmanTable.Tables,
-        weights: UnsafeRawPointer, coefficients: Bool
-    ) -> Sum where Sum.Scalar == Float {
+    static func decode<Sink: CoefficientSink>(
+        _ reader: inout BitReader, predictor: inout Int32, dc: HuffmanTable.Tables, ac: HuffmanTable.Tables, into sink: inout Sink
+    ) {
         // A refill leaves at least 56 bits and a fast look-up (DC or AC) takes at most
         // `lookupBits` (10), so five share one refill: its shifts leave the chain of dependent
         // look-ups. `fastLeft` counts the look-ups the bits still cover.
@@ -198,9 +196,6 @@ struct ScanDecoder {
                 reader.consume(size)
             }
         }
-        // Raw loads: the weights are written as Floats, read as vectors of them.
-        @inline(__always) func weight(_ k: Int) -> Sum { weights.load(fromByteOffset: k &* MemoryLayout<Sum>.stride, as: Sum.self) }
-        var sum = Sum()
         var k = 1
         while k < 64 {
             if fastLeft == 0 {
@@ -211,20 +206,18 @@ struct ScanDecoder {
             let entry = ac.pairs[reader.peek(HuffmanTable.lookupBits)]
             if entry != 0 {
                 let first = k &+ Int((entry >> 16) & 0xFF)
-                let firstValue = Float(Int16(truncatingIfNeeded: entry >> 32))
+                let firstValue = Int32(Int16(truncatingIfNeeded: entry >> 32))
                 if first >= 63 {
                     // End of block, or its last coefficient: a second code belongs to the next block.
                     reader.consume(Int((entry >> 8) & 0xFF))
-                    if first == 63 && coefficients { sum += weight(63) * firstValue }
+                    if first == 63 { sink.add(63, firstValue) }
                     break
                 }
                 reader.consume(Int(entry & 0xFF))
                 let second = first &+ 1 &+ Int((entry >> 24) & 0x7F)
-                if coefficients {
-                    // Weights past 63 are zero, so an end-of-block second code adds nothing.
-                    sum += weight(first) * firstValue
-                    sum += weight(second) * Float(Int16(truncatingIfNeeded: entry >> 48))
-                }
+                // An end-of-block second code comes as a position past 63, which the sink ignores.
+                sink.add(first, firstValue)
+                sink.add(second, Int32(Int16(truncatingIfNeeded: entry >> 48)))
                 k = second &+ Int((entry >> 31) & 1)
             } else {
                 // A long code: up to 16 code bits and 15 value bits, more than a fast look-up
@@ -242,10 +235,9 @@ struct ScanDecoder {
                 let value = HuffmanTable.extend(reader.peek(size), size: size)
                 reader.consume(size)
                 if k >= 64 { break }
-                if coefficients { sum += weight(k) * Float(value) }
+                sink.add(k, Int32(truncatingIfNeeded: value))
                 k &+= 1
             }
         }
-        return sum
     }
 }

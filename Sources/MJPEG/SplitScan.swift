@@ -103,7 +103,13 @@ final class SplitScan {
         startThread()
     }
 
-    private static func sumStride(side: Int) -> Int { side == 4 ? 64 : 16 }
+    private static func sumStride(side: Int) -> Int {
+        switch side {
+        case 8: FullBlock.recordStride
+        case 4: HalfMeans.recordStride
+        default: QuarterMeans.recordStride
+        }
+    }
 
     /// How many times the records were made; for tests.
     var recordAllocations: Int { shared.records.allocations }

@@ -11,10 +11,10 @@ import Testing
     // Not a multiple of 16 lines: the two 4:2:2 layouts then need different sizes.
     static let width = 1280, height = 712
 
-    /// The picture decoded at 1/4 by `decoder`.
-    static func decode(_ jpeg: [UInt8], with decoder: ReducedJPEGDecoder) -> [UInt8]? {
+    /// The picture decoded at 1/`d` (1/4 unless told) by `decoder`.
+    static func decode(_ jpeg: [UInt8], with decoder: ReducedJPEGDecoder, denominator d: Int = 4) -> [UInt8]? {
         jpeg.withUnsafeBytes { raw in
-            decoder.decode(Pictures.frame(raw), minWidth: width / 4, minHeight: height / 4).map(Split.bytes)
+            decoder.decode(Pictures.frame(raw), minWidth: width / d, minHeight: height / d).map(Split.bytes)
         }
     }
 
@@ -36,22 +36,23 @@ import Testing
         }
     }
 
-    @Test(arguments: Encoding.allCases)
-    func aPreparedDecoderMakesNothingForTheFirstPicture(encoding: Encoding) throws {
+    /// At 1/4 and at full size (a main window shown large), whose records are eight times wider.
+    @Test(arguments: Encoding.allCases, [4, 1])
+    func aPreparedDecoderMakesNothingForTheFirstPicture(encoding: Encoding, denominator d: Int) throws {
         let jpeg = try encoding.picture()
         let entropy = Split.entropyBytes(jpeg)
         #expect(entropy >= SplitScan.minimumBytes && entropy <= Self.width * Self.height / 4, "\(entropy) bytes")
         let prepared = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
-        prepared.prepare(width: Self.width, height: Self.height, minWidth: Self.width / 4, minHeight: Self.height / 4)
+        prepared.prepare(width: Self.width, height: Self.height, minWidth: Self.width / d, minHeight: Self.height / d)
         let made = prepared.allocations
-        let r = Split.decodeBoth(jpeg, denominator: 4, split: prepared, single: single)
+        let r = Split.decodeBoth(jpeg, denominator: d, split: prepared, single: single)
         #expect(prepared.allocations == made, "the first picture made \(prepared.allocations - made) buffers")
         #expect(r.split != nil && r.split == r.single)
         #expect(r.splice != nil, "the halves did not meet")
         // Unprepared, the same picture makes them (the count is not stuck).
         let cold = ReducedJPEGDecoder(threads: 2)
         let before = cold.allocations
-        #expect(Self.decode(jpeg, with: cold) == r.single)
+        #expect(Self.decode(jpeg, with: cold, denominator: d) == r.single)
         #expect(cold.allocations >= before + 3, "output, entropy data and records")
     }
 
@@ -73,15 +74,13 @@ import Testing
         #expect(scan.balance.decode != nil, "prepared records: the first split is learned from")
     }
 
-    @Test func streamsThatAreNotReducedOrSplitGetNothingTheyDoNotUse() throws {
+    @Test func streamsTooSmallToSplitGetNoRecords() throws {
         let decoder = ReducedJPEGDecoder(threads: 2)
         let before = decoder.allocations
-        // Shown at full size: libjpeg-turbo decodes it, not this decoder.
-        decoder.prepare(width: 640, height: 360, minWidth: 640, minHeight: 360)
-        #expect(decoder.allocations == before)
-        // Too small to be split: output and entropy room, no records.
+        // Output and entropy room, no records, reduced or at full size.
         decoder.prepare(width: 320, height: 240, minWidth: 80, minHeight: 60)
         #expect(decoder.allocations > before)
+        decoder.prepare(width: 320, height: 240, minWidth: 320, minHeight: 240)
         #expect(try #require(decoder.split).recordAllocations == 0)
     }
 }

@@ -22,7 +22,7 @@ import Testing
         #expect(Both.entropyBytes(jpeg) >= SplitScan.minimumBytes, "too small to be split")
         let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
         let scan = try #require(split.split)
-        for d in [8, 2] {
+        for d in [8, 2, 1] {
             let r = Both.decodeBoth(jpeg, denominator: d, split: split, single: single)
             #expect(r.split != nil && r.split == r.single, "\(subsampling) every \(interval), 1/\(d)")
             let at = try #require(scan.lastIntervalSplit, "\(subsampling) every \(interval), 1/\(d): not split")

@@ -149,12 +149,12 @@ import MJPEG
         let progressive = FrameConverter(), afterwards = FrameConverter()
         afterwards.path = .wholePicture
         // 1/4 and 1/2 scale exactly (DirectPass), mirrored, turned 180°, letterboxed; resampled
-        // (UprightPass), mirrored, 180°, pillarboxed. Converted after decoding: a picture larger
-        // than the source (decoded whole, by libjpeg-turbo, which reports no rows) and a quarter turn.
+        // (UprightPass), mirrored, 180°, pillarboxed; a picture larger than the source (decoded at
+        // full size, rows reported as well). Converted after decoding: a quarter turn.
         let cases: [(Int, Int, Rotation, Bool, early: Bool)] = [
             (160, 90, .deg0, false, true), (160, 90, .deg0, true, true), (320, 180, .deg180, false, true),
             (160, 106, .deg180, true, true), (174, 90, .deg0, false, true),
-            (150, 84, .deg0, false, true), (150, 84, .deg180, true, true), (700, 394, .deg0, false, false),
+            (150, 84, .deg0, false, true), (150, 84, .deg180, true, true), (700, 394, .deg0, false, true),
             (300, 100, .deg0, true, true), (90, 160, .deg90, false, false),
         ]
         for (dw, dh, rotation, mirror, early) in cases {
