@@ -1,7 +1,8 @@
 // One JPEG decoded the way the window decodes a camera's frame (`JPEGDecoder.decode`): the first
-// byte picks the scale — 1/8, 1/4 or 1/2 go through the reduced decoder (`ReducedJPEGDecoder`,
-// `ScanDecoder`) when it handles the stream, full size through libjpeg-turbo — and whether the
-// reduced decoder may split a large scan over two threads (`SplitScan`); the rest is the JPEG.
+// byte picks the scale — 1/8, 1/4, 1/2 or full size, through pipcam's own decoder
+// (`ReducedJPEGDecoder`, `ScanDecoder`, `FullBlock`) when it handles the stream, else through
+// libjpeg-turbo — whether libjpeg-turbo decodes every picture, and whether pipcam's decoder may
+// split a large scan over two threads (`SplitScan`); the rest is the JPEG.
 import FuzzSupport
 import MJPEG
 import PipCore
