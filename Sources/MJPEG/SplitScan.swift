@@ -92,13 +92,15 @@ final class SplitScan {
     }
 
     /// Gets ready for scans of `blocks` blocks at `side` pixels per block before the first one:
-    /// makes the records, writes those the recording thread can fill (it starts at a quarter of the
-    /// scan at the earliest) and starts that thread. The first split picture otherwise pays for the
-    /// records' page faults on the recording thread, which then falls behind.
+    /// makes the records, writes those the recording thread fills in the first split (from
+    /// `splitPermille` of the scan on) and starts that thread. The first split picture otherwise
+    /// pays for the records' page faults on the recording thread, which then falls behind. Only
+    /// those: at full size the records take 128 bytes a block, and pages never written stay out of
+    /// the resident set.
     func warmUp(blocks: Int, side: Int) {
         settle()
         if shared.records.reserve(blocks: blocks, sumStride: Self.sumStride(side: side)) {
-            shared.records.touch(blocks: blocks * (1000 - Self.splitRange.lowerBound) / 1000)
+            shared.records.touch(blocks: blocks * (1000 - splitPermille) / 1000)
         }
         startThread()
     }
