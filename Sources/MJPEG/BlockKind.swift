@@ -58,38 +58,23 @@ enum BlockMean: BlockKind {
     }
 }
 
-/// 1/4 scale: 2×2 means per block.
-enum QuarterMeans: BlockKind {
-    static var side: Int { 2 }
-    static var recordStride: Int { MemoryLayout<SIMD4<Float>>.stride }
+/// 1/4 scale (2×2 means per block, `SIMD4` sums) or 1/2 (4×4, `SIMD16`).
+enum BlockMeans<Sum: SIMD & BitwiseCopyable>: BlockKind where Sum.Scalar == Float {
+    static var side: Int { Sum.scalarCount == 4 ? 2 : 4 }
+    static var recordStride: Int { MemoryLayout<Sum>.stride }
 
     @inline(__always)
-    static func decode(_ reader: inout BitReader, predictor: inout Int32, slot: BlockSlot) -> SIMD4<Float> {
-        var sink = MeanSink<SIMD4<Float>>(weights: UnsafeRawPointer(slot.weights))
+    static func decode(_ reader: inout BitReader, predictor: inout Int32, slot: BlockSlot) -> Sum {
+        var sink = MeanSink<Sum>(weights: UnsafeRawPointer(slot.weights))
         HuffmanBlock.decode(&reader, predictor: &predictor, dc: slot.dc, ac: slot.ac, into: &sink)
         return sink.sum
     }
 
     @inline(__always)
-    static func write(_ value: SIMD4<Float>, slot: BlockSlot, predictor: Int32, to row: UnsafeMutablePointer<UInt8>) {
-        slot.write(value, predictor: predictor, side: 2, to: row)
+    static func write(_ value: Sum, slot: BlockSlot, predictor: Int32, to row: UnsafeMutablePointer<UInt8>) {
+        slot.write(value, predictor: predictor, side: side, to: row)
     }
 }
 
-/// 1/2 scale: 4×4 means per block.
-enum HalfMeans: BlockKind {
-    static var side: Int { 4 }
-    static var recordStride: Int { MemoryLayout<SIMD16<Float>>.stride }
-
-    @inline(__always)
-    static func decode(_ reader: inout BitReader, predictor: inout Int32, slot: BlockSlot) -> SIMD16<Float> {
-        var sink = MeanSink<SIMD16<Float>>(weights: UnsafeRawPointer(slot.weights))
-        HuffmanBlock.decode(&reader, predictor: &predictor, dc: slot.dc, ac: slot.ac, into: &sink)
-        return sink.sum
-    }
-
-    @inline(__always)
-    static func write(_ value: SIMD16<Float>, slot: BlockSlot, predictor: Int32, to row: UnsafeMutablePointer<UInt8>) {
-        slot.write(value, predictor: predictor, side: 4, to: row)
-    }
-}
+typealias QuarterMeans = BlockMeans<SIMD4<Float>>
+typealias HalfMeans = BlockMeans<SIMD16<Float>>

@@ -5,7 +5,7 @@ import _Builtin_intrinsics.intel
 #endif
 
 /// Full size: a block's 8×8 pixels, from a separable inverse DCT (the Arai–Agui–Nakajima
-/// factorisation, in floating point, eight columns at a time). The DC coefficient is left out of
+/// factorisation, in floating point, four lanes to a vector). The DC coefficient is left out of
 /// the transform: its part is the same for all 64 pixels (`dcWeight` × the DC value), so it is
 /// added when the block is written, and a block's value does not depend on the blocks before.
 ///
@@ -26,8 +26,7 @@ enum FullBlock: BlockKind {
     /// One quantisation table prepared for `FullBlock`: where each zig-zag position goes in the
     /// coefficient block, and what a coefficient of 1 there weighs before the transform.
     enum Dequantisation {
-        /// Bytes one table takes: 64 `Float` scales, then 128 `UInt8` positions.
-        static let bytes = 64 * 4 + 128
+        /// Where the 128 `UInt8` positions start, after the 64 `Float` scales (384 bytes in all).
         static let orderOffset = 64 * 4
 
         /// Writes the table for `quant` (64 steps in zig-zag order) at `table`.
@@ -90,7 +89,8 @@ enum FullBlock: BlockKind {
 
     /// The 2-D inverse DCT of `rows` (transposed, see `position`) scaled by `scales`.
     // In 4-lane halves: `SIMD8<Float>`'s halves and conversions go lane by lane, which cost
-    // several times the transform itself.
+    // several times the transform itself. Kept out of the decoding loop, which has no registers to
+    // spare for it (a little faster, `make bench-kernels`).
     @inline(never)
     private static func inverseDCT(
         _ r: (SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>),
@@ -104,12 +104,13 @@ enum FullBlock: BlockKind {
         }
         let (l0, h0) = load(r.0, 0), (l1, h1) = load(r.1, 1), (l2, h2) = load(r.2, 2), (l3, h3) = load(r.3, 3)
         let (l4, h4) = load(r.4, 4), (l5, h5) = load(r.5, 5), (l6, h6) = load(r.6, 6), (l7, h7) = load(r.7, 7)
-        // First pass: along each row of the transposed block, i.e. horizontally in the picture;
-        // `a` holds vertical frequencies 0…3 of output columns 0…7, `b` frequencies 4…7.
+        // First pass: along each row of the transposed block, i.e. horizontally in the picture; its
+        // results are vertical frequencies 0…3 (first) and 4…7 (second) of output columns 0…7.
         return secondPass(idct1D(l0, l1, l2, l3, l4, l5, l6, l7), idct1D(h0, h1, h2, h3, h4, h5, h6, h7))
     }
 
-    /// Transposes the first pass's result and transforms vertically.
+    /// Transposes the first pass's result (`a`: vertical frequencies 0…3 of columns 0…7, `b`: 4…7)
+    /// and transforms vertically.
     // Not inlined into the first pass: there the optimiser moves the transpose's shuffles up
     // through the (linear) first pass and the transform became several times slower.
     @inline(never)
