@@ -5,7 +5,8 @@ import _Builtin_intrinsics.intel
 /// Where one block of an MCU goes: its tables, weights, predictor and output position.
 struct BlockSlot {
     var dc: HuffmanTable.Tables, ac: HuffmanTable.Tables
-    /// The component's quantization table's weights: `SIMD4<Float>` or `SIMD16<Float>` per position.
+    /// The component's quantization table's weights: `SIMD4<Float>` or `SIMD16<Float>` per position;
+    /// at full size its `FullBlock.Dequantisation` instead.
     /// Position 0's weight is the same for every pixel: `dcWeight`.
     var weights: UnsafeMutableRawPointer
     var dcWeight: Float

@@ -1,6 +1,6 @@
 /// The entropy-decoding loop of `ReducedJPEGDecoder`: walks the MCUs of one scan, decodes each
-/// block's coefficients and writes the block's 1, 2×2 or 4×4 output pixels. One flat loop over the
-/// MCU's blocks, so the bit reader stays in registers.
+/// block's coefficients and writes the block's 1, 2×2, 4×4 or 8×8 output pixels (`BlockKind`).
+/// One flat loop over the MCU's blocks, so the bit reader stays in registers.
 ///
 /// Two more ways to run it split one scan between two threads (`SplitScan`): `record` parses from
 /// a byte in the middle without knowing which block it is at, keeping per block what does not
@@ -24,7 +24,7 @@ struct ScanDecoder {
     /// Valid data never reads past this bit; corrupt data ends at the first MCU that does.
     var endBit: Int { (entropy.count + 16) * 8 }
 
-    /// Decodes the scan into `side`×`side` means per block (1, 2 or 4).
+    /// Decodes the scan into `side`×`side` pixels per block: means at 1, 2 or 4, the block itself at 8.
     func run(side: Int) {
         _ = run(side: side, watching: NoWatch())
     }
