@@ -5,13 +5,11 @@
 protocol BlockKind {
     /// One block's output without its DC part.
     associatedtype Value: BitwiseCopyable
-    /// Output pixels per block side: 1, 2, 4 or 8.
-    static var side: Int { get }
     /// Bytes a record of `Value` takes in `BlockRecords`.
     static var recordStride: Int { get }
     /// Decodes one block at `reader`, adding its DC difference to `predictor`.
     static func decode(_ reader: inout BitReader, predictor: inout Int32, slot: BlockSlot) -> Value
-    /// Writes a block's `side`×`side` pixels at `row`: `value` plus the DC part of `predictor`.
+    /// Writes a block's pixels (1, 2×2, 4×4 or 8×8) at `row`: `value` plus the DC part of `predictor`.
     static func write(_ value: Value, slot: BlockSlot, predictor: Int32, to row: UnsafeMutablePointer<UInt8>)
 }
 
@@ -46,7 +44,6 @@ struct NoCoefficients: CoefficientSink {
 
 /// 1/8 scale: one pixel per block.
 enum BlockMean: BlockKind {
-    static var side: Int { 1 }
     static var recordStride: Int { MemoryLayout<SIMD4<Float>>.stride }
 
     @inline(__always)
@@ -64,6 +61,7 @@ enum BlockMean: BlockKind {
 
 /// 1/4 scale (2×2 means per block, `SIMD4` sums) or 1/2 (4×4, `SIMD16`).
 enum BlockMeans<Sum: SIMD & BitwiseCopyable>: BlockKind where Sum.Scalar == Float {
+    /// Output pixels per block side.
     static var side: Int { Sum.scalarCount == 4 ? 2 : 4 }
     static var recordStride: Int { MemoryLayout<Sum>.stride }
 

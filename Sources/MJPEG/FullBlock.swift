@@ -18,7 +18,6 @@ enum FullBlock: BlockKind {
         var rows: (SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>, SIMD8<Int16>)
     }
 
-    static var side: Int { 8 }
     /// `Value`'s unit: a sixteenth of a level.
     static let fraction = 16
     static var recordStride: Int { MemoryLayout<Value>.stride }
