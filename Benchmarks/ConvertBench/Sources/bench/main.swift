@@ -5,6 +5,7 @@
 //   ./.build/release/bench --mjpeg FILE [--mjpeg FILE2]   also JPEG decoding of each FILE's frames for
 //                                 480×270, 960×540, 640×360 and 1280×720 windows
 //   ./.build/release/bench share [--mjpeg FILE]   the cost of --share (ShareBench.swift)
+//   ./.build/release/bench wake   one idle thread's wake-up, the floor while nothing shows (WakeBench.swift)
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
 //
@@ -118,6 +119,7 @@ if filters.isEmpty || filters.contains("share") {
     benchShareRaw(.i420, 1280, 720)
     benchShareRaw(.yuyv, 1920, 1080)
 }
+if filters.isEmpty || filters.contains("wake") { benchWakeUp() }
 
 // JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
 // generates) decoded for a 480×270, a 960×540, a 640×360 and a 1280×720 window (1/4 and 1/2 scale
