@@ -132,4 +132,7 @@ bench-kernels:
 	dri=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-dri-1920x1080-30.mjpeg; \
 	[ -s $$dri ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=8:allf=t \
 		-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 -threads 2 -thread_type slice -f mjpeg $$dri; \
-	Benchmarks/ConvertBench/.build/release/bench --markdown --mjpeg $$jpeg --mjpeg $$dri | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md
+	uhd=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-3840x2160-30.mjpeg; \
+	[ -s $$uhd ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=3840x2160:rate=30 -vf noise=alls=8:allf=t \
+		-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 -f mjpeg $$uhd; \
+	Benchmarks/ConvertBench/.build/release/bench --markdown --mjpeg $$jpeg --mjpeg $$dri --mjpeg $$uhd | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md

@@ -123,9 +123,10 @@ if filters.isEmpty || filters.contains("wake") { benchWakeUp() }
 
 // JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
 // generates) decoded for a 480×270, a 960×540, a 640×360 and a 1280×720 window (1/4 and 1/2 scale
-// as they are, then 1/2 scale resampled, then full size), each frame in turn, by the reduced
-// decoder (full size: libjpeg-turbo, in two halves when the picture has restart markers), on one
+// as they are, then 1/2 scale resampled, then full size), each frame in turn, by pipcam's decoder
+// on two threads (split at restart markers when the picture has them, else speculatively), on one
 // thread, by libjpeg-turbo alone, and the whole decode + convert step as pipcam runs it.
+// `make bench-kernels` passes a 1080p stream without and one with restart markers, and a 4K one.
 for (fileIndex, path) in mjpegPaths.enumerated() {
     guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
     fseek(file, 0, SEEK_END)
