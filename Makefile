@@ -120,6 +120,11 @@ bench: release bench-kernels
 	scripts/bench-switch
 	scripts/bench
 
+# The kernels' MJPEG input, as `make bench` makes its own: 30 frames of a noisy test picture,
+# 4:2:2 at q 4 ($(1): size; $(2): more encoder options, slice threads writing restart markers).
+KERNEL_MJPEG = ffmpeg -v error -y -f lavfi -i testsrc2=size=$(1):rate=30 -vf noise=alls=8:allf=t \
+	-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 $(2) -f mjpeg
+
 bench-kernels:
 	scripts/bootstrap bench
 	# SwiftPM can miss a file added to the package it takes by path (`cannot find 'X' in scope`):
@@ -127,12 +132,9 @@ bench-kernels:
 	cd Benchmarks/ConvertBench && ($(SWIFT) build -c release || (rm -rf .build && $(SWIFT) build -c release))
 	mkdir -p $${BENCH_DIR:-/tmp/pipcam-bench}
 	jpeg=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-1920x1080-30.mjpeg; \
-	[ -s $$jpeg ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=8:allf=t \
-		-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 -f mjpeg $$jpeg; \
+	[ -s $$jpeg ] || $(call KERNEL_MJPEG,1920x1080,) $$jpeg; \
 	dri=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-dri-1920x1080-30.mjpeg; \
-	[ -s $$dri ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=8:allf=t \
-		-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 -threads 2 -thread_type slice -f mjpeg $$dri; \
+	[ -s $$dri ] || $(call KERNEL_MJPEG,1920x1080,-threads 2 -thread_type slice) $$dri; \
 	uhd=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-3840x2160-30.mjpeg; \
-	[ -s $$uhd ] || ffmpeg -v error -y -f lavfi -i testsrc2=size=3840x2160:rate=30 -vf noise=alls=8:allf=t \
-		-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 -f mjpeg $$uhd; \
+	[ -s $$uhd ] || $(call KERNEL_MJPEG,3840x2160,) $$uhd; \
 	Benchmarks/ConvertBench/.build/release/bench --markdown --mjpeg $$jpeg --mjpeg $$dri --mjpeg $$uhd | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md
