@@ -5,7 +5,7 @@ ARGS ?=
 # Extra flags for `swift test`, e.g. TEST_FLAGS='--filter HarnessTests'.
 TEST_FLAGS ?=
 
-.PHONY: help bootstrap build release run test test-sanitizers test-desktops test-vm test-package fuzz install deb dist clean bench bench-kernels
+.PHONY: help bootstrap build release run test test-main test-asan test-tsan test-sanitizers test-desktops test-vm test-package fuzz install deb dist clean bench bench-kernels
 .DEFAULT_GOAL := build
 
 help:
@@ -44,21 +44,29 @@ run: release
 
 # Tests run in parallel: each X test has its own Xvfb, so running them side by side is faster
 # and no flakier than one at a time (docs/TESTING.md, "Running one test").
-test: bootstrap
+test: test-main
+	$(if $(TEST_FLAGS),,$(MAKE) test-sanitizers)
+
+# Tiers 1-3 (pure logic, fake device, real X) on the debug build.
+test-main: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
-	$(if $(TEST_FLAGS),,$(MAKE) test-sanitizers)
 
 # The pure and fake-device tiers again under AddressSanitizer (the decoders and converters read
 # and write through unsafe pointers) and the camera side under ThreadSanitizer (the capture
-# thread, the two-thread JPEG decode). Own build directories; how long it takes: docs/TESTING.md.
+# thread, the two-thread JPEG decode). Own build directories, each building only what it tests
+# (PIPCAM_BUILD_SCOPE, Package.swift); how long it takes: docs/TESTING.md.
 # Leak checking is off: XCTest's runner and test fixtures keep memory to the end on purpose.
-test-sanitizers: bootstrap
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
+test-sanitizers: test-asan test-tsan
+
+test-asan: bootstrap
+	PIPCAM_BUILD_SCOPE=units $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	PIPCAM_BUILD_SCOPE=units ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
 		--filter 'CameraSourceTests\.|PipWindowTests\.|PipcamAppTests\.'
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
+
+test-tsan: bootstrap
+	PIPCAM_BUILD_SCOPE=camera $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	PIPCAM_BUILD_SCOPE=camera TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
 		--filter 'CameraSourceTests\.'
 
 # Coverage-guided fuzzing of the parsers (docs/TESTING.md, "Fuzzing"): the targets in Fuzz/ (a

@@ -1,5 +1,17 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+/// What the package builds. The sanitizer runs (`make test-sanitizers`) test the pure and
+/// fake-device tiers only, so they need not compile what they never run: `PIPCAM_BUILD_SCOPE=units`
+/// leaves out the X integration tests and the executables they start, `=camera` also the window
+/// and program libraries (ThreadSanitizer tests the camera side). Unset: everything.
+let scope = ProcessInfo.processInfo.environment["PIPCAM_BUILD_SCOPE"] ?? "all"
+let leftOut: Set<String> = switch scope {
+case "units": ["IntegrationTests", "pipcam", "pip-example"]
+case "camera": ["IntegrationTests", "pipcam", "pip-example", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp"]
+default: []
+}
 
 let package = Package(
     name: "pipcam",
@@ -58,3 +70,5 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+package.targets.removeAll { leftOut.contains($0.name) }
+package.products.removeAll { leftOut.contains($0.name) }
