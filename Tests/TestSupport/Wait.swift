@@ -38,8 +38,11 @@ public func waitUntil(
 }
 
 /// Whether `condition` comes to hold within `timeout` (polled as by `poll`), for `#expect`.
+/// Like `waitUntil`, it gives the condition at least `minimumWait`: it returns as soon as the
+/// condition holds, and a sanitizer run at a low priority beside CI's other tiers may get no CPU
+/// for a second or more.
 public func eventually(timeout: Duration = .seconds(2), _ condition: () -> Bool) -> Bool {
-    (try? poll(timeout: timeout, what: "") { condition() ? true : nil }) != nil
+    (try? poll(timeout: max(timeout, minimumWait), what: "") { condition() ? true : nil }) != nil
 }
 
 /// The least time `waitUntil` gives a condition.
