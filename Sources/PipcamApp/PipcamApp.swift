@@ -205,7 +205,7 @@ public final class PipcamApp {
 
     /// The `--stats` line, with `shared=` while a virtual camera is fed.
     func statsLine(final: Bool = false) -> String {
-        stats.line(state: stateName, camera: status.camera.description, final: final, shared: pump.share?.written)
+        stats.line(state: stateName, camera: status.camera, final: final, shared: pump.share?.written).description
     }
 }
 

@@ -68,7 +68,7 @@ struct Launcher {
         case .quit(let startInPip):
             // docs/BEHAVIOUR.md: a stats line at exit, here with nothing shown yet.
             if options.printStats {
-                writeErrorLine(FrameStats(now: .now()).line(state: startInPip ? "starting" : "idle", camera: CameraState.waiting.description))
+                writeErrorLine(FrameStats(now: .now()).line(state: startInPip ? "starting" : "idle", camera: .waiting).description)
             }
             return 0
         }

@@ -51,7 +51,7 @@ import PipCore
     @Test func lineHasTheContractFields() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
         stats.noteShown(latencyNanoseconds: 610_000)
-        let line = stats.line(state: "active", camera: "streaming")
+        let line = stats.line(state: "active", camera: .streaming).description
         #expect(line.hasPrefix("pipcam: state=active camera=streaming fps=0.00 shown=1 dropped=0 latency_p50_ms=0.6"))
         #expect(line.contains(" latency_p99_ms=") && line.contains(" cpu_ms_per_frame="))
         #expect(!line.contains("first_frame_ms"))
@@ -61,8 +61,8 @@ import PipCore
     @Test func sharedFramesFollowTheContractFields() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
         stats.noteShown(latencyNanoseconds: 610_000)
-        #expect(!stats.line(state: "active", camera: "streaming").contains("shared="))
-        let line = stats.line(state: "active", camera: "interrupted:disconnected", shared: 42)
+        #expect(!stats.line(state: "active", camera: .streaming).description.contains("shared="))
+        let line = stats.line(state: "active", camera: .interrupted(.disconnected), shared: 42).description
         #expect(line.range(of: #"cpu_ms_per_frame=[0-9.]+ shared=42$"#, options: .regularExpression) != nil, "\(line)")
     }
 
@@ -70,20 +70,20 @@ import PipCore
     @Test func switchesFollowOnceThereWasOne() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
         stats.noteShown(latencyNanoseconds: 610_000)
-        #expect(!stats.line(state: "active", camera: "streaming", shared: 3).contains("switches="))
+        #expect(!stats.line(state: "active", camera: .streaming, shared: 3).description.contains("switches="))
         stats.noteSwitch()
         stats.noteSwitch()
-        let line = stats.line(state: "active", camera: "streaming", shared: 3)
+        let line = stats.line(state: "active", camera: .streaming, shared: 3).description
         #expect(line.range(of: #"cpu_ms_per_frame=[0-9.]+ shared=3 switches=2$"#, options: .regularExpression) != nil, "\(line)")
     }
 
     @Test func finalLineEndsWithTheFirstFrameTime() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
-        #expect(!stats.line(state: "active", camera: "streaming", final: true).contains("first_frame_ms"))
+        #expect(!stats.line(state: "active", camera: .streaming, final: true).description.contains("first_frame_ms"))
         stats.noteShown(latencyNanoseconds: 610_000)
         let first = stats.firstFrameMilliseconds
         #expect(first != nil && first! > 0 && first! < 3_600_000)
-        let line = stats.line(state: "active", camera: "streaming", final: true)
+        let line = stats.line(state: "active", camera: .streaming, final: true).description
         #expect(line.contains(" cpu_ms_per_frame=") && line.contains(" first_frame_ms="))
     }
 }

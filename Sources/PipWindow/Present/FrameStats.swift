@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CameraSource
 import PipCore
 
 /// Counters behind `--stats` and `pipcam status`: frames shown and dropped, frame rate,
@@ -115,19 +116,11 @@ public struct FrameStats {
     /// it ends with `first_frame_ms=` once a frame was shown.
     /// `shared`: frames written to the virtual camera (`--share`), reported as `shared=`; once the
     /// source was switched, `switches=` follows.
-    public func line(state: String, camera: String, final: Bool = false, shared: Int? = nil) -> String {
-        let cpu = shown > 0 ? Self.processCPUMilliseconds() / Double(shown) : 0
-        return "pipcam: state=\(state) camera=\(camera) fps=\(format(fps)) shown=\(shown) dropped=\(dropped)"
-            + " latency_p50_ms=\(format(latencyPercentile(0.5))) latency_p99_ms=\(format(latencyPercentile(0.99)))"
-            + " cpu_ms_per_frame=\(format(cpu))"
-            + (shared.map { " shared=\($0)" } ?? "")
-            + (switches > 0 ? " switches=\(switches)" : "")
-            + (final ? firstFrameMilliseconds.map { " first_frame_ms=\(format($0))" } ?? "" : "")
-    }
-
-    private func format(_ v: Double) -> String {
-        let hundredths = Int((v * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    public func line(state: String, camera: CameraState, final: Bool = false, shared: Int? = nil) -> StatsLine {
+        StatsLine(
+            state: state, camera: camera, fps: fps, shown: shown, dropped: dropped,
+            latencyP50: latencyPercentile(0.5), latencyP99: latencyPercentile(0.99),
+            cpuPerFrame: shown > 0 ? Self.processCPUMilliseconds() / Double(shown) : 0,
+            shared: shared, switches: switches > 0 ? switches : nil, firstFrame: final ? firstFrameMilliseconds : nil)
     }
 }

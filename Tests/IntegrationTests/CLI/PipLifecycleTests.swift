@@ -57,18 +57,21 @@ extension PipTests {
                 #expect(line.latencyP99 < 1000, "latency p99 of a second or more: \(line)")
                 #expect(line.cpuPerFrame > 0 && line.cpuPerFrame < 1000, "\(line)")
             }
-            // The test pattern runs at 30 fps: the rate shows that (loosely: 2 cores may be busy),
-            // and matches the frames counted between two lines a second apart.
+            // The test pattern makes 30 frames a second: each one is counted, as shown or as
+            // dropped, however fast the machine shows them (a busy one shows fewer); the rate is
+            // that of the frames shown between two lines a second apart.
             for line in parsed.dropLast() {
                 #expect(line.fps > 0 && line.fps < 40, "test pattern at 30 fps: \(line)")
                 #expect(line.shown > 0, "\(line)")
             }
-            #expect(parsed[1].fps > 15, "test pattern at 30 fps: \(parsed[1])")
             for (earlier, later) in zip(parsed, parsed.dropFirst()) {
                 #expect(later.shown >= earlier.shown, "shown went down: \(earlier) → \(later)")
             }
             let perSecond = parsed[1].shown - parsed[0].shown
-            #expect(perSecond >= 12 && perSecond <= 40, "frames between two lines a second apart: \(parsed[0]) → \(parsed[1])")
+            let made = perSecond + parsed[1].dropped - parsed[0].dropped
+            // The stats tick comes a second after the last one ran (late on a busy machine, never
+            // early), and counts what the display thread has taken so far (it may lag a little).
+            #expect(made >= 20 && made <= 50, "frames made between two lines a second apart: \(parsed[0]) → \(parsed[1])")
             #expect(abs(Double(perSecond) - parsed[1].fps) <= max(6, parsed[1].fps * 0.3),
                     "fps=\(parsed[1].fps) but \(perSecond) frames were shown in that second")
         }

@@ -6,6 +6,7 @@
 //                                 480×270, 960×540, 640×360 and 1280×720 windows
 //   ./.build/release/bench share [--mjpeg FILE]   the cost of --share (ShareBench.swift)
 //   ./.build/release/bench wake   one idle thread's wake-up, the floor while nothing shows (WakeBench.swift)
+//   ./.build/release/bench stats-line   the last --stats line on stdin as JSON (scripts/bench reads pipcam's with it)
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
 //
@@ -32,6 +33,7 @@ let args = CommandLine.arguments.dropFirst()
 let markdown = args.contains("--markdown")
 let mjpegPaths = args.indices.filter { args[$0] == "--mjpeg" && args.index(after: $0) < args.endIndex }.map { args[args.index(after: $0)] }
 let filters = args.filter { !$0.hasPrefix("--") && !mjpegPaths.contains($0) }
+if args.first == "stats-line" { printLastStatsLine() }
 
 typealias Counter = @convention(c) () -> Int
 let mallocCount: Counter? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_count").map { unsafeBitCast($0, to: Counter.self) }
