@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The real-driver tier's scenarios (docs/TESTING.md, "The real-driver tier"), in the order they
-/// run. `scripts/vm-test` reads this file for `--list` and `--needs-loopback`: keep one
-/// `case name = "kebab-name"` a line, and the loopback scenarios in `needsLoopback`'s first case.
+/// The real-driver tier's scenarios (docs/TESTING.md, "The real-driver tier"), in the order
+/// `scripts/vm-test` reports them; each is one test of `VMScenarioTests`. scripts/vm-test reads
+/// this file for `--list` and `--needs-loopback`: keep one `case name = "kebab-name"` a line, and
+/// the loopback scenarios in `needsLoopback`'s first case.
 enum VMScenario: String, CaseIterable, Sendable {
     case listCameras = "list-cameras"
     case streamFrames = "stream-frames"
