@@ -114,7 +114,7 @@ test-desktops: release
 	scripts/desktop-matrix
 
 # The real-driver tier: one QEMU boot (software emulation) with the kernel's vivid webcam, every
-# scenario of scripts/vm-guest-scenarios against .build/release/pipcam. Installs what it needs.
+# scenario of VMScenarioTests (Tests/IntegrationTests/VM/) against .build/release/pipcam. Installs what it needs.
 VM_SCENARIOS ?=
 test-vm:
 	scripts/vm-test $(VM_SCENARIOS)

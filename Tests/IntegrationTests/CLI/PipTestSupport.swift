@@ -120,7 +120,8 @@ struct SizeHints: CustomStringConvertible {
 
 /// One `--stats` line of docs/BEHAVIOUR.md:
 /// `pipcam: state=active camera=streaming fps=29.97 shown=300 dropped=0 latency_p50_ms=0.61 latency_p99_ms=1.40 cpu_ms_per_frame=0.52`
-/// (the line at exit may end with ` first_frame_ms=84.20`).
+/// (with `--share` followed by ` shared=N`, once the source was switched by ` switches=N`, and
+/// the line at exit may end with ` first_frame_ms=84.20`).
 struct StatsLine: CustomStringConvertible {
     let state: String
     let camera: String
@@ -130,10 +131,14 @@ struct StatsLine: CustomStringConvertible {
     let latencyP50: Double
     let latencyP99: Double
     let cpuPerFrame: Double
+    /// Frames written to the virtual camera (`--share`), nil without one.
+    let shared: Int?
+    /// Source switches made so far, nil before the first.
+    let switches: Int?
     let text: String
 
     nonisolated(unsafe) static let pattern =
-        /^pipcam: state=(idle|starting|active|stopping) camera=(streaming|waiting|interrupted:in-use|interrupted:disconnected|interrupted:pressure|interrupted:idle) fps=(\d+(?:\.\d+)?) shown=(\d+) dropped=(\d+) latency_p50_ms=(\d+(?:\.\d+)?) latency_p99_ms=(\d+(?:\.\d+)?) cpu_ms_per_frame=(\d+(?:\.\d+)?)(?: first_frame_ms=(\d+(?:\.\d+)?))?$/
+        /^pipcam: state=(idle|starting|active|stopping) camera=(streaming|waiting|interrupted:in-use|interrupted:disconnected|interrupted:pressure|interrupted:idle) fps=(\d+(?:\.\d+)?) shown=(\d+) dropped=(\d+) latency_p50_ms=(\d+(?:\.\d+)?) latency_p99_ms=(\d+(?:\.\d+)?) cpu_ms_per_frame=(\d+(?:\.\d+)?)(?: shared=(\d+))?(?: switches=(\d+))?(?: first_frame_ms=(\d+(?:\.\d+)?))?$/
 
     /// Parses a whole line; nil unless every field matches the format.
     init?(_ line: some StringProtocol) {
@@ -150,6 +155,8 @@ struct StatsLine: CustomStringConvertible {
         latencyP50 = p50
         latencyP99 = p99
         cpuPerFrame = cpu
+        shared = match.9.flatMap { Int($0) }
+        switches = match.10.flatMap { Int($0) }
         self.text = text
     }
 
