@@ -52,7 +52,7 @@ extension PipTests {
 
             for line in parsed {
                 #expect(line.state == "active", "\(line)")
-                #expect(line.camera == "streaming", "\(line)")
+                #expect(line.camera == .streaming, "\(line)")
                 #expect(line.latencyP50 <= line.latencyP99, "p50 above p99: \(line)")
                 #expect(line.latencyP99 < 1000, "latency p99 of a second or more: \(line)")
                 #expect(line.cpuPerFrame > 0 && line.cpuPerFrame < 1000, "\(line)")

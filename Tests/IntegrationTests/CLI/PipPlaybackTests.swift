@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import PipWindow
 
 /// A file source of the playback tests, generated with ffmpeg's testsrc2.
 enum PlaybackClip: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -110,7 +111,6 @@ extension PipTests {
             #expect(result.termination == .exited(0), "\(result)")
             let final = try #require(lines(of: result.stderrText).last.flatMap { StatsLine($0) }, "stderr:\n\(result.stderrText)")
             #expect(final.shown == 45, "--frames 45: \(final)")
-            #expect(final.text.contains(" shown=45 "), "\(final)")
             #expect(try x.info(of: window)?.isViewable != true, "the window outlived pipcam")
         }
     }

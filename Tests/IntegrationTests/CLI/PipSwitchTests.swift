@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import PipWindow
 
 extension PipTests {
     /// `pipcam switch SOURCE` (docs/BEHAVIOUR.md, "Switching the source"): the running PiP window

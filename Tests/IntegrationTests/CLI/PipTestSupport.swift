@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+import PipWindow
 
 /// The parent of every pipcam X integration suite (files `Pip*Tests.swift`). Serialized: each
 /// test runs its own Xvfb (and WM) and pipcam, and on 2 cores screenshots, drags and frame
@@ -118,50 +119,7 @@ struct SizeHints: CustomStringConvertible {
 
 // MARK: Stats lines
 
-/// One `--stats` line of docs/BEHAVIOUR.md:
-/// `pipcam: state=active camera=streaming fps=29.97 shown=300 dropped=0 latency_p50_ms=0.61 latency_p99_ms=1.40 cpu_ms_per_frame=0.52`
-/// (with `--share` followed by ` shared=N`, once the source was switched by ` switches=N`, and
-/// the line at exit may end with ` first_frame_ms=84.20`).
-struct StatsLine: CustomStringConvertible {
-    let state: String
-    let camera: String
-    let fps: Double
-    let shown: Int
-    let dropped: Int
-    let latencyP50: Double
-    let latencyP99: Double
-    let cpuPerFrame: Double
-    /// Frames written to the virtual camera (`--share`), nil without one.
-    let shared: Int?
-    /// Source switches made so far, nil before the first.
-    let switches: Int?
-    let text: String
-
-    nonisolated(unsafe) static let pattern =
-        /^pipcam: state=(idle|starting|active|stopping) camera=(streaming|waiting|interrupted:in-use|interrupted:disconnected|interrupted:pressure|interrupted:idle) fps=(\d+(?:\.\d+)?) shown=(\d+) dropped=(\d+) latency_p50_ms=(\d+(?:\.\d+)?) latency_p99_ms=(\d+(?:\.\d+)?) cpu_ms_per_frame=(\d+(?:\.\d+)?)(?: shared=(\d+))?(?: switches=(\d+))?(?: first_frame_ms=(\d+(?:\.\d+)?))?$/
-
-    /// Parses a whole line; nil unless every field matches the format.
-    init?(_ line: some StringProtocol) {
-        let text = String(line)
-        guard let match = text.wholeMatch(of: Self.pattern),
-            let fps = Double(match.3), let shown = Int(match.4), let dropped = Int(match.5),
-            let p50 = Double(match.6), let p99 = Double(match.7), let cpu = Double(match.8)
-        else { return nil }
-        state = String(match.1)
-        camera = String(match.2)
-        self.fps = fps
-        self.shown = shown
-        self.dropped = dropped
-        latencyP50 = p50
-        latencyP99 = p99
-        cpuPerFrame = cpu
-        shared = match.9.flatMap { Int($0) }
-        switches = match.10.flatMap { Int($0) }
-        self.text = text
-    }
-
-    var description: String { text }
-}
+// `--stats` lines are read with PipWindow's `StatsLine`, the type pipcam writes them with.
 
 /// The non-empty lines of `text`.
 func lines(of text: String) -> [String] {

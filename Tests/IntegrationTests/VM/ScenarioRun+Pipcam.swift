@@ -123,7 +123,7 @@ extension ScenarioRun {
     ) throws -> Double {
         var found: Double?
         guard try wait(seconds, until: {
-            found = pipcam.firstStats(after: after) { $0.camera == camera }?.time
+            found = pipcam.firstStats(after: after) { "\($0.camera)" == camera }?.time
             return found != nil
         }), let stamp = found else {
             try aliveOrFail(pipcam, what)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import TestSupport
+import PipWindow
 
 /// One scenario while it runs: its folder `OUT/NAME` (logs stamped with the guest uptime,
 /// `metrics`, `notes`), the processes it started (ended when it ends, whatever happened), and

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import TestSupport
+import PipWindow
 
 /// One line a process wrote to stderr, with the guest uptime at which it came.
 struct StampedLine: Sendable {
@@ -117,7 +118,7 @@ final class StampedProcess: Sendable, CustomStringConvertible {
     }
     var lastStats: StatsLine? { lastStampedStats?.stats }
     /// The last stats line as text, for failure messages.
-    var lastStatsText: String { lastStats?.text ?? "" }
+    var lastStatsText: String { lastStats?.description ?? "" }
 
     /// The last line that is neither a stats line nor empty: what pipcam said last.
     var lastMessage: String {
@@ -132,7 +133,7 @@ final class StampedProcess: Sendable, CustomStringConvertible {
 
 extension StatsLine {
     /// Frames flow: `streaming`, or `interrupted:pressure` (throttled under load, frames still shown).
-    var isLive: Bool { camera == "streaming" || camera == "interrupted:pressure" }
+    var isLive: Bool { camera == .streaming || camera == .interrupted(.pressure) }
 }
 
 extension StampedProcess {

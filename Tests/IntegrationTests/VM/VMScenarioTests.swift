@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+import PipWindow
 
 /// The real-driver tier (docs/TESTING.md, "The real-driver tier"): the release pipcam against the
 /// kernel's vivid webcam (and v4l2loopback's virtual cameras) inside the QEMU guest that
@@ -63,7 +64,7 @@ struct VMScenarioTests {
                 let nodes = V4L2Queries.openFiles(of: pipcam.pid).count(where: { $0.hasPrefix("/dev/video") })
                 throw HarnessError("pipcam does not hold \(Self.camera) open (fds: \(nodes) video nodes)")
             }
-            let camera = pipcam.lastStats?.camera ?? ""
+            let camera = pipcam.lastStats.map { "\($0.camera)" } ?? ""
             guard pipcam.lastStats?.isLive == true else { throw HarnessError("camera=\(camera), expected streaming") }
             try run.sigtermAndCheckReleased(pipcam)
         }
@@ -105,7 +106,7 @@ struct VMScenarioTests {
             run.metric("start_to_in_use_s", seconds: GuestClock.elapsed(started, inUse))
             // Stays up and keeps saying so while the other process streams.
             let check = GuestClock.now()
-            guard try run.wait(10, until: { pipcam.firstStats(after: check + 2) { $0.camera == "interrupted:in-use" } != nil }) else {
+            guard try run.wait(10, until: { pipcam.firstStats(after: check + 2) { $0.camera == .interrupted(.inUse) } != nil }) else {
                 try run.aliveOrFail(pipcam, "camera still held")
                 throw HarnessError("stats stopped saying interrupted:in-use while the camera was held (last: \(pipcam.lastStatsText))")
             }
@@ -173,7 +174,7 @@ struct VMScenarioTests {
             let check = GuestClock.now()
             if try !run.wait(10, until: { pipcam.firstStats(after: check + 3) != nil }) { try run.aliveOrFail(pipcam, "while unplugged") }
             try run.aliveOrFail(pipcam, "while unplugged")
-            let camera = pipcam.lastStats?.camera ?? ""
+            let camera = pipcam.lastStats.map { "\($0.camera)" } ?? ""
             guard camera == "interrupted:disconnected" else {
                 throw HarnessError("camera=\(camera) while still unplugged, expected interrupted:disconnected")
             }
@@ -220,7 +221,7 @@ struct VMScenarioTests {
                     "dropped grew by \(withErrors) with \(injected) flagged buffers and by \(control) with as many harmless v4l2-ctl calls: flagged buffers not counted")
             }
             guard pipcam.lastStats?.isLive == true else {
-                throw HarnessError("camera=\(pipcam.lastStats?.camera ?? "") after flagged buffers, expected streaming")
+                throw HarnessError("camera=\(pipcam.lastStats.map { "\($0.camera)" } ?? "") after flagged buffers, expected streaming")
             }
             try run.keepsShowing(pipcam, "after flagged buffers")
             try run.sigtermAndCheckReleased(pipcam)

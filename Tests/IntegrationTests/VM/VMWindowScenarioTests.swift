@@ -61,7 +61,7 @@ extension VMScenarioTests {
             run.metric("resize_to_switch_s", seconds: GuestClock.elapsed(event, GuestClock.now()))
             try run.keepsShowing(pipcam, "after the mode switch")
             guard pipcam.lastStats?.isLive == true else {
-                throw HarnessError("camera=\(pipcam.lastStats?.camera ?? "") after the switch: \(pipcam.lastStatsText)")
+                throw HarnessError("camera=\(pipcam.lastStats.map { "\($0.camera)" } ?? "") after the switch: \(pipcam.lastStatsText)")
             }
             try run.sigtermAndCheckReleased(pipcam)
         }
@@ -158,7 +158,7 @@ extension VMScenarioTests {
             }
             run.metric("unmapped_to_released_s", seconds: GuestClock.elapsed(unmapped, GuestClock.now()))
             let released = GuestClock.now()
-            guard try run.wait(5, until: { pipcam.firstStats(after: released) { $0.camera == "interrupted:idle" } != nil }) else {
+            guard try run.wait(5, until: { pipcam.firstStats(after: released) { $0.camera == .interrupted(.idle) } != nil }) else {
                 throw HarnessError("no camera=interrupted:idle stats line while released (last: \(pipcam.lastStatsText))")
             }
             guard try run.status()["camera"] as? String == "interrupted:idle" else { throw HarnessError("status while released: \(run.statusText())") }
