@@ -2,7 +2,7 @@ import CameraSource
 import PipWindow
 import Testing
 
-/// The `--stats` line read back as it is written (docs/BEHAVIOUR.md, "Stats").
+/// The `--stats` line read back as it is written (docs/BEHAVIOUR.md, "Stats line").
 @Suite struct StatsLineTests {
     static let contract =
         "pipcam: state=active camera=streaming fps=29.97 shown=300 dropped=2 latency_p50_ms=0.61 latency_p99_ms=1.40 cpu_ms_per_frame=0.52"

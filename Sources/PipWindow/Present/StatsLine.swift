@@ -1,6 +1,6 @@
 import CameraSource
 
-/// One `--stats` line (docs/BEHAVIOUR.md, "Stats"):
+/// One `--stats` line (docs/BEHAVIOUR.md, "Stats line"):
 /// `pipcam: state=active camera=streaming fps=29.97 shown=300 dropped=0 latency_p50_ms=0.61 latency_p99_ms=1.40 cpu_ms_per_frame=0.52`,
 /// then `shared=` while a virtual camera is fed, `switches=` once the source was switched, and
 /// `first_frame_ms=` at exit when asked for. The one place the line is written and read: pipcam
