@@ -43,6 +43,20 @@ final class SplitProgress: Sendable {
     /// Whether `holdIntervalsUntilFirstThreadIsDone` was asked since the last call.
     func takeIntervalHold() -> Bool { holdIntervals.exchange(false, ordering: .relaxed) }
 
+    private let inOrder = Atomic<Bool>(false)
+    /// For tests: from now on the first thread waits for the second to begin each job — its
+    /// first records published, or the task handed aside taken — as if the second thread were
+    /// never woken late: then a picture is split however busy the machine. Not with the holds
+    /// above, which make the second thread wait for the first.
+    func waitForSecondThreadEachTime() { inOrder.store(true, ordering: .relaxed) }
+    var waitsForSecondThread: Bool { inOrder.load(ordering: .relaxed) }
+
+    /// Waits as `waitForSecondThreadEachTime` asked, until `begun` is true.
+    func waitIfInOrder(until begun: () -> Bool) {
+        guard waitsForSecondThread else { return }
+        while !begun() { sched_yield() }
+    }
+
     /// Waits as `holdRecordingUntilFirstThreadPasses` asked, once.
     func holdIfAsked() {
         let bit = holdStartBit.exchange(0, ordering: .relaxed)

@@ -51,6 +51,7 @@ extension SplitScan {
         shared.handshake.post()
         here()
         let mine = MonotonicInstant.now().nanoseconds - begin
+        shared.progress.waitIfInOrder { shared.intervalClaim.load(ordering: .acquiring) != IntervalClaim.open }
         lastSplice = nil
         lastIntervalSplit = nil
         if IntervalClaim.take(shared.intervalClaim, as: IntervalClaim.firstThread) {

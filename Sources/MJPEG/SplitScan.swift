@@ -130,6 +130,7 @@ final class SplitScan {
         keepOffThisCPU()
         let begin = MonotonicInstant.now().nanoseconds
         shared.handshake.post()
+        shared.progress.waitIfInOrder { shared.progress.published > 0 || shared.progress.isFinished }
         let watch = SpliceWatch(records: shared.records, progress: shared.progress, startBit: middle * 8)
         let splice = decoder.run(side: side, watching: watch)
         if let splice {

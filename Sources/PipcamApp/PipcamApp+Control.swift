@@ -61,7 +61,7 @@ extension PipcamApp {
         let visible = window != 0 && display.isViewable(window) == true
         return InstanceStatus(
             state: stateName, source: status.name ?? options.sourceName, camera: cameraStateName, shown: stats.shown,
-            dropped: stats.dropped, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible,
+            dropped: stats.dropped, unseen: stats.unseen, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible,
             share: pump.share.map { share in
                 SharedStreamStatus(
                     device: share.device, format: share.format.rawValue, width: share.width, height: share.height,

@@ -56,7 +56,7 @@ import Testing
     func reportedRowsAreFinalAndInOrder(subsampling: TJSAMP) throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: subsampling, quality: 95)
         for threads in [1, 2] {
-            let decoder = ReducedJPEGDecoder(threads: threads)
+            let decoder = threads == 2 ? SplitScanTests.twoThreads() : ReducedJPEGDecoder(threads: 1)
             for _ in 0..<3 {  // the split point moves between pictures
                 let (picture, log) = try Self.decode(jpeg, with: decoder)
                 #expect(!log.reports.isEmpty && log.reports == log.reports.sorted(), "\(subsampling), \(threads) threads")
@@ -96,7 +96,7 @@ import Testing
     /// records again or finishes alone; rows reported on the way are final all the same.
     @Test func rowsReportedWhileDecodingOnAloneAreFinal() throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_422, quality: 95)
-        let decoder = ReducedJPEGDecoder(threads: 2)
+        let decoder = SplitScanTests.twoThreads()
         let scan = try #require(decoder.split)
         scan.splitPermille = 500
         scan.progress.pauseRecordingOnceMet(microseconds: 5_000)

@@ -42,7 +42,7 @@ import Testing
         let jpeg = try encoding.picture()
         let entropy = Split.entropyBytes(jpeg)
         #expect(entropy >= SplitScan.minimumBytes && entropy <= Self.width * Self.height / 4, "\(entropy) bytes")
-        let prepared = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let prepared = Split.twoThreads(), single = ReducedJPEGDecoder(threads: 1)
         prepared.prepare(width: Self.width, height: Self.height, minWidth: Self.width / d, minHeight: Self.height / d)
         let made = prepared.allocations
         let r = Split.decodeBoth(jpeg, denominator: d, split: prepared, single: single)
@@ -58,7 +58,7 @@ import Testing
 
     @Test func aSplitOnNewRecordsIsNotLearnedFrom() throws {
         let jpeg = Pictures.picture(width: Self.width, height: Self.height, subsampling: TJSAMP_422, quality: 95)
-        let cold = ReducedJPEGDecoder(threads: 2)
+        let cold = Split.twoThreads()
         let coldScan = try #require(cold.split)
         _ = Self.decode(jpeg, with: cold)
         #expect(coldScan.lastSplice != nil)
@@ -66,7 +66,7 @@ import Testing
         _ = Self.decode(jpeg, with: cold)
         #expect(coldScan.balance.decode != nil, "the second split is learned from")
 
-        let prepared = ReducedJPEGDecoder(threads: 2)
+        let prepared = Split.twoThreads()
         let scan = try #require(prepared.split)
         prepared.prepare(width: Self.width, height: Self.height, minWidth: Self.width / 4, minHeight: Self.height / 4)
         _ = Self.decode(jpeg, with: prepared)

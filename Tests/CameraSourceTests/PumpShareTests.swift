@@ -52,9 +52,9 @@ import Glibc
         pump.run()
         _ = eventually(timeout: .seconds(1)) { pump.mailbox.hasPending }
         pump.mailbox.noteIdle(true)
-        let told = eventually(timeout: .seconds(1)) { source.idles.withLock { $0 } == [true] }
+        let told = eventually(timeout: .seconds(1)) { source.idles.withLock { $0 == [true] } }
         pump.mailbox.noteIdle(false)
-        let back = eventually(timeout: .seconds(1)) { source.idles.withLock { $0 } == [true, false] }
+        let back = eventually(timeout: .seconds(1)) { source.idles.withLock { $0 == [true, false] } }
         usleep(50_000)
         pump.stop()
         #expect(shared ? source.idles.withLock { $0 }.isEmpty : told && back, "\(source.idles.withLock { $0 })")

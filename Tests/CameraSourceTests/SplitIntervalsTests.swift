@@ -20,7 +20,7 @@ import Testing
     func splitAtAnIntervalIsTheOneThreadPicture(subsampling: TJSAMP, interval: String) throws {
         let jpeg = try Self.restarted(subsampling, every: interval)
         #expect(Both.entropyBytes(jpeg) >= SplitScan.minimumBytes, "too small to be split")
-        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let split = Both.twoThreads(), single = ReducedJPEGDecoder(threads: 1)
         let scan = try #require(split.split)
         for d in [8, 2, 1] {
             let r = Both.decodeBoth(jpeg, denominator: d, split: split, single: single)
@@ -33,7 +33,7 @@ import Testing
 
     @Test func theSplitFollowsTheCostsOfBothParts() throws {
         let jpeg = try Self.restarted(TJSAMP_422, every: "1")
-        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let split = Both.twoThreads(), single = ReducedJPEGDecoder(threads: 1)
         let scan = try #require(split.split)
         var intervals: [Int] = []
         for start in [SplitScan.splitRange.lowerBound, SplitScan.splitRange.upperBound] {
@@ -57,7 +57,8 @@ import Testing
         let r = Both.decodeBoth(jpeg, denominator: 4, split: split, single: single)
         #expect(r.split != nil && r.split == r.single)
         #expect(scan.lastIntervalSplit == nil, "the first thread waited for the late one")
-        // And the next picture is split again.
+        // And the next picture is split again (its second thread not late).
+        scan.progress.waitForSecondThreadEachTime()
         let next = Both.decodeBoth(jpeg, denominator: 4, split: split, single: single)
         #expect(next.split == next.single && scan.lastIntervalSplit != nil)
     }
@@ -76,7 +77,7 @@ import Testing
     /// Rows reported while splitting at intervals are final, in order, and end at the last row.
     @Test func rowsReportedAreFinal() throws {
         let jpeg = try Self.restarted(TJSAMP_420, every: "1")
-        let decoder = ReducedJPEGDecoder(threads: 2)
+        let decoder = Both.twoThreads()
         let (picture, log) = try DecodedRowsTests.decode(jpeg, with: decoder)
         #expect(decoder.split?.lastIntervalSplit != nil)
         #expect(log.reports == log.reports.sorted() && log.reports.last == picture.height && log.reports.count > 2)

@@ -38,9 +38,20 @@ import Testing
 
     static func entropyBytes(_ jpeg: [UInt8]) -> Int { jpeg.count - Fixture.entropyStart(jpeg) - 2 }
 
-    /// A two-thread decoder whose next split is at `splitPermille`, its `SplitScan`, and a one-thread decoder.
-    static func decoders(splitPermille: Int) throws -> (split: ReducedJPEGDecoder, single: ReducedJPEGDecoder, scan: SplitScan) {
-        let split = ReducedJPEGDecoder(threads: 2)
+    /// A two-thread decoder whose second thread is never late (`waitForSecondThreadEachTime`): a
+    /// test that pictures are split then holds however busy the machine is.
+    static func twoThreads() -> ReducedJPEGDecoder {
+        let decoder = ReducedJPEGDecoder(threads: 2)
+        decoder.split?.progress.waitForSecondThreadEachTime()
+        return decoder
+    }
+
+    /// A two-thread decoder whose next split is at `splitPermille` (its second thread never late
+    /// unless `inOrder` is false), its `SplitScan`, and a one-thread decoder.
+    static func decoders(splitPermille: Int, inOrder: Bool = true) throws
+        -> (split: ReducedJPEGDecoder, single: ReducedJPEGDecoder, scan: SplitScan)
+    {
+        let split = inOrder ? twoThreads() : ReducedJPEGDecoder(threads: 2)
         let scan = try #require(split.split)
         scan.splitPermille = splitPermille
         return (split, ReducedJPEGDecoder(threads: 1), scan)
@@ -50,7 +61,7 @@ import Testing
     func splitPictureIsTheOneThreadPicture(subsampling: TJSAMP) throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: subsampling, quality: 95)
         #expect(Self.entropyBytes(jpeg) >= SplitScan.minimumBytes, "too small to be split")
-        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let split = Self.twoThreads(), single = ReducedJPEGDecoder(threads: 1)
         #expect(single.split == nil)
         for d in [8, 2, 1, 4] {  // 1/2 after 1/8, full size after 1/2: the records grow in between
             let r = Self.decodeBoth(jpeg, denominator: d, split: split, single: single)
@@ -64,7 +75,7 @@ import Testing
 
     @Test func anySplitPointGivesTheOneThreadPictureAndTheNextComesFromTheCosts() throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_422, quality: 95)
-        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let split = Self.twoThreads(), single = ReducedJPEGDecoder(threads: 1)
         let scan = try #require(split.split)
         // Prepared: a first split on new records is not learned from.
         split.prepare(width: 1280, height: 720, minWidth: 320, minHeight: 180)
@@ -87,7 +98,7 @@ import Testing
     @Test(arguments: [400, 600])
     func aLateSecondThreadStartsAheadOfTheFirst(splitPermille: Int) throws {
         let jpeg = Pictures.picture(width: 1280, height: 720, subsampling: TJSAMP_422, quality: 95)
-        let (split, single, scan) = try Self.decoders(splitPermille: splitPermille)
+        let (split, single, scan) = try Self.decoders(splitPermille: splitPermille, inOrder: false)
         // An eighth of the scan past the planned start: recording from there, the thread could not catch up.
         let bytes = Self.entropyBytes(jpeg) - 2
         scan.progress.holdRecordingUntilFirstThreadPasses(bit: (bytes * splitPermille / 1000 + bytes / 8) * 8)
@@ -132,7 +143,7 @@ import Testing
         let jpeg = Pictures.picture(width: 1024, height: 576, subsampling: TJSAMP_422, quality: 95)
         let start = Fixture.entropyStart(jpeg)
         var rng = SplitMix(seed: 21)
-        let split = ReducedJPEGDecoder(threads: 2), single = ReducedJPEGDecoder(threads: 1)
+        let split = Self.twoThreads(), single = ReducedJPEGDecoder(threads: 1)
         var met = 0
         for round in 0..<24 {
             var damaged = jpeg

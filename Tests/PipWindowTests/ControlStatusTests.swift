@@ -11,7 +11,7 @@ import Testing
     @Test func encodesTheDocumentedExampleExactly() {
         #expect(
             sample.json.encoded
-                == #"{"state":"active","source":"/dev/video0","camera":"streaming","shown":1234,"dropped":0,"fps":30.0,"pip":{"x":1400,"y":780,"width":480,"height":270},"main":{"x":100,"y":100,"width":1280,"height":720,"visible":false}}"#
+                == #"{"state":"active","source":"/dev/video0","camera":"streaming","shown":1234,"dropped":0,"unseen":0,"fps":30.0,"pip":{"x":1400,"y":780,"width":480,"height":270},"main":{"x":100,"y":100,"width":1280,"height":720,"visible":false}}"#
         )
     }
 
@@ -32,7 +32,7 @@ import Testing
         let keys = sample.json.encoded.matches(of: /"([a-z]+)":/).map { String($0.output.1) }
         #expect(
             keys == [
-                "state", "source", "camera", "shown", "dropped", "fps", "pip", "x", "y", "width", "height", "main", "x", "y",
+                "state", "source", "camera", "shown", "dropped", "unseen", "fps", "pip", "x", "y", "width", "height", "main", "x", "y",
                 "width", "height", "visible",
             ])
     }

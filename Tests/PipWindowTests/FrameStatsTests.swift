@@ -95,15 +95,19 @@ import PipCore
         #expect(stats.dropped == 0)
     }
 
-    /// Frames given back while no window showed video were not for showing: not drops. Gaps
-    /// after the restart count again.
+    /// Frames given back while no window showed video were not for showing: not drops but
+    /// unseen ones. Gaps after the restart are drops again.
     @Test func framesNotForShowingAreNotDrops() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
         stats.noteTaken(sequence: 10)
         stats.restartSequence()
         stats.noteTaken(sequence: 400)
-        #expect(stats.dropped == 0)
+        #expect(stats.dropped == 0 && stats.unseen == 389)
         stats.noteTaken(sequence: 403)
-        #expect(stats.dropped == 2)
+        #expect(stats.dropped == 2 && stats.unseen == 389)
+        // A source numbered afresh meanwhile (switched while unseen) gives no count either way.
+        stats.restartSequence()
+        stats.noteTaken(sequence: 5)
+        #expect(stats.dropped == 2 && stats.unseen == 389)
     }
 }

@@ -8,6 +8,8 @@ public struct InstanceStatus: Sendable, Equatable {
     public var camera: String
     public var shown: Int
     public var dropped: Int
+    /// Frames given back unshown while no window showed video.
+    public var unseen: Int
     public var fps: Double
     /// The PiP window's frame in root coordinates (where it is or will be).
     public var pip: Rect
@@ -18,8 +20,8 @@ public struct InstanceStatus: Sendable, Equatable {
     public var share: SharedStreamStatus?
 
     public init(
-        state: String, source: String, camera: String, shown: Int, dropped: Int, fps: Double, pip: Rect, main: Rect,
-        mainVisible: Bool, share: SharedStreamStatus? = nil
+        state: String, source: String, camera: String, shown: Int, dropped: Int, unseen: Int = 0, fps: Double, pip: Rect,
+        main: Rect, mainVisible: Bool, share: SharedStreamStatus? = nil
     ) {
         self.share = share
         self.state = state
@@ -27,6 +29,7 @@ public struct InstanceStatus: Sendable, Equatable {
         self.camera = camera
         self.shown = shown
         self.dropped = dropped
+        self.unseen = unseen
         self.fps = fps
         self.pip = pip
         self.main = main
@@ -40,7 +43,8 @@ public struct InstanceStatus: Sendable, Equatable {
         }
         return .object([
             ("state", .string(state)), ("source", .string(source)), ("camera", .string(camera)),
-            ("shown", .integer(shown)), ("dropped", .integer(dropped)), ("fps", .number(fps, decimals: 2)),
+            ("shown", .integer(shown)), ("dropped", .integer(dropped)), ("unseen", .integer(unseen)),
+            ("fps", .number(fps, decimals: 2)),
             ("pip", .object(frame(pip))), ("main", .object(frame(main) + [("visible", .bool(mainVisible))])),
         ] + (share.map { [("share", $0.json)] } ?? []))
     }

@@ -9,6 +9,9 @@ import PipCore
 public struct FrameStats {
     public private(set) var shown = 0
     public private(set) var dropped = 0
+    /// A live source's frames given back unshown while no window showed video (counted once one
+    /// shows video again): neither shown nor dropped.
+    public private(set) var unseen = 0
     public private(set) var corrupt = 0
     /// Switches to another source (`pipcam switch`, the switch key).
     public private(set) var switches = 0
@@ -16,6 +19,8 @@ public struct FrameStats {
     /// Milliseconds from process start to the X server completing the first shown frame.
     public private(set) var firstFrameMilliseconds: Double?
     private var lastSequence: UInt64?
+    /// The next gap is frames given back unseen, not drops (`restartSequence`).
+    private var restarting = false
     // Latency histogram, no allocation per frame: 10 µs buckets up to 100 ms, then 1 ms buckets up
     // to 10 s (a slow path — plain puts over ssh — must not read as 100 ms), the last one beyond.
     private var buckets = [UInt32](repeating: 0, count: 10_000)
@@ -35,13 +40,16 @@ public struct FrameStats {
     /// A frame was taken for display: sequence gaps are frames dropped on the way.
     public mutating func noteTaken(sequence: UInt64) {
         // A source that restarted its numbering (or jumped absurdly) is not a billion dropped frames.
-        if let last = lastSequence, sequence > last &+ 1, sequence - last < 1 << 20 { dropped += Int(sequence - last - 1) }
+        if let last = lastSequence, sequence > last &+ 1, sequence - last < 1 << 20 {
+            if restarting { unseen += Int(sequence - last - 1) } else { dropped += Int(sequence - last - 1) }
+        }
+        restarting = false
         lastSequence = sequence
     }
 
     /// The frames since the last one taken were not for showing (no window showed video): the
-    /// next one taken is not measured against it, so they count as neither shown nor dropped.
-    public mutating func restartSequence() { lastSequence = nil }
+    /// gap before the next one taken counts as `unseen`, neither shown nor dropped.
+    public mutating func restartSequence() { restarting = true }
 
     /// The source was switched for another.
     public mutating func noteSwitch() { switches += 1 }

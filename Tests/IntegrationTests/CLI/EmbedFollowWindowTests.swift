@@ -33,7 +33,9 @@ extension EmbedTests {
             #expect(try x.waitForStableGeometry(of: app.window) == before)
 
             // Minimized again, then restored from PiP (double-click): pipcam brings the window back.
-            // (Hide/show reports in the 500 ms after a restore are taken as its echo and ignored.)
+            // Hide/show reports in the 500 ms after a restore are taken as its echo and ignored;
+            // those 500 ms start as the shrink ends and its proxy goes, however late that is.
+            try waitUntil("the shrink is over", timeout: .seconds(2)) { try !x.isViewable(proxy) }
             Thread.sleep(forTimeInterval: 0.6)
             try x.hide(app.window)
             try waitUntil("PiP is up again", timeout: .seconds(2)) { try x.isViewable(pip) }

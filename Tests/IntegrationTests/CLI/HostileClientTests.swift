@@ -188,7 +188,8 @@ import Testing
         #expect(p.stderrText.contains("pipcam: took back _PIPCAM_S0; control commands reach this pipcam again\n"),
                 "stderr: \(p.stderrText)")
         if releasesAndStays { #expect(thief.isRunning, "the selection came back while its last holder still runs") }
-        #expect(try x.runPipcam(["toggle"]).succeeded)
+        let toggle = try x.runPipcam(["toggle"])
+        #expect(toggle.succeeded, "\(toggle)")
         try Self.expectQuickCleanExit(p)
     }
 }

@@ -13,7 +13,7 @@ extension PipTests {
             let start = try x.settledGeometry(of: window)
 
             let grab = start.center
-            try x.drag(from: grab, to: XPoint(grab.x + 300, grab.y + 200), steps: 10)
+            try x.drag(from: grab, to: XPoint(grab.x + 300, grab.y + 200), moving: window, steps: 10)
             let moved = try x.settledGeometry(of: window)
             let expected = start.offsetBy(dx: 300, dy: 200)
             #expect(abs(moved.x - expected.x) <= 3 && abs(moved.y - expected.y) <= 3,
@@ -21,7 +21,7 @@ extension PipTests {
             #expect(moved.width == start.width && moved.height == start.height, "a move changed the size: \(start) → \(moved)")
 
             // And back up-left, by a different amount.
-            try x.drag(from: moved.center, to: XPoint(moved.center.x - 150, moved.center.y - 100), steps: 10)
+            try x.drag(from: moved.center, to: XPoint(moved.center.x - 150, moved.center.y - 100), moving: window, steps: 10)
             let back = try x.settledGeometry(of: window)
             let expectedBack = moved.offsetBy(dx: -150, dy: -100)
             #expect(abs(back.x - expectedBack.x) <= 3 && abs(back.y - expectedBack.y) <= 3,
@@ -37,7 +37,7 @@ extension PipTests {
             let area = try x.workArea()
             let start = try x.settledGeometry(of: window)
             let grab = XPoint(start.x + 2, start.center.y)  // the left edge: the vertical centre stays
-            try x.drag(from: grab, to: XPoint(grab.x - 400, grab.y), steps: 10)
+            try x.drag(from: grab, to: XPoint(grab.x - 400, grab.y), moving: window, steps: 10)
             let r = try x.settledGeometry(of: window)
             #expect(r.width > start.width + 300, "not resized: \(start) → \(r)")
             #expect(r.x >= area.x && r.y >= area.y && r.maxX <= area.x + area.width && r.maxY <= area.y + area.height,
@@ -52,7 +52,7 @@ extension PipTests {
 
             // 3 px inside the bottom-right corner; drag by a delta that is not 16:9.
             let grab = XPoint(start.maxX - 3, start.maxY - 3)
-            try x.drag(from: grab, to: XPoint(grab.x + 200, grab.y + 40), steps: 10)
+            try x.drag(from: grab, to: XPoint(grab.x + 200, grab.y + 40), moving: window, steps: 10)
             let resized = try x.settledGeometry(of: window)
 
             #expect(abs(resized.x - start.x) <= 2 && abs(resized.y - start.y) <= 2,
@@ -64,7 +64,7 @@ extension PipTests {
 
             // Shrink it again from the new corner (width-driven: -160 px; height-driven: -107 px).
             let grab2 = XPoint(resized.maxX - 3, resized.maxY - 3)
-            try x.drag(from: grab2, to: XPoint(grab2.x - 160, grab2.y - 60), steps: 10)
+            try x.drag(from: grab2, to: XPoint(grab2.x - 160, grab2.y - 60), moving: window, steps: 10)
             let shrunk = try x.settledGeometry(of: window)
             #expect(abs(shrunk.x - start.x) <= 2 && abs(shrunk.y - start.y) <= 2,
                     "the top-left corner moved: \(resized) → \(shrunk)")
@@ -85,7 +85,7 @@ extension PipTests.Drag {
         let start = try x.settledGeometry(of: window)
         #expect(start.width == 400 && start.height == 225, "tiled instead of floating: \(start)")
 
-        try x.drag(from: start.center, to: XPoint(start.center.x + 250, start.center.y + 150), steps: 10)
+        try x.drag(from: start.center, to: XPoint(start.center.x + 250, start.center.y + 150), moving: window, steps: 10)
         let moved = try x.settledGeometry(of: window)
         let expected = start.offsetBy(dx: 250, dy: 150)
         #expect(abs(moved.x - expected.x) <= 3 && abs(moved.y - expected.y) <= 3,

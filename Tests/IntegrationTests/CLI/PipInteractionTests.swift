@@ -102,7 +102,7 @@ import Testing
         let r = try x.settledGeometry(of: pip)
         // Drag so the window ends 10 px from the top-right corner's edges.
         let target = XPoint(area.x + area.width - 10 - r.width + (r.center.x - r.x), area.y + 10 + (r.center.y - r.y))
-        try x.drag(from: r.center, to: target)
+        try x.drag(from: r.center, to: target, moving: pip)
         try waitUntil("the window snapped to the top-right corner", timeout: .seconds(3)) {
             let g = try x.geometry(of: pip)
             return g.x + g.width == area.x + area.width && g.y == area.y
@@ -117,9 +117,9 @@ import Testing
         let (_, pip) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
         let start = try x.settledGeometry(of: pip)
         let away = XPoint(start.center.x + 300, start.center.y + 200)
-        try x.drag(from: start.center, to: away)
+        try x.drag(from: start.center, to: away, moving: pip)
         #expect(try x.settledGeometry(of: pip) != start)
-        try x.drag(from: away, to: start.center)
+        try x.drag(from: away, to: start.center, moving: pip)
         Thread.sleep(forTimeInterval: 0.4)  // past the 250 ms after which a move settles and snaps
         #expect(try x.settledGeometry(of: pip) == start)
     }
@@ -145,7 +145,7 @@ import Testing
         var (process, pip) = try x.startPip(["--source", "test"])
         let start = try x.settledGeometry(of: pip)
         let destination = XPoint(300, 250)
-        try x.drag(from: start.center, to: destination)
+        try x.drag(from: start.center, to: destination, moving: pip)
         let moved = try x.settledGeometry(of: pip, quiet: .milliseconds(600))
         #expect(abs(moved.center.x - destination.x) <= 3 && abs(moved.center.y - destination.y) <= 3)
         process.send(SIGTERM)
@@ -162,7 +162,7 @@ import Testing
         let area = try x.workArea()
         #expect(placed.x == area.x + 24 && placed.y == area.y + 24)
         // Moved in that run, it leaves the memory alone: the next plain run comes back to `moved`.
-        try x.drag(from: placed.center, to: XPoint(600, 400))
+        try x.drag(from: placed.center, to: XPoint(600, 400), moving: third)
         _ = try x.settledGeometry(of: third, quiet: .milliseconds(600))
         process.send(SIGTERM)
         _ = try process.wait(timeout: .seconds(5))
@@ -208,7 +208,7 @@ import Testing
         let x = try makeServer(.openbox)
         let (first, pip) = try x.startPip(["--source", "test"])
         let start = try x.settledGeometry(of: pip)
-        try x.drag(from: start.center, to: XPoint(300, 250))
+        try x.drag(from: start.center, to: XPoint(300, 250), moving: pip)
         let moved = try x.settledGeometry(of: pip, quiet: .milliseconds(600))
         first.send(SIGTERM)
         _ = try first.wait(timeout: .seconds(5))
@@ -216,7 +216,7 @@ import Testing
         var (named, namedPip) = try x.startPip(["--source", "test", "--name", "b"])
         let fresh = try x.settledGeometry(of: namedPip)
         #expect(fresh == start, "a new name starts at the default place, not at \(moved)")
-        try x.drag(from: fresh.center, to: XPoint(700, 200))
+        try x.drag(from: fresh.center, to: XPoint(700, 200), moving: namedPip)
         let namedMoved = try x.settledGeometry(of: namedPip, quiet: .milliseconds(600))
         named.send(SIGTERM)
         _ = try named.wait(timeout: .seconds(5))

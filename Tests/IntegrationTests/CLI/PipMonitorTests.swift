@@ -179,7 +179,7 @@ extension PipTests {
 
             // Its bottom 60 px below the small monitor, over nothing.
             let target = XPoint(start.center.x + 300, Self.small.maxY + 60 - start.height / 2)
-            try x.drag(from: start.center, to: target, steps: 10)
+            try x.drag(from: start.center, to: target, moving: window, steps: 10)
             let moved = try x.settledGeometry(of: window)
             #expect(Self.small.intersection(moved) == moved, "PiP \(moved) is not inside \(Self.small)")
             #expect(moved.maxY == Self.small.maxY, "PiP \(moved) not snapped to the bottom of \(Self.small)")
@@ -200,7 +200,7 @@ extension PipTests {
             let start = try x.settledGeometry(of: window)
             #expect(Self.small.intersection(start) == start && start.width == 320, "PiP \(start) did not open on \(Self.small)")
             // The user puts it in the corner: remembered.
-            try x.drag(from: start.center, to: XPoint(start.center.x - 10, start.center.y + 10))
+            try x.drag(from: start.center, to: XPoint(start.center.x - 10, start.center.y + 10), moving: window)
             let chosen = try x.settledGeometry(of: window, quiet: .milliseconds(600))
             let remembered = x.directory + "/state/pipcam/geometry"
             let saved = try String(contentsOfFile: remembered, encoding: .utf8)

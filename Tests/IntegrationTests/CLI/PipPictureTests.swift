@@ -99,7 +99,7 @@ extension PipTests {
             let x = try makeServer()
             let (_, window) = try x.startPip(["--source", "test", "--size", "320x180", "--corner", "top-left"])
             let placed = try x.settledGeometry(of: window)
-            try x.drag(from: placed.center, to: XPoint(placed.center.x + 377, placed.center.y + 233))
+            try x.drag(from: placed.center, to: XPoint(placed.center.x + 377, placed.center.y + 233), moving: window)
             let before = try x.settledGeometry(of: window)
             try x.movePointer(to: before.center)
             for _ in 0..<4 {

@@ -36,7 +36,7 @@ import Testing
         #expect(abs(start.x - (area.x + 24)) <= 2 && abs(start.y - (area.y + 24)) <= 2,
                 "\(manager): not placed where asked (work area \(area)): \(start)")
 
-        try x.drag(from: start.center, to: XPoint(start.center.x + 300, start.center.y + 200), steps: 10)
+        try x.drag(from: start.center, to: XPoint(start.center.x + 300, start.center.y + 200), moving: window, steps: 10)
         let moved = try x.settledGeometry(of: window)
         let expected = start.offsetBy(dx: 300, dy: 200)
         #expect(abs(moved.x - expected.x) <= 3 && abs(moved.y - expected.y) <= 3,
@@ -45,7 +45,7 @@ import Testing
 
         // 3 px inside the bottom-right corner, by a delta that is not 16:9.
         let grab = XPoint(moved.maxX - 3, moved.maxY - 3)
-        try x.drag(from: grab, to: XPoint(grab.x + 200, grab.y + 40), steps: 10)
+        try x.drag(from: grab, to: XPoint(grab.x + 200, grab.y + 40), moving: window, steps: 10)
         let resized = try x.settledGeometry(of: window)
         #expect(abs(resized.x - moved.x) <= 2 && abs(resized.y - moved.y) <= 2,
                 "\(manager): the top-left corner moved in a resize: \(moved) → \(resized)")
@@ -227,7 +227,7 @@ import Testing
         let start = try x.settledGeometry(of: window)
         #expect(start.width == before.width && start.height == before.height,
                 "\(replacement): not floating at its size under \(manager): \(before) → \(start)")
-        try x.drag(from: start.center, to: XPoint(start.center.x + 250, start.center.y + 150), steps: 10)
+        try x.drag(from: start.center, to: XPoint(start.center.x + 250, start.center.y + 150), moving: window, steps: 10)
         let moved = try x.settledGeometry(of: window)
         let expected = start.offsetBy(dx: 250, dy: 150)
         #expect(abs(moved.x - expected.x) <= 3 && abs(moved.y - expected.y) <= 3,

@@ -64,7 +64,7 @@ struct DesktopTierTests {
         var moved = start
         log.check(.drag) {
             if let reason = environment.cannotDrag { return .notApplicable(reason) }
-            try x.drag(from: start.center, to: XPoint(start.center.x + 300, start.center.y + 200), steps: Self.dragSteps, stepDelay: Self.dragStepDelay)
+            try x.drag(from: start.center, to: XPoint(start.center.x + 300, start.center.y + 200), moving: window, steps: Self.dragSteps, stepDelay: Self.dragStepDelay)
             moved = try x.settledGeometry(of: window)
             let expected = start.offsetBy(dx: 300, dy: 200)
             try require(abs(moved.x - expected.x) <= 3 && abs(moved.y - expected.y) <= 3,
@@ -76,7 +76,7 @@ struct DesktopTierTests {
         log.check(.edgeResize) {
             if let reason = environment.cannotDrag { return .notApplicable(reason) }
             let grab = XPoint(moved.maxX - 3, moved.maxY - 3)
-            try x.drag(from: grab, to: XPoint(grab.x + 200, grab.y + 40), steps: Self.dragSteps, stepDelay: Self.dragStepDelay)
+            try x.drag(from: grab, to: XPoint(grab.x + 200, grab.y + 40), moving: window, steps: Self.dragSteps, stepDelay: Self.dragStepDelay)
             let resized = try x.settledGeometry(of: window)
             try require(abs(resized.x - moved.x) <= 2 && abs(resized.y - moved.y) <= 2,
                         "the top-left corner moved in a resize: \(moved) → \(resized)")

@@ -158,7 +158,7 @@ struct HarnessTests {
         let titleBar = XPoint(start.center.x, (frame.y + start.y) / 2)
         #expect(start.y - frame.y > 4, "openbox gives a title bar: frame \(frame), client \(start)")
 
-        try server.drag(from: titleBar, to: XPoint(titleBar.x + 300, titleBar.y + 200))
+        try server.drag(from: titleBar, to: XPoint(titleBar.x + 300, titleBar.y + 200), moving: window)
         let moved = try poll(timeout: .seconds(5), what: "the window to move") {
             let now = try server.geometry(of: window)
             return now != start ? now : nil

@@ -4,20 +4,43 @@ import TestSupport
 /// Pointer and keyboard input through xdotool (XTEST), as a user would give it.
 extension XServer {
     /// Presses `button` at `from`, moves to `to` in `steps` moves `stepDelay` apart, releases.
-    /// One xdotool run, so the button is released even if the test stops right after.
+    ///
+    /// With `moving`, the release waits until that window has moved or changed size: whoever moves
+    /// it then has the pointer and gets the release — pipcam itself, or a window manager that took
+    /// the pointer when pipcam asked it to, which on a busy machine may be after the last motion
+    /// (it then sees none: the pointer is nudged at `to` until the window follows). A window
+    /// manager that moves only an outline until the release gets it after `minimumWait`. Without
+    /// `moving` (a drag that must move nothing) the drag is one xdotool run. The button is
+    /// released whatever happens.
     func drag(
-        from start: XPoint, to end: XPoint, button: Int = 1, steps: Int = 8,
+        from start: XPoint, to end: XPoint, moving window: XWindowID? = nil, button: Int = 1, steps: Int = 8,
         stepDelay: Duration = .milliseconds(15)
     ) throws {
         let pause = String(format: "%.3f", stepDelay.seconds)
-        var command = ["xdotool", "mousemove", "\(start.x)", "\(start.y)", "mousedown", "\(button)"]
+        var press = ["xdotool", "mousemove", "\(start.x)", "\(start.y)", "mousedown", "\(button)"]
         for step in 1...max(1, steps) {
             let x = start.x + (end.x - start.x) * step / max(1, steps)
             let y = start.y + (end.y - start.y) * step / max(1, steps)
-            command += ["sleep", pause, "mousemove", "\(x)", "\(y)"]
+            press += ["sleep", pause, "mousemove", "\(x)", "\(y)"]
         }
-        command += ["sleep", pause, "mouseup", "\(button)"]
-        try runChecked(command)
+        let release = ["xdotool", "sleep", pause, "mouseup", "\(button)"]
+        guard let window else {
+            try runChecked(press + release.dropFirst())
+            return
+        }
+        let before = try geometry(of: window)
+        do {
+            try runChecked(press)
+            let deadline = ContinuousClock.now + minimumWait
+            while try geometry(of: window) == before, ContinuousClock.now < deadline {
+                try runChecked(["xdotool", "mousemove", "\(end.x + 1)", "\(end.y)", "mousemove", "\(end.x)", "\(end.y)"])
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        } catch {
+            _ = try? run(release)
+            throw error
+        }
+        try runChecked(release)
     }
 
     /// Moves the pointer to `point` (root coordinates).

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PipWindow
 import TestSupport
 
 /// The steps the scenarios share: pipcam started, streaming, ended; the camera's controls.
@@ -24,6 +25,19 @@ extension ScenarioRun {
         let pipcam = try startPipcam(["--pip", "--source", source, "--size", size, "--stats"] + extra)
         try waitForFiveFrames(pipcam)
         return pipcam
+    }
+
+    /// The last stats line and its stamp once a line came at or after `after` (waiting up to
+    /// `within` s; without one, the last line there is); fails with pipcam's end (`what`: the
+    /// situation) if it ended, or when it printed no stats line at all.
+    @discardableResult
+    func statsLine(of pipcam: StampedProcess, after: Double, within seconds: Double, _ what: String) throws
+        -> (time: Double, stats: StatsLine)
+    {
+        _ = try wait(seconds, until: { pipcam.firstStats(after: after) != nil || pipcam.hasExited })
+        try aliveOrFail(pipcam, what)
+        guard let last = pipcam.lastStampedStats else { throw HarnessError("\(what): no stats line") }
+        return last
     }
 
     /// Fails with pipcam's exit code and last words if it has exited.
@@ -93,7 +107,7 @@ extension ScenarioRun {
         try v4l2ctl(["--set-parm=10"])
         if let parm = try? run(["v4l2-ctl", "-d", VMDevices.camera, "--get-parm"]) { append("v4l2-ctl.txt", parm.stdoutText) }
         let t = GuestClock.now()
-        if try !wait(10, until: { pipcam.firstStats(after: t + 1.5) != nil }) { try aliveOrFail(pipcam, "after S_PARM") }
+        try statsLine(of: pipcam, after: t + 1.5, within: 10, "after S_PARM")
     }
 
     /// Holds `device` open in a third process ("plug"), so that an unplugged vivid stays unplugged

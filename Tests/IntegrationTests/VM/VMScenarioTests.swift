@@ -172,8 +172,7 @@ struct VMScenarioTests {
             run.metric("event_to_handles_closed_s", seconds: GuestClock.elapsed(event, GuestClock.now()))
             // Unplugged for a while: pipcam stays up and keeps saying so.
             let check = GuestClock.now()
-            if try !run.wait(10, until: { pipcam.firstStats(after: check + 3) != nil }) { try run.aliveOrFail(pipcam, "while unplugged") }
-            try run.aliveOrFail(pipcam, "while unplugged")
+            try run.statsLine(of: pipcam, after: check + 3, within: 10, "while unplugged")
             let camera = pipcam.lastStats.map { "\($0.camera)" } ?? ""
             guard camera == "interrupted:disconnected" else {
                 throw HarnessError("camera=\(camera) while still unplugged, expected interrupted:disconnected")
@@ -208,9 +207,7 @@ struct VMScenarioTests {
                     try run.pause(0.3)
                 }
                 let t = GuestClock.now()
-                if try !run.wait(10, until: { pipcam.firstStats(after: t + 1.2) != nil }) { try run.aliveOrFail(pipcam, "after \(control)") }
-                try run.aliveOrFail(pipcam, "after \(control)")
-                return (pipcam.lastStats?.dropped ?? 0) - d0
+                return try run.statsLine(of: pipcam, after: t + 1.2, within: 10, "after \(control)").stats.dropped - d0
             }
             let control = try press("brightness=128")
             let withErrors = try press("inject_v4l2_buf_flag_error=1")
@@ -234,19 +231,12 @@ struct VMScenarioTests {
             // vivid skips half its buffers: sequence gaps, which the stats must count as dropped.
             let pipcam = try run.startStreaming()
             try run.slowDown(pipcam)
-            /// The last stats line once one came `seconds` after `t` (up to `within` s), its stamp.
-            func lineAfter(_ t: Double, _ seconds: Double, within: Double, _ what: String) throws -> (time: Double, stats: StatsLine) {
-                if try !run.wait(within, until: { pipcam.firstStats(after: t + seconds) != nil }) { try run.aliveOrFail(pipcam, what) }
-                guard let last = pipcam.lastStampedStats else { throw HarnessError("\(what): no stats line") }
-                return last
-            }
             guard let start = pipcam.lastStampedStats else { throw HarnessError("no stats line") }
-            let (t1, line1) = try lineAfter(start.time, 4, within: 10, "baseline")
+            let (t1, line1) = try run.statsLine(of: pipcam, after: start.time + 4, within: 10, "baseline")
             let rate = ((Double(line1.dropped - start.stats.dropped) / (t1 - start.time)) * 100).rounded() / 100
             run.metric("natural_drops_per_s", String(format: "%.2f", rate))
             try run.v4l2ctl(["-c", "percentage_of_dropped_buffers=50"])
-            let (t2, line2) = try lineAfter(GuestClock.now(), 6, within: 15, "with 50% dropped buffers")
-            try run.aliveOrFail(pipcam, "with 50% dropped buffers")
+            let (t2, line2) = try run.statsLine(of: pipcam, after: GuestClock.now() + 6, within: 15, "with 50% dropped buffers")
             let natural = Int((rate * (t2 - t1)).rounded(.toNearestOrEven))
             let dropped = line2.dropped - line1.dropped
             run.metric("dropped_with_50_percent", dropped)
