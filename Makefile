@@ -62,12 +62,12 @@ test-sanitizers: test-asan test-tsan
 test-asan: bootstrap
 	PIPCAM_BUILD_SCOPE=units $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	PIPCAM_BUILD_SCOPE=units ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
-		--filter 'CameraSourceTests\.|PipWindowTests\.|PipcamAppTests\.'
+		--filter 'PipCoreTests\.|MJPEGTests\.|CameraSourceTests\.|PipWindowTests\.|PipcamAppTests\.'
 
 test-tsan: bootstrap
 	PIPCAM_BUILD_SCOPE=camera $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	PIPCAM_BUILD_SCOPE=camera TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
-		--filter 'CameraSourceTests\.'
+		--filter 'PipCoreTests\.|MJPEGTests\.|CameraSourceTests\.'
 
 # Coverage-guided fuzzing of the parsers (docs/TESTING.md, "Fuzzing"): the targets in Fuzz/ (a
 # package of its own, so `swift build` here is untouched), built with AddressSanitizer, each run

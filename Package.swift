@@ -46,7 +46,7 @@ let package = Package(
             name: "CameraSource", dependencies: ["CV4L2", "PipCore", "MJPEG"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .target(
-            name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG", "CameraSource"],
+            name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .target(
             name: "PipcamApp", dependencies: ["PipWindow", "CameraSource", "PipCore", "MJPEG"],
@@ -60,7 +60,9 @@ let package = Package(
         .executableTarget(
             name: "pip-example", dependencies: ["PipWindow", "CameraSource", "PipCore"], path: "Examples/PipExample"),
         // What every test target shares: the seeded random generator, waiting, the scratch directory.
-        .target(name: "TestSupport", dependencies: ["CameraSource", "PipCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CameraSource", "PipCore", "CTurboJPEG"], path: "Tests/TestSupport"),
+        .testTarget(name: "PipCoreTests", dependencies: ["PipCore"]),
+        .testTarget(name: "MJPEGTests", dependencies: ["MJPEG", "PipCore", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "PipCore", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "CameraSource", "PipCore", "TestSupport"]),

@@ -1,3 +1,5 @@
+import PipCore
+
 /// Why a source could not start or go on, worded for a one-line message: `pipcam: <description>`.
 public enum SourceError: Error, Equatable, CustomStringConvertible {
     /// The user's input is wrong: a bad spec, a missing or malformed file, a device that is not a camera.

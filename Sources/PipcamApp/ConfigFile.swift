@@ -38,12 +38,8 @@ public enum ConfigFile {
     }
 
     /// The options of pipcam's command line a config file may set (long names), and how each takes
-    /// its value.
-    public static let pipcamOptions: [String: Kind] = [
-        "pip": .invertible, "source": .value, "size": .value, "corner": .value, "auto-pip": .value, "mirror": .invertible, "rotate": .value,
-        "untimed": .invertible, "stats": .invertible, "hotkey": .value, "switch-key": .value, "idle-release": .value, "name": .value, "shape": .value,
-        "opacity": .value, "click-through": .invertible, "share": .value, "share-size": .value,
-    ]
+    /// its value (`PipcamOptions`).
+    public static var pipcamOptions: [String: Kind] { PipcamOptions.configKeys }
 
     /// The arguments of each meaningful line, with its number (so a value the command line rejects
     /// can be reported at its line).

@@ -2,29 +2,6 @@ import CameraSource
 import PipCore
 import PipWindow
 
-/// A switch under way: who asked, and when the new picture is up.
-struct PendingSwitch {
-    /// What the source was asked to become (`next`, or the spec as given).
-    let target: String
-    /// The source shown when the switch was asked for, for messages.
-    let from: String
-    let reply: (SwitchReply) -> Void
-    let ticket: SwitchTicket
-    /// The timer that ends the wait (`openSeconds`, then `shownSeconds`).
-    var timer: Int?
-    /// The new source's first frame, once the capture side switched.
-    var firstSequence: UInt64?
-    var name: String?
-
-    /// How long the new source may take to open before the switch fails (it gets
-    /// `SourceSwitcher.firstFrameNanoseconds` for its first frame after that): a FIFO with no
-    /// writer never opens.
-    static let openSeconds: Int64 = 5
-    /// How long after the switch the asker waits at most for the first frame to be put (no
-    /// window may be able to take one): answered then all the same.
-    static let shownSeconds: Int64 = 1
-}
-
 /// Whether a switch's new source may still be handed to the capture side, or was given up on.
 final class SwitchTicket: Sendable {
     private enum State { case opening, proposed, cancelled }
@@ -63,7 +40,7 @@ extension PipcamApp {
     /// Starts a switch to `text` (`next`, or any `--source` form with an absolute path) and calls
     /// `reply` once it is done or failed.
     func switchSource(to text: String, reply: @escaping (SwitchReply) -> Void) {
-        if let pending = pendingSwitch { return reply(.failed("pipcam: a switch to \(pending.target) is under way")) }
+        if let refusal = switches.refusal { return reply(.failed(refusal)) }
         let target: SwitchJob.Target
         if text == "next" {
             target = .nextCamera(after: currentSourceName)
@@ -80,43 +57,27 @@ extension PipcamApp {
             return reply(.switched(source: currentSourceName))
         }
         let ticket = SwitchTicket()
-        pendingSwitch = PendingSwitch(target: text, from: currentSourceName, reply: reply, ticket: ticket)
-        pendingSwitch?.timer = after(seconds: PendingSwitch.openSeconds) { [unowned self] in
-            guard let pending = pendingSwitch, pending.ticket.cancel() else { return }
-            pendingSwitch = nil
-            pending.reply(.failed("pipcam: cannot switch to \(text): it did not open within \(PendingSwitch.openSeconds) s (still showing \(pending.from))"))
-        }
+        switches.begin(target: text, from: currentSourceName, now: .now())
+        switchAsker = (reply, ticket)
+        switchWake.set(switches.nextDeadline)
         let excluded = pump.share.map { [CameraCycle.resolved($0.device)] } ?? []
         SwitchJob(target: target, request: sourceRequestNow, excluded: Set(excluded), inbox: switcher.inbox, wake: pump.mailbox.toCapture,
             ticket: ticket).run()
     }
 
-    private func after(seconds: Int64, _ handler: @escaping () -> Void) -> Int {
-        loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: seconds * 1_000_000_000), handler)
-    }
-
     /// Acts on what the capture side (or the starting thread) says became of the switch.
     func followSwitchOutcomes() {
         for outcome in switcher.inbox.takeOutcomes() {
-            if case .switched = outcome {
+            switch outcome {
+            case .switched(let name, let firstSequence):
                 stats.noteSwitch()
                 // Unseen, no frame comes to replace the one kept for redraws: given back now, it
                 // lets the old source go (a camera closes) instead of when a window shows video.
-                if framesUnseen { releaseFrames() }
-            }
-            guard var pending = pendingSwitch else { continue }
-            if let timer = pending.timer { loop.cancelTimer(timer) }
-            switch outcome {
-            case .switched(let name, let firstSequence):
-                pending.firstSequence = firstSequence
-                pending.name = name
-                pending.timer = after(seconds: PendingSwitch.shownSeconds) { [unowned self] in finishSwitch() }
-                pendingSwitch = pending
-                // No window shows video (or the frame already went by): nothing more to wait for.
-                if !pip.output.isShowingVideo || lastPresentedSequence.map({ $0 >= firstSequence }) == true { finishSwitch() }
+                if viewing.framesUnseen { releaseFrames() }
+                answerSwitch(switches.switched(
+                    name: name, firstSequence: firstSequence, showingVideo: pip.output.isShowingVideo, now: .now()))
             case .failed(_, let reason):
-                pendingSwitch = nil
-                pending.reply(.failed("pipcam: cannot switch to \(reason) (still showing \(pending.from))"))
+                answerSwitch(switches.failed(reason: reason))
             }
         }
     }
@@ -124,15 +85,28 @@ extension PipcamApp {
     /// A frame numbered `sequence` was put to the window showing video: the asker of a switch
     /// whose first frame it is (or follows) is answered.
     func notePresented(sequence: UInt64) {
-        lastPresentedSequence = sequence
-        if let first = pendingSwitch?.firstSequence, sequence >= first { finishSwitch() }
+        answerSwitch(switches.presented(sequence: sequence))
     }
 
-    private func finishSwitch() {
-        guard let pending = pendingSwitch else { return }
-        if let timer = pending.timer { loop.cancelTimer(timer) }
-        pendingSwitch = nil
-        pending.reply(.switched(source: pending.name ?? currentSourceName))
+    /// At the tracker's deadline: answered after the first frame's wait, or given up while opening.
+    func followSwitchDeadline() {
+        switch switches.tick(now: .now()) {
+        case .answer(let answer)?: answerSwitch(answer)
+        case .openTimedOut?:
+            if switchAsker?.ticket.cancel() == true { answerSwitch(switches.giveUp()) } else { switches.handedOver() }
+        case nil: break
+        }
+        switchWake.set(switches.nextDeadline)
+    }
+
+    private func answerSwitch(_ answer: SwitchTracker.Answer?) {
+        switchWake.set(switches.nextDeadline)
+        guard let answer, let asker = switchAsker else { return }
+        switchAsker = nil
+        switch answer {
+        case .switched(let name): asker.reply(.switched(source: name))
+        case .failed(let line): asker.reply(.failed(line))
+        }
     }
 }
 

@@ -35,20 +35,16 @@ public final class PipcamApp {
     var mirrorOverride: Bool?
     /// The picture's rotation (`--rotate`, then `r` in the PiP window).
     var rotation: Rotation = .deg0
-    /// Since when no window has shown video (nil while one does).
-    var idleSince: MonotonicInstant?
-    /// Whether the camera was told to let its device go (`--idle-release`).
-    var cameraIdle = false
-    /// Wakes the loop when the camera is due to be let go (frames no longer do).
-    var idleTimer: Int?
-    /// Whether a window has shown video yet (until then frames keep coming for the first to map).
-    var videoShown = false
-    /// Whether the capture side was told that no window shows its frames.
-    var framesUnseen = false
+    /// What the capture side is told while no window shows video (`--idle-release`).
+    var viewing: ViewingPolicy
+    /// Wakes the loop at `viewing`'s next deadline (frames no longer do once unseen).
+    lazy var viewingWake = DeadlineWake(loop: loop)
     /// A `pipcam switch` (or switch key press) under way.
-    var pendingSwitch: PendingSwitch?
-    /// The newest frame put to the window showing video.
-    var lastPresentedSequence: UInt64?
+    var switches = SwitchTracker()
+    /// Who asked for the switch under way, and its source's hand-over.
+    var switchAsker: (reply: (SwitchReply) -> Void, ticket: SwitchTicket)?
+    /// Wakes the loop at `switches`' next deadline.
+    lazy var switchWake = DeadlineWake(loop: loop) { [unowned self] in followSwitchDeadline() }
     /// What a source switched to opens for (`SourceSwitcher`): the size the picture is shown at
     /// now, or with `--share` the shared stream's.
     var sourceRequestNow: SourceRequest
@@ -67,6 +63,7 @@ public final class PipcamApp {
         geometryFile = { GeometryMemory.filePath(name: name) }
         pump = FramePump(source: switcher, share: share)
         stats = FrameStats(now: .now())
+        viewing = ViewingPolicy(configuration: .init(idleReleaseSeconds: options.idleReleaseSeconds))
     }
 
     /// Runs until the source ends, the main window is closed, a frame limit is reached or a signal

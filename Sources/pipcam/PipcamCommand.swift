@@ -178,27 +178,8 @@ struct PipcamCommand: ParsableCommand {
     static let configurable = ConfigFile.pipcamOptions
 
     /// How each option and flag is read, for dropping the occurrences a later one overrides
-    /// (`RepeatedOptions`). Values as ArgumentParser converts them: a String takes anything.
-    static let repeatable: [String: RepeatedOptions.Kind] = {
-        var table: [String: RepeatedOptions.Kind] = ["--list-cameras": .flag(group: "list-cameras")]
-        for name in ["pip", "mirror", "untimed", "stats", "click-through"] {
-            table["--\(name)"] = .flag(group: name)
-            table["--no-\(name)"] = .flag(group: name)
-        }
-        let anything: @Sendable (String) -> Bool = { _ in true }
-        for name in ["source", "corner", "auto-pip", "hotkey", "switch-key", "name", "shape", "share", "share-size"] {
-            table["--\(name)"] = .value(group: name, unconditional: false, accepts: anything)
-        }
-        for name in ["size", "wid", "follow-window"] {
-            table["--\(name)"] = .value(group: name, unconditional: true, accepts: anything)
-        }
-        table["-w"] = .value(group: "wid", unconditional: true, accepts: anything)
-        table["--rotate"] = .value(group: "rotate", unconditional: true, accepts: { Int($0) != nil })
-        table["--frames"] = .value(group: "frames", unconditional: true, accepts: { Int($0) != nil })
-        table["--opacity"] = .value(group: "opacity", unconditional: true, accepts: { Double($0) != nil })
-        table["--idle-release"] = .value(group: "idle-release", unconditional: true, accepts: { Double($0) != nil })
-        return table
-    }()
+    /// (`RepeatedOptions`).
+    static let repeatable = PipcamOptions.repeatable
 
     /// A window id in decimal or 0x hex, as `st -w` and `mpv --wid` take it.
     static func parseWindowID(_ text: String) -> WindowID? {

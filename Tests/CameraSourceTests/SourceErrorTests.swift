@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 import Testing
 
 /// `SourceError` keeps a camera interruption as a value: the message is made from it, and nothing

@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// The icons and lines of text for what a window shows while the camera is interrupted.
 package struct NoticeAssets {

@@ -1,4 +1,3 @@
-import CameraSource
 import PipCore
 
 /// Driving the state machine: events in, queued while actions run; its actions carried out on

@@ -1,4 +1,3 @@
-import CameraSource
 import PipCore
 
 /// The PiP window's events: the server's (configure, map, expose, close) and the user's, turned

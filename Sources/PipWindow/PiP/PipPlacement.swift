@@ -1,4 +1,3 @@
-import CameraSource
 import PipCore
 
 /// Where the PiP window goes while it shows, in `PipStateMachine`'s style: events in, actions out,

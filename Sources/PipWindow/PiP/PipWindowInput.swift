@@ -1,4 +1,3 @@
-import CameraSource
 import PipCore
 
 /// What the user means by the mouse and keys on the PiP window: events in, intents out, time

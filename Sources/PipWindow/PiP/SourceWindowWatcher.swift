@@ -108,13 +108,13 @@ final class SourceWindowWatcher {
     /// client may have written them.
     static func hiding(wmState: [Int], netWMState: [Int], hiddenAtom: Atom, marksMinimized: Bool) -> WindowHiding {
         WindowHiding(
-            iconic: wmState.first == 3, netHidden: netWMState.contains { Atom(bitPattern: $0) == hiddenAtom },
+            iconic: wmState.first == WMState.iconic, netHidden: netWMState.contains { Atom(bitPattern: $0) == hiddenAtom },
             marksMinimized: marksMinimized)
     }
 
     /// Unmapped with no `WM_STATE` or `WM_STATE` Withdrawn (ICCCM 4.1.4): no window manager manages it.
     private var isWithdrawn: Bool {
-        display.isMapped(window) == false && (display.integers(window, .WM_STATE).first ?? 0) == 0
+        display.isMapped(window) == false && (display.integers(window, .WM_STATE).first ?? WMState.withdrawn) == WMState.withdrawn
     }
 
     /// The frame window's rectangle in root coordinates; for the source window itself, grown by its
@@ -122,7 +122,7 @@ final class SourceWindowWatcher {
     private func refreshFrame() {
         // A window never shown (the main window under `--pip`) has no on-screen frame to grow from;
         // one a window manager manages (WM_STATE Normal or Iconic) has, even while unmapped.
-        guard display.isViewable(frameWindow) == true || [1, 3].contains(display.integers(window, .WM_STATE).first),
+        guard display.isViewable(frameWindow) == true || [WMState.normal, WMState.iconic].contains(display.integers(window, .WM_STATE).first),
             let inner = display.rootGeometry(of: frameWindow), inner.width > 1 || inner.height > 1
         else { return }
         let outer = Self.outerFrame(

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CameraSource
 import PipCore
 
 /// Counters behind `--stats` and `pipcam status`: frames shown and dropped, frame rate,

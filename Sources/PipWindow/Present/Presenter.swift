@@ -1,4 +1,3 @@
-import CameraSource
 import MJPEG
 import PipCore
 

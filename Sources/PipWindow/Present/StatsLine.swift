@@ -1,4 +1,4 @@
-import CameraSource
+import PipCore
 
 /// One `--stats` line (docs/BEHAVIOUR.md, "Stats line"):
 /// `pipcam: state=active camera=streaming fps=29.97 shown=300 dropped=0 latency_p50_ms=0.61 latency_p99_ms=1.40 cpu_ms_per_frame=0.52`,

@@ -1,4 +1,3 @@
-import CameraSource
 import PipCore
 
 /// Every window that shows video, and the one place that decides which of them gets a frame: the

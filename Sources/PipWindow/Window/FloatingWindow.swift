@@ -53,7 +53,7 @@ public final class FloatingWindow {
     /// everything the old one was asked, since it may not have read our properties the same way.
     public func windowManagerChanged(to info: WindowManagerInfo, isMapped: Bool) {
         wm = info
-        display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [0xFFFF_FFFF])
+        display.setProperty(id, ._NET_WM_DESKTOP, type: .CARDINAL_, values: [EWMH.allDesktops])
         guard isMapped, info.isRunning else { return }
         // After mapping, EWMH state changes go through client messages to the root (action 1 = add).
         for state in wantedStates { display.sendToRoot(about: id, ._NET_WM_STATE, [EWMH.stateAdd, Int(display[state].rawValue), 0, EWMH.sourceApplication, 0]) }
@@ -73,7 +73,7 @@ public final class FloatingWindow {
             display.setInputShape(id, style.clickThrough ? [] : nil)
         }
         if style.opacity < 1 {
-            display.setProperty(id, ._NET_WM_WINDOW_OPACITY, type: .CARDINAL_, values: [Int(style.opacity * 0xFFFF_FFFF)])
+            display.setProperty(id, ._NET_WM_WINDOW_OPACITY, type: .CARDINAL_, values: [Int(style.opacity * Double(EWMH.opaque))])
         } else {
             display.deleteProperty(id, ._NET_WM_WINDOW_OPACITY)  // opaque: no property, as compositors read it
         }

@@ -43,6 +43,21 @@ package enum EWMH {
     package static let sourceApplication = 1
     /// `_NET_WM_DESKTOP`: on all desktops.
     package static let allDesktops = 0xFFFF_FFFF
+    /// `_NET_WM_WINDOW_OPACITY` of a fully opaque window (the scale's top).
+    package static let opaque = 0xFFFF_FFFF
+}
+
+/// `WM_STATE`'s first value, the state a window manager gives a managed window (ICCCM 4.1.3.1).
+package enum WMState {
+    package static let withdrawn = 0
+    package static let normal = 1
+    package static let iconic = 3
+}
+
+/// X protocol error codes pipcam tells apart (X.h).
+package enum XErrorCode {
+    /// E.g. a key another client has already grabbed.
+    package static let badAccess: UInt8 = 10
 }
 
 /// `_MOTIF_WM_HINTS` as window managers read it: five CARDINALs, flags first.

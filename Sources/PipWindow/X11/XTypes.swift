@@ -79,7 +79,7 @@ public struct XErrorRecord: Sendable, Equatable, CustomStringConvertible {
     public var requestCode: UInt8
     public var resource: UInt
     /// BadAccess: e.g. a key another client has already grabbed.
-    public var isBadAccess: Bool { errorCode == 10 }
+    public var isBadAccess: Bool { errorCode == XErrorCode.badAccess }
     public var description: String {
         "X error \(errorCode) in request \(requestCode) on 0x\(String(resource, radix: 16))"
     }

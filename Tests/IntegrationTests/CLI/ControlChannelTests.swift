@@ -19,7 +19,7 @@ import Testing
             return (reply.object["shown"] as? Int ?? 0) > 0 ? reply : nil
         }
         let keys = text.matches(of: /"([a-z]+)":/).map { String($0.output.1) }
-        #expect(keys == ["state", "source", "camera", "shown", "dropped", "fps", "pip", "x", "y", "width", "height",
+        #expect(keys == ["state", "source", "camera", "shown", "dropped", "unseen", "fps", "pip", "x", "y", "width", "height",
                          "main", "x", "y", "width", "height", "visible"], "\(text)")
         #expect(status["state"] as? String == "idle")
         #expect(status["source"] as? String == "test")

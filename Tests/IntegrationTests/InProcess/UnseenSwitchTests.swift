@@ -49,7 +49,7 @@ private final class WatchedPattern: FrameSource, @unchecked Sendable {
         script.wait("the main window to show frames", until: { app.pip != nil && app.stats.shown >= 5 }) {
             cover = try? x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
         }
-        script.wait("the frames to be unseen under the cover", until: { app.framesUnseen }) {
+        script.wait("the frames to be unseen under the cover", until: { app.viewing.framesUnseen }) {
             app.switchSource(to: "test") { reply = $0 }
         }
         script.wait("the switch to be answered", until: { reply != nil })

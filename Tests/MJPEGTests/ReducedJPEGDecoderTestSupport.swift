@@ -3,7 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import CameraSource
 @testable import MJPEG
 import PipCore
 

@@ -1,5 +1,6 @@
 import CTurboJPEG
 @testable import MJPEG
+import TestSupport
 import Testing
 
 /// `ReducedJPEGDecoder.prepare`: what a stream's first picture needs is made before it arrives, and
