@@ -45,35 +45,21 @@ public protocol FrameSource: AnyObject {
     func stop()
     /// What the camera is doing (files and the test pattern are always `.streaming`).
     var cameraState: CameraState { get }
-    /// Lowers the rate of frames handed out: level 0 is every frame, level n one frame in 2ⁿ.
-    /// Live sources under pressure are throttled this way; others ignore it.
-    func setThrottle(level: Int)
     /// True while the source cannot go on until every frame it handed out is back (it must close
     /// the device those frames are mapped from, or switch to another source); the display then
     /// gives back even the frame it keeps for redrawing.
     var needsBuffersBack: Bool { get }
-    /// The window showing the frames settled at `width`×`height` (in the picture's own
-    /// orientation): a camera may switch to a mode that suits it better.
-    func displaySizeChanged(width: Int, height: Int)
-    /// Nothing shows the frames (`true`) or something does again (`false`): a camera lets its
-    /// device go once every frame is back (`CameraState` `interrupted:idle`) and opens it again
-    /// when wanted. Files and the test pattern go on.
-    func setIdle(_ idle: Bool)
-    /// No window shows the frames (`true`) or one does again (`false`). A live source's frames then
-    /// go straight back to it from the pump (docs/PERFORMANCE.md, "While nothing shows the camera"),
-    /// so it may skip work only the picture needs: the test pattern stops painting. Not said while
-    /// `--share` feeds a call, which still sees the frames.
-    func setUnseen(_ unseen: Bool)
+    /// The controls in effect from now on, all of them (a source keeps what it needs of the last
+    /// ones to tell what changed). Sources that have no use for one ignore it: files and the test
+    /// pattern are never throttled or let go.
+    func apply(_ controls: SourceControls)
 }
 
 extension FrameSource {
     public var cameraState: CameraState { .streaming }
     public var frameFormat: PixelFormat? { nil }
-    public func setThrottle(level: Int) {}
     public var needsBuffersBack: Bool { false }
-    public func displaySizeChanged(width: Int, height: Int) {}
-    public func setIdle(_ idle: Bool) {}
-    public func setUnseen(_ unseen: Bool) {}
+    public func apply(_ controls: SourceControls) {}
 
     /// The frames the source sends now (`frameFormat` at `frameWidth`×`frameHeight`), when it knows.
     public var expectedFrames: ExpectedFrames? {

@@ -8,7 +8,7 @@ import PipCore
 /// that fails to start is reported once and tried again after 2, 4, … up to 64 s, other cameras
 /// meanwhile.
 public final class HotplugSource: FrameSource {
-    /// What a camera that takes over is opened for; its display size follows `displaySizeChanged`,
+    /// What a camera that takes over is opened for; its display size follows `SourceControls.displaySize`,
     /// so the camera opens in the mode for the size shown now, not the size at start-up.
     private var request: SourceRequest
     private let findCamera: (_ excluding: Set<String>) -> String?
@@ -26,12 +26,8 @@ public final class HotplugSource: FrameSource {
     private var nextProbe = MonotonicInstant(nanoseconds: 0)
     /// Frames of the current source handed out and not yet recycled.
     private var outstanding = 0
-    /// The throttle level asked for, handed on to a camera that takes over.
-    private var throttle = 0
-    /// Whether nothing shows the frames, handed on to a camera that takes over.
-    private var idle = false
-    /// Whether no window shows the frames, handed on to a camera that takes over.
-    private var unseen = false
+    /// The controls in effect, handed on whole to a camera that takes over.
+    private var controls = SourceControls()
 
     /// How often to look for a camera.
     public static let probeNanoseconds: UInt64 = 2_000_000_000
@@ -70,10 +66,14 @@ public final class HotplugSource: FrameSource {
 
     public func start() throws { try current.start() }
 
-    public func displaySizeChanged(width: Int, height: Int) {
-        request.displayWidth = width
-        request.displayHeight = height
-        current.displaySizeChanged(width: width, height: height)
+    /// A camera that takes over opens in the mode for the size shown by then.
+    public func apply(_ controls: SourceControls) {
+        self.controls = controls
+        if let size = controls.displaySize {
+            request.displayWidth = size.width
+            request.displayHeight = size.height
+        }
+        current.apply(controls)
     }
 
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
@@ -99,18 +99,6 @@ public final class HotplugSource: FrameSource {
     }
 
     public func stop() { current.stop() }
-    public func setIdle(_ idle: Bool) {
-        self.idle = idle
-        current.setIdle(idle)
-    }
-    public func setUnseen(_ unseen: Bool) {
-        self.unseen = unseen
-        current.setUnseen(unseen)
-    }
-    public func setThrottle(level: Int) {
-        throttle = level
-        current.setThrottle(level: level)
-    }
 
     /// Switches to a camera once one is found and every test-pattern frame is back.
     private func lookForCamera(now: MonotonicInstant) throws {
@@ -147,9 +135,7 @@ public final class HotplugSource: FrameSource {
             }
             // The pump's governor keeps its level: the camera must start there, or the governor's
             // next step down would throttle a camera under no pressure.
-            camera.setThrottle(level: throttle)
-            camera.setIdle(idle)
-            camera.setUnseen(unseen)
+            camera.apply(controls)
             current.stop()
             current = camera
             isCamera = true

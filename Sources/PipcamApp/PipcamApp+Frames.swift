@@ -129,7 +129,7 @@ extension PipcamApp {
     }
 
     /// Tells the source the size PiP or the main window shows the picture at (`rect`'s, unturned),
-    /// so a camera can switch to a mode that suits it (`FrameSource.displaySizeChanged`).
+    /// so a camera can switch to a mode that suits it (`SourceControls.displaySize`).
     func noteDisplaySize(_ rect: Rect) {
         let size = rotation.rotatedSize(width: rect.width, height: rect.height)
         pump.mailbox.noteDisplaySize(width: size.width, height: size.height)

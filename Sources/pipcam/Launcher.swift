@@ -113,13 +113,13 @@ struct Launcher {
     private func checkWindows(_ options: inout SessionOptions, display: XDisplay) -> String? {
         // tabbed exports $XEMBED to every shell in it: a pipcam told to follow a window is not embedded.
         let inherited = options.followWindow == nil ? environment("XEMBED") : nil
-        if let text = command.wid ?? inherited, !text.isEmpty {
+        if let text = command.wid?.text ?? inherited, !text.isEmpty {
             let flag = command.wid != nil ? "--wid" : "$XEMBED"
-            guard let id = PipcamCommand.parseWindowID(text) else { return "\(flag): '\(text)' is not a window id" }
+            guard let id = WindowIDValue<WidFlag>.parse(text) else { return "\(flag): '\(text)' is not a window id" }
             if let problem = unusable(id, named: "\(flag) \(text)", display: display) { return problem }
             options.embedInto = id
         }
-        return options.followWindow.flatMap { unusable($0, named: "--follow-window \(command.followWindow ?? "")", display: display) }
+        return options.followWindow.flatMap { unusable($0, named: "--follow-window \(command.followWindow?.text ?? "")", display: display) }
     }
 
     /// Why the window `id` (given as `name`) cannot be embedded into or followed, if it cannot.

@@ -35,12 +35,12 @@ struct PipcamCommand: ParsableCommand {
     // Unconditional: `--size -480x270` is a (refused) value, not a missing one.
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "The PiP window size, e.g. 480x270 (default: as left last time, else a quarter of the work area's width); auto for the default (over a config file's size).", valueName: "WxH"))
-    var size: String?
+    var size: PipSizeValue?
 
     @Option(help: ArgumentHelp(
         "Initial PiP corner: top-left, top-right, bottom-left or bottom-right (default: where it was last time, else bottom-right; a given --size or --corner sets that memory aside); auto for the default (over a config file's corner).",
         valueName: "corner"), completion: .list(["top-left", "top-right", "bottom-left", "bottom-right", "auto"]))
-    var corner: String?
+    var corner: CornerValue?
 
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Flip the picture horizontally (default: on for cameras, off for files).")
     var mirror: Bool?
@@ -62,17 +62,17 @@ struct PipcamCommand: ParsableCommand {
     @Option(name: .customLong("auto-pip"), help: ArgumentHelp(
         "When PiP starts by itself: hidden (the main window minimized, on another desktop or workspace, in a scratchpad), minimize (only minimized) or never (default: hidden).",
         valueName: "when"), completion: .list(["hidden", "minimize", "never"]))
-    var autoPip: String?
+    var autoPip: AutoPipValue?
 
     @Option(help: ArgumentHelp(
         "A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+p; none for no key (over a config file's).",
         valueName: "spec"))
-    var hotkey: String?
+    var hotkey: KeyValue<HotkeyFlag>?
 
     @Option(name: .customLong("switch-key"), help: ArgumentHelp(
         "A global key that switches to the next camera ('pipcam switch next'), e.g. super+shift+n; none for no key (over a config file's).",
         valueName: "spec"))
-    var switchKey: String?
+    var switchKey: KeyValue<SwitchKeyFlag>?
 
     @Option(name: .customLong("idle-release"), parsing: .unconditional, help: ArgumentHelp(
         "Let the camera go (its light off) after this many seconds with no window showing video, until one does again; 0: never (default 10; never while --share feeds a virtual camera).",
@@ -88,7 +88,7 @@ struct PipcamCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The PiP window's outline: rect, rounded or circle.", valueName: "shape"),
         completion: .list(["rect", "rounded", "circle"]))
-    var shape: String?
+    var shape: ShapeValue?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The PiP window's opacity, 0.1 to 1.0 (needs a compositing window manager).", valueName: "alpha"))
     var opacity: Double?
@@ -103,68 +103,35 @@ struct PipcamCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "The camera mode for sharing, e.g. 1280x720 (the default; the camera's nearest mode at 25 fps or more).", valueName: "WxH"))
-    var shareSize: String?
+    var shareSize: ShareSizeValue?
 
     @Flag(help: "List capture devices with their formats, sizes and frame rates.")
     var listCameras = false
 
     @Option(name: [.customShort("w"), .customLong("wid")], parsing: .unconditional, help: ArgumentHelp(
         "Embed the camera view into window XID (decimal or 0x hex); $XEMBED works too.", valueName: "XID"))
-    var wid: String?
+    var wid: WindowIDValue<WidFlag>?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Use another application's window as the PiP source and restore target: minimizing it starts PiP.",
         valueName: "XID"))
-    var followWindow: String?
+    var followWindow: WindowIDValue<FollowWindowFlag>?
 
     func validate() throws {
-        if let size = givenSize {
-            guard let (w, h) = Self.parseSize(size) else {
-                throw ValidationError("--size: bad size '\(size)': expected WxH, e.g. 480x270, or auto")
-            }
-            guard Self.sizeRange.contains(w), Self.sizeRange.contains(h) else {
-                throw ValidationError("--size: \(size): width and height must be \(Self.sizeRange.lowerBound) to \(Self.sizeRange.upperBound)")
-            }
-        }
-        if let corner = givenCorner, Corner(rawValue: corner) == nil {
-            throw ValidationError("--corner: unknown corner '\(corner)' (expected top-left, top-right, bottom-left, bottom-right or auto)")
-        }
-        if let autoPip, AutomaticPip(rawValue: autoPip) == nil {
-            throw ValidationError("--auto-pip: unknown value '\(autoPip)' (expected hidden, minimize or never)")
-        }
+        let checked: [(any CheckedValue)?] = [size, corner, autoPip, hotkey, switchKey, wid, followWindow, shape, shareSize]
+        if let problem = checked.lazy.compactMap({ $0?.problem }).first { throw ValidationError(problem) }
         if ![0, 90, 180, 270].contains(rotate) {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
         }
-        for case let (option, text?) in [("--hotkey", hotkey), ("--switch-key", switchKey)] where text != "none" {
-            do {
-                _ = try HotkeySpec.parse(text, option: option)
-            } catch {
-                throw ValidationError(error.description)
-            }
-        }
-        if let toggle = givenKey(hotkey), let next = givenKey(switchKey), toggle.keysym == next.keysym && toggle.modifiers == next.modifiers {
-            throw ValidationError("--switch-key: \(switchKey ?? "") is the --hotkey already; give each its own key")
+        if let toggle = hotkey?.key, let next = switchKey?.key, toggle.keysym == next.keysym && toggle.modifiers == next.modifiers {
+            throw ValidationError("--switch-key: \(next) is the --hotkey already; give each its own key")
         }
         if let name, let problem = InstanceName.problem(with: name) { throw ValidationError(problem) }
-        if let wid, Self.parseWindowID(wid) == nil {
-            throw ValidationError("--wid: '\(wid)' is not a window id (decimal or 0x hex)")
-        }
-        if let followWindow, Self.parseWindowID(followWindow) == nil {
-            throw ValidationError("--follow-window: '\(followWindow)' is not a window id (decimal or 0x hex)")
-        }
         if wid != nil && followWindow != nil {
             throw ValidationError("--wid and --follow-window cannot be used together")
         }
-        if let shape, WindowShape(rawValue: shape) == nil {
-            throw ValidationError("--shape: unknown shape '\(shape)' (expected rect, rounded or circle)")
-        }
         if let opacity, !(0.1...1).contains(opacity) {
             throw ValidationError("--opacity: \(opacity) is not between 0.1 and 1.0")
-        }
-        if let shareSize {
-            guard let (w, h) = Self.parseSize(shareSize), Self.shareSizeRange.contains(w), Self.shareSizeRange.contains(h) else {
-                throw ValidationError("--share-size: bad size '\(shareSize)': expected WxH from \(Self.shareSizeRange.lowerBound) to \(Self.shareSizeRange.upperBound), e.g. 1280x720")
-            }
         }
         if let idleRelease, !(0...86_400).contains(idleRelease) {
             throw ValidationError("--idle-release: \(idleRelease) is not a number of seconds from 0 to 86400")
@@ -181,14 +148,6 @@ struct PipcamCommand: ParsableCommand {
     /// (`RepeatedOptions`).
     static let repeatable = PipcamOptions.repeatable
 
-    /// A window id in decimal or 0x hex, as `st -w` and `mpv --wid` take it.
-    static func parseWindowID(_ text: String) -> WindowID? {
-        let t = text.filter { $0 != " " }
-        let value = t.lowercased().hasPrefix("0x") ? UInt(t.dropFirst(2), radix: 16) : UInt(t)
-        guard let value, value > 0, value <= 0x1FFF_FFFF else { return nil }
-        return WindowID(value)
-    }
-
     /// A parse error as the first part of one line: ArgumentParser's sentences ("Unknown option
     /// '--x'") start lower-case there, as pipcam's own messages do.
     static func oneLine(for error: Error, otherwise: String) -> String {
@@ -202,48 +161,25 @@ struct PipcamCommand: ParsableCommand {
     var shareDevice: String?? { ShareOption.device(share) }
 
     /// The camera mode asked for while sharing.
-    var shareSizeRequested: (width: Int, height: Int) {
-        shareSize.flatMap(Self.parseSize).map { ($0.0, $0.1) } ?? (1280, 720)
-    }
-
-    static let shareSizeRange = 32...8192
-
-    /// The sides `--size` takes.
-    static let sizeRange = 16...16384
-
-    /// "WxH" as two numbers (`validate` checks their range).
-    static func parseSize(_ text: String) -> (Int, Int)? {
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
-        return (w, h)
-    }
-
-    /// A key option's spec, nil for none (or `none`, which undoes a config file's key).
-    private func givenKey(_ text: String?) -> HotkeySpec? {
-        text.flatMap { $0 == "none" ? nil : try? HotkeySpec.parse($0) }
-    }
-
-    /// `--size` and `--corner` unless `auto` (which undoes a config file's value).
-    private var givenSize: String? { size == "auto" ? nil : size }
-    private var givenCorner: String? { corner == "auto" ? nil : corner }
+    var shareSizeRequested: (width: Int, height: Int) { shareSize?.size ?? ShareSizeValue.standard }
 
     var sessionOptions: SessionOptions {
         var o = SessionOptions()
-        o.size = givenSize.flatMap(Self.parseSize)
-        o.corner = givenCorner.flatMap(Corner.init(rawValue:)) ?? .bottomRight
-        o.remembersGeometry = givenCorner == nil && givenSize == nil
+        o.size = size?.size.map { ($0.width, $0.height) }
+        o.corner = corner?.corner ?? .bottomRight
+        // `auto` for both (or neither given): the place PiP was left at is taken again.
+        o.remembersGeometry = size?.size == nil && corner?.corner == nil
         o.mirror = mirror
         o.rotation = Rotation(degrees: rotate) ?? Rotation(degrees: 0)!
         o.frameLimit = frames
         o.printStats = stats
         o.startInPip = pip
-        o.automaticPip = autoPip.flatMap(AutomaticPip.init(rawValue:)) ?? .hidden
-        o.hotkey = givenKey(hotkey)
-        o.switchKey = givenKey(switchKey)
+        o.automaticPip = autoPip?.when ?? .hidden
+        o.hotkey = hotkey?.key
+        o.switchKey = switchKey?.key
         o.idleReleaseSeconds = idleRelease ?? 10
-        o.followWindow = followWindow.flatMap(Self.parseWindowID)
-        o.style = PipWindowStyle(
-            shape: shape.flatMap(WindowShape.init(rawValue:)) ?? .rect, opacity: opacity ?? 1, clickThrough: clickThrough)
+        o.followWindow = followWindow?.id
+        o.style = PipWindowStyle(shape: shape?.shape ?? .rect, opacity: opacity ?? 1, clickThrough: clickThrough)
         return o
     }
 }

@@ -122,7 +122,7 @@ import Glibc
         // Frames, recycling, throttling and waits are the camera's from now on, with no probing.
         hp.recycle(bufferIndex: f.bufferIndex)
         #expect(camera.log.last == "recycle \(f.bufferIndex)")
-        hp.setThrottle(level: 2)
+        hp.apply(SourceControls(throttle: 2))
         #expect(camera.throttle == 2)
         camera.waitUntil = t0 + 60_000_000_000
         #expect(try hp.nextFrame(now: t0 + 10 * probe).waitDeadline == .some(t0 + 60_000_000_000))
@@ -153,15 +153,15 @@ import Glibc
         let rig = Rig()
         let hp = rig.source
         try hp.start()
-        hp.displaySizeChanged(width: 640, height: 360)
-        hp.displaySizeChanged(width: 960, height: 540)
+        hp.apply(SourceControls(displaySize: .init(width: 640, height: 360)))
+        hp.apply(SourceControls(displaySize: .init(width: 960, height: 540)))
         #expect(rig.placeholder.log == ["start", "display 640x360", "display 960x540"])  // passed on
         rig.found = "/dev/video1"
         let f = try #require(expectFrame(try hp.nextFrame(now: t0)))
         #expect(rig.made.count == 1)
         #expect(rig.made[0].request == SourceRequest(displayWidth: 960, displayHeight: 540, paced: request.paced))
         hp.recycle(bufferIndex: f.bufferIndex)
-        hp.displaySizeChanged(width: 320, height: 180)
+        hp.apply(SourceControls(displaySize: .init(width: 320, height: 180)))
         #expect(rig.made[0].camera.log.contains("display 320x180"))
     }
 
@@ -290,7 +290,7 @@ import Glibc
         let rig = Rig()
         let hp = rig.source
         try hp.start()
-        hp.setThrottle(level: 2)
+        hp.apply(SourceControls(throttle: 2))
         #expect(rig.placeholder.throttle == 2)
         rig.found = "/dev/video0"
         _ = try hp.nextFrame(now: t0)

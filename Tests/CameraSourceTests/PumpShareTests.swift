@@ -43,7 +43,7 @@ import Glibc
         #expect(source.displaySizes.withLock { $0 }.isEmpty)
     }
 
-    /// Nothing showing the frames lets an unshared camera go (`FrameSource.setIdle`); a shared one
+    /// Nothing showing the frames lets an unshared camera go (`SourceControls.idle`); a shared one
     /// serves the call whatever the windows show.
     @Test(arguments: [false, true])
     func idlenessReachesOnlyAnUnsharedCamera(shared: Bool) {

@@ -21,13 +21,13 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
     var recycled: [Int] = []
     var stopped = false
     var failAt: Int?
-    /// Levels passed to `setThrottle` (from the pump's thread).
+    /// Throttle levels applied, as they changed (from the pump's thread).
     let throttleLevels = Locked<[Int]>([])
-    /// Sizes passed to `displaySizeChanged` (from the pump's thread).
+    /// Display sizes applied, as they changed (from the pump's thread).
     let displaySizes = Locked<[[Int]]>([])
-    /// Values passed to `setIdle` (from the pump's thread).
+    /// Idleness applied, as it changed (from the pump's thread).
     let idles = Locked<[Bool]>([])
-    /// Values passed to `setUnseen` (from the pump's thread).
+    /// Unseen applied, as it changed (from the pump's thread).
     let unseens = Locked<[Bool]>([])
     /// Buffers recycled so far (readable from other threads).
     let recycleCount = Locked(0)
@@ -55,10 +55,17 @@ final class ScriptedSource: FrameSource, @unchecked Sendable {
         free.append(bufferIndex)
     }
     func stop() { stopped = true }
-    func setThrottle(level: Int) { throttleLevels.withLock { $0.append(level) } }
-    func displaySizeChanged(width: Int, height: Int) { displaySizes.withLock { $0.append([width, height]) } }
-    func setIdle(_ idle: Bool) { idles.withLock { $0.append(idle) } }
-    func setUnseen(_ unseen: Bool) { unseens.withLock { $0.append(unseen) } }
+    /// Records each control as it changes from the last applied.
+    func apply(_ controls: SourceControls) {
+        defer { applied = controls }
+        if controls.throttle != applied.throttle { throttleLevels.withLock { $0.append(controls.throttle) } }
+        if let size = controls.displaySize, size != applied.displaySize {
+            displaySizes.withLock { $0.append([size.width, size.height]) }
+        }
+        if controls.idle != applied.idle { idles.withLock { $0.append(controls.idle) } }
+        if controls.unseen != applied.unseen { unseens.withLock { $0.append(controls.unseen) } }
+    }
+    private var applied = SourceControls()
     deinit { storage.deallocate() }
 }
 

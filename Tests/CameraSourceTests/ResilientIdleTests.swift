@@ -5,9 +5,9 @@ import PipCore
 import Glibc
 #endif
 
-/// With no window showing video for a while the camera lets its device go (`setIdle(true)`: its
+/// With no window showing video for a while the camera lets its device go (`SourceControls.idle`: its
 /// light off, `interrupted:idle`) once every frame is back, and opens it again as it was when a
-/// window shows video (`setIdle(false)`) — docs/BEHAVIOUR.md, "When nothing shows the camera".
+/// window shows video again — docs/BEHAVIOUR.md, "When nothing shows the camera".
 @Suite struct ResilientIdleTests {
     private let t0 = MonotonicInstant(nanoseconds: 10_000_000_000)
 
@@ -16,7 +16,7 @@ import Glibc
     @Test func idleClosesTheDeviceOnceFramesAreBackAndReopensItAsItWas() throws {
         let (cam, shop) = try streaming()
         let held = try #require(expectFrame(try cam.nextFrame(now: t0)))
-        cam.setIdle(true)
+        cam.apply(SourceControls(idle: true))
         #expect(cam.cameraState == .interrupted(.idle))
         // A frame is still out: it is asked for, and the device stays open and unpolled meanwhile.
         #expect(cam.needsBuffersBack && cam.pollDescriptor == nil)
@@ -29,7 +29,7 @@ import Glibc
         #expect(try cam.nextFrame(now: t0 + ms(5000)).waitDeadline == .some(nil), "stays closed however long")
         #expect(shop.opens == 1)
 
-        cam.setIdle(false)
+        cam.apply(SourceControls(idle: false))
         #expect(cam.cameraState == .streaming)
         #expect(try cam.nextFrame(now: t0 + ms(6000)).waitDeadline == .some(nil))
         #expect(shop.opens == 2 && !shop.device.isClosed)
@@ -41,11 +41,11 @@ import Glibc
     /// Unplugged while idle: back from idle, that is a disconnect to wait out.
     @Test func unpluggedWhileIdleIsADisconnectOnceWanted() throws {
         let (cam, shop) = try streaming()
-        cam.setIdle(true)
+        cam.apply(SourceControls(idle: true))
         _ = try cam.nextFrame(now: t0)
         #expect(shop.device.isClosed)
         shop.openErrno = ENOENT
-        cam.setIdle(false)
+        cam.apply(SourceControls(idle: false))
         let step = try cam.nextFrame(now: t0)
         #expect(step.waitDeadline != nil)
         #expect(cam.cameraState == .interrupted(.disconnected))
@@ -61,7 +61,7 @@ import Glibc
         let cam = shop.resilient()
         try cam.start(now: t0)
         #expect(cam.cameraState == .interrupted(.inUse))
-        cam.setIdle(true)
+        cam.apply(SourceControls(idle: true))
         #expect(cam.cameraState == .interrupted(.inUse))
         _ = try cam.nextFrame(now: t0 + ms(5000))
         #expect(shop.opens == 1, "no retry while idle")

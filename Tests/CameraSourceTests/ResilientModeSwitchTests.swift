@@ -5,7 +5,7 @@ import PipCore
 import Glibc
 #endif
 
-/// A resized window makes the camera switch modes (`ResilientCamera.displaySizeChanged`): once
+/// A resized window makes the camera switch modes (`SourceControls.displaySize`): once
 /// the display gave back every frame, the device is closed and opened again in the mode that suits
 /// the new size; small changes keep the stream as it is.
 @Suite struct ResilientModeSwitchTests {
@@ -20,7 +20,7 @@ import Glibc
         let held = try #require(expectFrame(try cam.nextFrame(now: t0)))
         #expect(cam.pollDescriptor != nil)
 
-        cam.displaySizeChanged(width: 800, height: 600)
+        cam.apply(SourceControls(displaySize: .init(width: 800, height: 600)))
         // The display still holds a frame mapped from the device: it is asked for it, nothing else happens.
         #expect(cam.needsBuffersBack)
         #expect(try cam.nextFrame(now: t0).waitDeadline == .some(nil))
@@ -45,7 +45,7 @@ import Glibc
     @Test func unpluggedDuringASwitchIsADisconnect() throws {
         let (cam, shop) = try streaming()
         let held = try #require(expectFrame(try cam.nextFrame(now: t0)))
-        cam.displaySizeChanged(width: 800, height: 600)
+        cam.apply(SourceControls(displaySize: .init(width: 800, height: 600)))
         cam.recycle(bufferIndex: held.bufferIndex)
         shop.openErrno = ENOENT
         let step = try cam.nextFrame(now: t0)
@@ -64,14 +64,14 @@ import Glibc
 
     @Test func smallChangesAndSettledSizesKeepTheStream() throws {
         let (cam, shop) = try streaming()
-        cam.displaySizeChanged(width: 700, height: 525)  // within a tenth of 640x480
-        cam.displaySizeChanged(width: 480, height: 360)  // smaller, but 640x480 is the smallest 4:3 mode covering it
+        cam.apply(SourceControls(displaySize: .init(width: 700, height: 525)))  // within a tenth of 640x480
+        cam.apply(SourceControls(displaySize: .init(width: 480, height: 360)))  // smaller, but 640x480 is the smallest 4:3 mode covering it
         #expect(!cam.needsBuffersBack)
         #expect(expectFrame(try cam.nextFrame(now: t0)) != nil)
         #expect(shop.opens == 1 && cam.modeSwitches == 0)
         // A switch asked for and then taken back before it happened does not happen.
-        cam.displaySizeChanged(width: 1920, height: 1080)
-        cam.displaySizeChanged(width: 640, height: 480)
+        cam.apply(SourceControls(displaySize: .init(width: 1920, height: 1080)))
+        cam.apply(SourceControls(displaySize: .init(width: 640, height: 480)))
         _ = try cam.nextFrame(now: t0)
         #expect(shop.opens == 1 && cam.modeSwitches == 0)
     }
@@ -91,17 +91,17 @@ import Glibc
         let cam = shop.resilient()
         try cam.start(now: t0)
         #expect(cam.frameWidth == 640 && cam.frameHeight == 360)
-        cam.displaySizeChanged(width: 1920, height: 1080)
+        cam.apply(SourceControls(displaySize: .init(width: 1920, height: 1080)))
         _ = try cam.nextFrame(now: t0)
         #expect(cam.frameWidth == 1920 && cam.modeSwitches == 1)
         // 480x270 is covered by 640x360, a quarter of the area: down again.
-        cam.displaySizeChanged(width: 480, height: 270)
+        cam.apply(SourceControls(displaySize: .init(width: 480, height: 270)))
         _ = try cam.nextFrame(now: t0)
         #expect(cam.frameWidth == 640 && cam.frameHeight == 360 && cam.modeSwitches == 2)
 
         // The next device refuses the new format: the camera takes its old mode again.
         refuseNext = true
-        cam.displaySizeChanged(width: 1280, height: 720)
+        cam.apply(SourceControls(displaySize: .init(width: 1280, height: 720)))
         _ = try cam.nextFrame(now: t0)
         #expect(shop.opens == 5, "the failed open and the reopen in the old mode")
         #expect(shop.device.log.contains("S_FMT MJPG 640x360"))

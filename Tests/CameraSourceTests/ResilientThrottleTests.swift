@@ -31,7 +31,7 @@ import Glibc
     @Test func levelOneHandsOutEveryOtherFrameAndRequeuesTheRestAtOnce() throws {
         let (cam, dev) = try streaming(Array(0..<8))
         #expect(cam.cameraState == .streaming)
-        cam.setThrottle(level: 1)
+        cam.apply(SourceControls(throttle: 1))
         #expect(cam.cameraState == .interrupted(.pressure))
         #expect(cam.cameraState.description == "interrupted:pressure")
         var sequences: [UInt64] = []
@@ -58,7 +58,7 @@ import Glibc
 
     @Test func levelTwoHandsOutOneFrameInFour() throws {
         let (cam, dev) = try streaming(Array(0..<12))
-        cam.setThrottle(level: 2)
+        cam.apply(SourceControls(throttle: 2))
         var sequences: [UInt64] = []
         for _ in 0..<3 {
             let (f, calls) = try #require(try take(cam, dev))
@@ -72,7 +72,7 @@ import Glibc
     @Test func realDriverGapsStillShowWhileThrottled() throws {
         // The driver skipped frame 9.
         let (cam, dev) = try streaming([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13])
-        cam.setThrottle(level: 1)
+        cam.apply(SourceControls(throttle: 1))
         var sequences: [UInt64] = []
         for _ in 0..<6 { sequences.append(try #require(try take(cam, dev)).frame.sequence) }
         // 0 1 2 3 from driver 1 3 5 7; driver 10 and 12 come out as 5 and 6: the gap after 3 is the lost frame 9.
@@ -81,10 +81,10 @@ import Glibc
 
     @Test func levelZeroRestoresEveryFrameAndKeepsNumbering() throws {
         let (cam, dev) = try streaming(Array(0..<10))
-        cam.setThrottle(level: 1)
+        cam.apply(SourceControls(throttle: 1))
         var sequences: [UInt64] = []
         for _ in 0..<3 { sequences.append(try #require(try take(cam, dev)).frame.sequence) }
-        cam.setThrottle(level: 0)
+        cam.apply(SourceControls(throttle: 0))
         #expect(cam.cameraState == .streaming)
         for _ in 0..<4 {
             let (f, calls) = try #require(try take(cam, dev))
@@ -97,9 +97,9 @@ import Glibc
 
     @Test func throttleLevelsAreClamped() throws {
         let (cam, _) = try streaming([])
-        cam.setThrottle(level: -3)
+        cam.apply(SourceControls(throttle: -3))
         #expect(cam.cameraState == .streaming)
-        cam.setThrottle(level: 99)
+        cam.apply(SourceControls(throttle: 99))
         #expect(cam.cameraState == .interrupted(.pressure))
     }
 
@@ -109,7 +109,7 @@ import Glibc
         shop.prepare = { $0.dequeueScript = [.fail(.noDevice)] }
         let cam = shop.resilient()
         try cam.start(now: t0)
-        cam.setThrottle(level: 1)
+        cam.apply(SourceControls(throttle: 1))
         #expect(try cam.nextFrame(now: t0).waitDeadline == .some(t0 + ms(250)))
         #expect(cam.cameraState == .interrupted(.disconnected))
         shop.prepare = { $0.dequeueScript = (0..<4).map { .frame(sequence: $0) } }
@@ -126,7 +126,7 @@ import Glibc
     /// display's drop counter turns into a trap (`Int(sequence - last - 1)`).
     @Test func streamRestartWhileThrottledDoesNotWrapSequences() throws {
         let (cam, dev) = try streaming(Array(0..<4))
-        cam.setThrottle(level: 1)
+        cam.apply(SourceControls(throttle: 1))
         #expect(try #require(try take(cam, dev)).frame.sequence == 0)
         #expect(try #require(try take(cam, dev)).frame.sequence == 1)
         dev.dequeueScript = Array(repeating: .fail(.io), count: V4L2Camera.ioErrorsBeforeRestart)

@@ -139,11 +139,11 @@ import PipCore
     @Test func theNewSourceStartsAtTheThrottleInEffectAndTakesTheDisplaySize() throws {
         let old = StubSource(name: "a"), new = StubSource(name: "b")
         let switcher = SourceSwitcher(old)
-        switcher.setThrottle(level: 2)
+        switcher.apply(SourceControls(throttle: 2))
         switcher.inbox.propose(new, name: "b")
         _ = try switcher.nextFrame(now: t0)
         #expect(new.throttle == 2)
-        switcher.displaySizeChanged(width: 640, height: 360)
+        switcher.apply(SourceControls(throttle: 2, displaySize: .init(width: 640, height: 360)))
         #expect(new.log.last == "display 640x360" && !old.log.contains("display 640x360"))
     }
 

@@ -65,10 +65,14 @@ final class StubSource: FrameSource {
 
     func stop() { log.append("stop") }
 
-    func displaySizeChanged(width: Int, height: Int) { log.append("display \(width)x\(height)") }
-
-    func setThrottle(level: Int) {
-        log.append("throttle \(level)")
-        throttle = level
+    /// Logs the display size and throttle level as they change.
+    func apply(_ controls: SourceControls) {
+        defer { applied = controls }
+        if let size = controls.displaySize, size != applied.displaySize { log.append("display \(size.width)x\(size.height)") }
+        if controls.throttle != applied.throttle {
+            log.append("throttle \(controls.throttle)")
+            throttle = controls.throttle
+        }
     }
+    private var applied = SourceControls()
 }

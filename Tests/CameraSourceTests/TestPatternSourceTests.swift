@@ -115,7 +115,7 @@ import PipCore
         let first = frame(0)
         let painted = payload(first)
         source.recycle(bufferIndex: first.bufferIndex)
-        source.setUnseen(true)
+        source.apply(SourceControls(unseen: true))
         var reused: VideoFrame?
         for k in 1...6 {
             let f = frame(Int64(k))
@@ -125,7 +125,7 @@ import PipCore
         let kept = reused.map(payload) == painted
         #expect(kept, "an unseen frame was painted")
         if let reused { source.recycle(bufferIndex: reused.bufferIndex) }
-        source.setUnseen(false)
+        source.apply(SourceControls(unseen: false))
         var seen: VideoFrame?
         for k in 7...12 where seen == nil {
             let f = frame(Int64(k))

@@ -21,11 +21,10 @@ public final class FrameMailbox: Sendable {
         var replaced = 0
         var status = SourceStatus(camera: .streaming, prefersMirror: false)
         var releaseRequested = false
-        var displaySize: (width: Int, height: Int)?
-        /// Whether nothing shows the frames for a while (let the camera go), as last noted and not yet taken.
-        var idle: Bool?
-        /// Whether no window shows the frames now, as last noted and not yet taken.
-        var unseen: Bool?
+        /// What the display side asks of the source (its throttle is the capture side's own), and
+        /// whether that changed since the capture side last took it.
+        var requested = SourceControls()
+        var requestChanged = false
     }
 
     private let state: Locked<State>
@@ -104,49 +103,34 @@ public final class FrameMailbox: Sendable {
 
     // MARK: display side
 
-    /// Tells the capture side the window showing the frames settled at `width`×`height` (see
-    /// `FrameSource.displaySizeChanged`); a newer size replaces one not yet taken.
+    /// Tells the capture side the window showing the frames settled at `width`×`height`
+    /// (`SourceControls.displaySize`).
     public func noteDisplaySize(width: Int, height: Int) {
-        state.withLock { $0.displaySize = (width, height) }
-        toCapture.signal()
+        noteRequest { $0.displaySize = SourceControls.DisplaySize(width: width, height: height) }
     }
 
     /// Tells the capture side that no window shows video for a while (`true`), or that one does
-    /// again (see `FrameSource.setIdle`).
-    public func noteIdle(_ idle: Bool) {
-        state.withLock { $0.idle = idle }
-        toCapture.signal()
-    }
+    /// again (`SourceControls.idle`).
+    public func noteIdle(_ idle: Bool) { noteRequest { $0.idle = idle } }
 
     /// Tells the capture side whether a window shows the frames now: while none does a live
-    /// source's frames go straight back to it, the display thread left asleep (see
-    /// `FrameSource.setUnseen`).
-    public func noteUnseen(_ unseen: Bool) {
-        state.withLock { $0.unseen = unseen }
+    /// source's frames go straight back to it, the display thread left asleep
+    /// (`SourceControls.unseen`).
+    public func noteUnseen(_ unseen: Bool) { noteRequest { $0.unseen = unseen } }
+
+    private func noteRequest(_ change: (inout SourceControls) -> Void) {
+        state.withLock { s in
+            change(&s.requested)
+            s.requestChanged = true
+        }
         toCapture.signal()
     }
 
-    /// Whether the frames are unseen, as noted since the last call, if it was (capture side).
-    public func takeUnseenChange() -> Bool? {
+    /// What the display side asks of the source, when it changed since the last call (capture side).
+    public func takeRequest() -> SourceControls? {
         state.withLock { s in
-            defer { s.unseen = nil }
-            return s.unseen
-        }
-    }
-
-    /// The idleness noted since the last call, if any (capture side).
-    public func takeIdleChange() -> Bool? {
-        state.withLock { s in
-            defer { s.idle = nil }
-            return s.idle
-        }
-    }
-
-    /// The display size noted since the last call, if any (capture side).
-    public func takeDisplaySize() -> (width: Int, height: Int)? {
-        state.withLock { s in
-            defer { s.displaySize = nil }
-            return s.displaySize
+            defer { s.requestChanged = false }
+            return s.requestChanged ? s.requested : nil
         }
     }
 

@@ -18,6 +18,10 @@ public final class FramePump: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
     private var governor: PressureGovernor
+    private let policy: CapturePolicy
+    /// Capture thread only: what the display side asks, the governor's level, and the controls
+    /// the source has now.
+    private var requested = SourceControls(), throttle = 0, applied = SourceControls()
     /// Where the pump reads the time: the frames' `now` and its waits' timeouts.
     private let clock: @Sendable () -> MonotonicInstant
     /// The source's name when the pump was made; the status carries a name only once it differs.
@@ -42,6 +46,7 @@ public final class FramePump: @unchecked Sendable {
         self.share = share
         self.mailbox = mailbox
         self.governor = governor
+        policy = CapturePolicy(sharing: share != nil)
         clock = now
         startName = source.name
         sem_init(ended, 0, 0)
@@ -84,7 +89,6 @@ public final class FramePump: @unchecked Sendable {
             sem_post(ended)
         }
         var ended = false
-        var unseen = false
         while true {
             // Wake-ups are taken before the stop flag is read: `stop` sets the flag, then signals,
             // so a signal taken here is either for a stop seen just below or still pending for the
@@ -93,17 +97,9 @@ public final class FramePump: @unchecked Sendable {
             mailbox.toCapture.drain()
             if stopRequested.load(ordering: .sequentiallyConsistent) { break }
             recycleReturnedBuffers()
-            if let size = mailbox.takeDisplaySize(), share == nil { source.displaySizeChanged(width: size.width, height: size.height) }
-            if let change = mailbox.takeUnseenChange() {
-                unseen = change
-                // A shared source's frames are still seen, by the call: the test pattern paints on.
-                if share == nil { source.setUnseen(change) }
-            }
-            // A shared camera serves the call whatever the windows show.
-            if let idle = mailbox.takeIdleChange(), share == nil {
-                source.setIdle(idle)
-                if idle, let index = mailbox.withdraw() { source.recycle(bufferIndex: index) }
-                publishStatus()
+            if let request = mailbox.takeRequest() {
+                requested = request
+                applyControls()
             }
             if ended || (!source.isLive && mailbox.hasPending) {
                 wait(deadline: nil, includeSource: false)
@@ -118,15 +114,15 @@ public final class FramePump: @unchecked Sendable {
                     share?.offer(frame, now: now)
                     // No window shows a live source's frames: straight back, and the display
                     // thread sleeps on (a file waits for a window instead, every frame kept).
-                    if unseen && source.isLive {
+                    if requested.unseen && source.isLive {
                         source.recycle(bufferIndex: frame.bufferIndex)
                         continue
                     }
                     let stale = mailbox.post(frame)
                     if let stale { source.recycle(bufferIndex: stale) }
-                    if source.isLive, share == nil, let level = governor.record(replacedStale: stale != nil, now: now) {
-                        source.setThrottle(level: level)
-                        publishStatus()
+                    if source.isLive, policy.throttlesUnderPressure, let level = governor.record(replacedStale: stale != nil, now: now) {
+                        throttle = level
+                        applyControls()
                     }
                 case .wait(let deadline):
                     wait(deadline: earliest(deadline, share?.tick(now: clock())), includeSource: true)
@@ -142,6 +138,19 @@ public final class FramePump: @unchecked Sendable {
                 mailbox.finish(.failed(.runtime(thing: source.name, reason: "\(error)")))
             }
         }
+    }
+
+    /// Gives the source the controls the policy makes of the request and the governor's level,
+    /// when they changed.
+    private func applyControls() {
+        let controls = policy.controls(requested: requested, throttle: throttle)
+        guard controls != applied else { return }
+        let letGo = controls.idle && !applied.idle
+        applied = controls
+        source.apply(controls)
+        // A camera let go closes once every frame is back: the one waiting here too.
+        if letGo, let index = mailbox.withdraw() { source.recycle(bufferIndex: index) }
+        publishStatus()
     }
 
     private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {

@@ -51,9 +51,8 @@ public final class SourceSwitcher: FrameSource {
     private var retiring: [Slot] = []
     private var generations = 0
     private var lastSequence: UInt64?
-    private var throttle = 0
-    private var idle = false
-    private var unseen = false
+    /// The controls in effect, given whole to a source that takes over.
+    private var controls = SourceControls()
     /// Where other threads hand sources over and read outcomes.
     public let inbox = SwitchInbox()
 
@@ -90,23 +89,9 @@ public final class SourceSwitcher: FrameSource {
         current.source.stop()
     }
 
-    public func setThrottle(level: Int) {
-        throttle = level
-        current.source.setThrottle(level: level)
-    }
-
-    public func setIdle(_ idle: Bool) {
-        self.idle = idle
-        current.source.setIdle(idle)
-    }
-
-    public func setUnseen(_ unseen: Bool) {
-        self.unseen = unseen
-        current.source.setUnseen(unseen)
-    }
-
-    public func displaySizeChanged(width: Int, height: Int) {
-        current.source.displaySizeChanged(width: width, height: height)
+    public func apply(_ controls: SourceControls) {
+        self.controls = controls
+        current.source.apply(controls)
     }
 
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
@@ -166,9 +151,7 @@ public final class SourceSwitcher: FrameSource {
         switch step {
         case .frame(let frame):
             candidate = nil
-            slot.source.setThrottle(level: throttle)
-            slot.source.setIdle(idle)
-            slot.source.setUnseen(unseen)
+            slot.source.apply(controls)
             slot.sequenceBase = lastSequence.map { $0 &+ 1 } ?? 0
             slot.sequenceOffset = frame.sequence
             let old = current

@@ -25,7 +25,7 @@ public final class TestPatternSource: FrameSource {
     private var painter: PatternPainter?
     private var origin: MonotonicInstant?
     private var nextIndex: UInt64 = 0
-    /// Nothing shows the frames: they keep their rhythm unpainted (`setUnseen`).
+    /// Nothing shows the frames: they keep their rhythm unpainted (`SourceControls.unseen`).
     private var unseen = false
 
     /// A pattern of `width`×`height` pixels (each side clamped to 2…16384) at `fps` frames per second (1…1000).
@@ -62,7 +62,7 @@ public final class TestPatternSource: FrameSource {
                 sequence: current, bufferIndex: index))
     }
 
-    public func setUnseen(_ unseen: Bool) { self.unseen = unseen }
+    public func apply(_ controls: SourceControls) { unseen = controls.unseen }
 
     public func recycle(bufferIndex: Int) {
         ring.release(bufferIndex)

@@ -7,7 +7,7 @@ import PipCore
 /// takes the device it waits and retries about once a second; when the device disappears it closes
 /// every handle (the device comes back only then) and reopens it by a stable path with back-off;
 /// under pressure it hands out fewer frames; when the window showing it is resized a lot it
-/// switches to the mode that suits the new size (`displaySizeChanged`). It ends only on an error no wait
+/// switches to the mode that suits the new size (`SourceControls.displaySize`). It ends only on an error no wait
 /// can cure (a reopen that keeps failing for another reason than a missing node, a stream that
 /// keeps failing with EIO).
 public final class ResilientCamera: FrameSource {
@@ -34,8 +34,10 @@ public final class ResilientCamera: FrameSource {
     /// The camera's stream restarts already taken into account in `throttled`.
     private var restartsSeen = 0
     private var lastSize = (width: 0, height: 0)
-    /// Let go while nothing shows the frames (`setIdle`).
+    /// Let go while nothing shows the frames (`SourceControls.idle`).
     private var idle = false
+    /// The display size last applied: a mode switch is weighed when it changes.
+    private var appliedDisplaySize: SourceControls.DisplaySize?
     /// Where `start()` looks for a stable name of the device (tests point it at a temporary directory).
     var stablePathDirectories = StableDevicePath.defaultDirectories
 
@@ -79,10 +81,22 @@ public final class ResilientCamera: FrameSource {
         (interruption != nil || pendingRequest != nil || idle) && isOpen && camera.clientHeldBuffers > 0
     }
 
+    /// Throttling, idleness and the display size, each as it changed. Idle: the device is closed
+    /// once the display has given back every frame, and opened again (for the request in effect)
+    /// at the first `nextFrame` after the idle ends.
+    public func apply(_ controls: SourceControls) {
+        throttle = max(0, min(controls.throttle, 4))
+        idle = controls.idle
+        if let size = controls.displaySize, size != appliedDisplaySize {
+            appliedDisplaySize = size
+            displaySizeChanged(width: size.width, height: size.height)
+        }
+    }
+
     /// Asks for a mode switch when the camera's mode no longer suits a window of `width`×`height`
     /// (`V4L2ModeSelector.shouldSwitch`); the switch happens in `nextFrame` once every frame the
     /// display holds is back. A size that suits the mode in use cancels a switch not yet made.
-    public func displaySizeChanged(width: Int, height: Int) {
+    private func displaySizeChanged(width: Int, height: Int) {
         guard isOpen, interruption == nil, let current = camera.choice?.mode.size,
             V4L2ModeSelector.shouldSwitch(from: current, modes: camera.modes, displayWidth: width, displayHeight: height)
         else {
@@ -110,10 +124,6 @@ public final class ResilientCamera: FrameSource {
             return
         }
     }
-
-    /// Idle: the device is closed once the display has given back every frame, and opened again
-    /// (for the request in effect) at the first `nextFrame` after the idle ends.
-    public func setIdle(_ idle: Bool) { self.idle = idle }
 
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
         if idle {
@@ -157,8 +167,6 @@ public final class ResilientCamera: FrameSource {
         camera.stop()
         isOpen = false
     }
-
-    public func setThrottle(level: Int) { throttle = max(0, min(level, 4)) }
 
     // MARK: recovery
 

@@ -6,7 +6,7 @@ import Testing
 enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case noDisplay, unknownSource, missingFile, badY4MHeader, truncatedY4M, mjpegNotJPEG,
         unknownRawFormat, badSize, sizeOutOfRange, negativeSize, badRotate, badCorner, rotateOutOfRange, negativeRotate, negativeFrames, newlineInPath, tinyRate,
-        shareNotLoopback, shareMissingDevice, badShareSize, badAutoPip
+        shareNotLoopback, shareMissingDevice, badShareSize, badAutoPip, badShape, badHotkey, badWid
 
     var testDescription: String { rawValue }
 
@@ -52,6 +52,9 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .shareMissingDevice: return ["--pip", "--source", "test", "--share", "\(directory)/video99"]
         case .badShareSize: return ["--pip", "--source", "test", "--share", "--share-size", "1280"]
         case .badAutoPip: return ["--source", "test", "--auto-pip", "sometimes"]
+        case .badShape: return ["--pip", "--source", "test", "--shape", "oval"]
+        case .badHotkey: return ["--pip", "--source", "test", "--hotkey", "super+"]
+        case .badWid: return ["--source", "test", "--wid", "0xZZ"]
         }
     }
 
@@ -79,6 +82,9 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .shareMissingDevice: "video99: no such device"
         case .badShareSize: "--share-size: bad size '1280'"
         case .badAutoPip: "--auto-pip: unknown value 'sometimes'"
+        case .badShape: "--shape: unknown shape 'oval'"
+        case .badHotkey: "--hotkey: bad key 'super+'"
+        case .badWid: "--wid: '0xZZ' is not a window id"
         }
     }
 }

@@ -34,7 +34,13 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
     }
     func recycle(bufferIndex: Int) { pattern.recycle(bufferIndex: bufferIndex) }
     func stop() { pattern.stop() }
-    func displaySizeChanged(width: Int, height: Int) { sizes.withLock { $0.append([width, height]) } }
+    /// Records the display size as it changes.
+    func apply(_ controls: SourceControls) {
+        guard let size = controls.displaySize, size != appliedSize else { return }
+        appliedSize = size
+        sizes.withLock { $0.append([size.width, size.height]) }
+    }
+    private var appliedSize: SourceControls.DisplaySize?
 }
 
 /// A session that opens with the main window tells its source the size the main window shows the

@@ -25,7 +25,7 @@ private final class WatchedPattern: FrameSource, @unchecked Sendable {
         pattern.stop()
         stopped.withLock { $0 = true }
     }
-    func setUnseen(_ unseen: Bool) { pattern.setUnseen(unseen) }
+    func apply(_ controls: SourceControls) { pattern.apply(controls) }
 }
 
 /// While no window shows video no frame comes to replace the one kept for redraws

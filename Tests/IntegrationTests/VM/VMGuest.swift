@@ -20,7 +20,9 @@ struct VMGuest: Sendable {
             if let wanted = ProcessInfo.processInfo.environment["PIPCAM_BINARY"], wanted != pipcam {
                 throw HarnessError("no pipcam binary at \(wanted)")
             }
-            let x = try XServer(width: 1280, height: 720, timeout: .seconds(30))
+            // Emulated (TCG) on a busy host, Xvfb's start took over 30 s once (all 20 scenarios then
+            // failed at setup); the wait ends as soon as it reports its display.
+            let x = try XServer(width: 1280, height: 720, timeout: .seconds(120))
             return .success(VMGuest(x: x, pipcam: pipcam))
         } catch let error as HarnessError {
             return .failure(error)
