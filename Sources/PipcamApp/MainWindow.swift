@@ -1,3 +1,4 @@
+import PipCore
 import PipWindow
 
 /// pipcam's main window (role `main`): a normal, decorated, resizable window with the camera at full
@@ -21,7 +22,8 @@ final class MainWindow {
     /// Whether `show()` was ever called (the window may not be mapped yet).
     private(set) var wasShown = false
     /// Whether the window was mapped since `show()` (a dropped MapRequest is asked again until then).
-    private var mappedSinceShown = false
+    /// Maps the window again when a window manager drops the request (five times, a second apart).
+    private(set) var mapWatchdog = MapWatchdog(retries: 5)
     var content: Content = .video { didSet { if content != oldValue { redraw() } } }
     var buttonEnabled = false { didSet { if buttonEnabled != oldValue { redraw() } } }
     /// Drawn over the video before the PiP button (a status banner); set by the owner.
@@ -99,17 +101,17 @@ final class MainWindow {
 
     func show() {
         wasShown = true
-        mappedSinceShown = false
+        mapWatchdog.shown(now: .now())
         presenter.warmUp()
         if parent != nil { display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [XEmbed.version, XEmbed.mapped]) }
         display.map(id)
     }
 
-    /// Maps the window again if a window manager dropped the request (see `PipController`).
-    /// Only while it never got mapped: once it was, an unmap is the user's or the window
+    /// At `mapWatchdog`'s deadline: maps the window again if a window manager dropped the
+    /// request. Only while it never got mapped: once it was, an unmap is the user's or the window
     /// manager's doing (minimized, hidden) and starts PiP; mapping it again would stop PiP.
-    func showAgainIfUnmapped() {
-        if wasShown && !mappedSinceShown && display.isMapped(id) == false { display.map(id) }
+    func remapIfDropped(now: MonotonicInstant) {
+        if mapWatchdog.tick(now: now, isMapped: display.isMapped(id)) { display.map(id) }
     }
 
     /// Keeps an embedded view the size of the window it is embedded in.
@@ -142,7 +144,7 @@ final class MainWindow {
             redraw()
         case .mapped:
             isMapped = true
-            mappedSinceShown = true
+            mapWatchdog.settled()
         case .unmapped:
             isMapped = false
             isFullyObscured = false

@@ -11,7 +11,6 @@ extension PipcamApp {
 
     /// Takes the newest frame when a window can show it, and shows it there.
     func presentWaitingFrame() {
-        let output = pip.output
         // No window shows video now (the main window not mapped yet, PiP about to start or the
         // main window about to come back): a file's frame waits for one, so every frame is shown.
         if output.isShowingVideo ? !output.canPresent : !status.isLive { return }
@@ -38,11 +37,11 @@ extension PipcamApp {
     /// Draws the held frame (or the camera's notice) again; when the window's images are all with
     /// the server, its presenter owes the redraw, done after the next completion.
     func redrawHeldFrame() {
-        guard pip.output.isShowingVideo else { return }
+        guard output.isShowingVideo else { return }
         if let notice = notices.notice(for: status.camera) {
             drawNotice(notice)
         } else if let frame = held {
-            _ = try? pip.output.present(frame, counted: false)
+            _ = try? output.present(frame, counted: false)
         }
     }
 
@@ -69,7 +68,7 @@ extension PipcamApp {
     /// Tells the windows what frames come (a window already showing frames gets ready for them).
     func expect(_ frames: ExpectedFrames?) {
         guard let frames else { return }
-        pip.output.expectedFrames = frames
+        output.expectedFrames = frames
     }
 
     /// Gives back every frame the display holds (the newest one, kept for redraws, included).
@@ -81,7 +80,7 @@ extension PipcamApp {
 
     func applyPicture() {
         let mirror = mirrorOverride ?? options.mirror ?? status.prefersMirror
-        pip.output.setPicture(mirror: mirror, rotation: rotation)
+        output.setPicture(mirror: mirror, rotation: rotation)
     }
 
     /// The PiP frame remembered from the last run, fitted to this source's shape: on its monitor,
@@ -125,7 +124,7 @@ extension PipcamApp {
         let draw: (UnsafeMutableRawPointer, Int, Int, Int) -> Void = { pixels, stride, w, h in
             painter.paint(icon: notice.icon, lines: [notice.text], into: pixels, stride: stride, width: w, height: h)
         }
-        pip.output.present(drawing: draw)
+        output.present(drawing: draw)
     }
 
     /// Tells the source the size PiP or the main window shows the picture at (`rect`'s, unturned),
@@ -157,7 +156,7 @@ extension PipcamApp {
     }
 
     func checkEnding() {
-        guard loop.exitCode == nil, pip.output.isIdle, let ending = pump.mailbox.ending else { return }
+        guard loop.exitCode == nil, output.isIdle, let ending = pump.mailbox.ending else { return }
         switch ending {
         case .endOfStream:
             loop.stop(exitCode: 0)

@@ -9,7 +9,7 @@ extension PipcamApp {
     /// timer wakes it at the policy's next deadline.
     func followIdleness(now: MonotonicInstant) {
         // An animation's window shows video too.
-        let showing = pip.output.isShowingVideo || pip.phase != .idle
+        let showing = output.isShowingVideo || pip.phase != .idle
         // A file waits for a window by itself, and a camera shared with a call (`--share`) serves
         // it whatever shows.
         let releasable = pump.share == nil && status.isLive

@@ -2,32 +2,6 @@ import CameraSource
 import PipCore
 import PipWindow
 
-/// Whether a switch's new source may still be handed to the capture side, or was given up on.
-final class SwitchTicket: Sendable {
-    private enum State { case opening, proposed, cancelled }
-    private let state = Locked(State.opening)
-
-    /// Runs `hand` (the source handed over, or why it cannot be) unless the switch was given up
-    /// on; false when it was.
-    func handOver(_ hand: () -> Void) -> Bool {
-        state.withLock { s in
-            guard s == .opening else { return false }
-            hand()
-            s = .proposed
-            return true
-        }
-    }
-
-    /// Gives the switch up unless its source was handed over already; false when it was.
-    func cancel() -> Bool {
-        state.withLock { s in
-            guard s == .opening else { return false }
-            s = .cancelled
-            return true
-        }
-    }
-}
-
 /// `pipcam switch SOURCE|next` and the switch key (docs/BEHAVIOUR.md, "Switching the source"): the
 /// new source is made and started on a thread of its own while the old one goes on, the capture
 /// side replaces the old one at the new one's first frame (`SourceSwitcher`), and the asker is
@@ -75,7 +49,7 @@ extension PipcamApp {
                 // lets the old source go (a camera closes) instead of when a window shows video.
                 if viewing.framesUnseen { releaseFrames() }
                 answerSwitch(switches.switched(
-                    name: name, firstSequence: firstSequence, showingVideo: pip.output.isShowingVideo, now: .now()))
+                    name: name, firstSequence: firstSequence, showingVideo: output.isShowingVideo, now: .now()))
             case .failed(_, let reason):
                 answerSwitch(switches.failed(reason: reason))
             }
@@ -106,77 +80,6 @@ extension PipcamApp {
         switch answer {
         case .switched(let name): asker.reply(.switched(source: name))
         case .failed(let line): asker.reply(.failed(line))
-        }
-    }
-}
-
-/// Resolves and starts the source a switch goes to, off the display and capture threads (opening
-/// a camera takes up to a second), then hands it to the capture side or reports why not.
-struct SwitchJob: Sendable {
-    enum Target: Sendable {
-        /// The camera after the one shown (`CameraCycle`), among those plugged in now.
-        case nextCamera(after: String)
-        /// `name`: the spec as given, which `status` reports once switched.
-        case spec(SourceSpec, name: String)
-    }
-
-    let target: Target
-    let request: SourceRequest
-    /// Nodes never switched to (the virtual camera pipcam feeds).
-    let excluded: Set<String>
-    let inbox: SwitchInbox
-    let wake: WakeSignal
-    let ticket: SwitchTicket
-
-    /// Why `target` cannot be switched to at all, if it cannot: standard input (read once, at
-    /// start) and the virtual camera pipcam itself feeds (`sharing`).
-    static func problem(with target: Target, sharing: String?) -> String? {
-        guard case .spec(let spec, let name) = target else { return nil }
-        if spec.readsStandardInput { return "\(name): standard input can only be read as --source" }
-        if case .camera(let path) = spec, let sharing, CameraCycle.resolved(path) == CameraCycle.resolved(sharing) {
-            return "\(name): is the virtual camera this pipcam feeds (--share)"
-        }
-        return nil
-    }
-
-    func run() {
-        ThreadSpawn.start(detached: true) { [self] in
-            guard let (spec, name) = resolve() else { return }
-            let source = SourceFactory.make(spec, request: request)
-            do {
-                try source.start()
-            } catch {
-                source.stop()
-                return fail(name, "\(error)")
-            }
-            // A camera another application holds starts waiting for it: for a switch that is a failure.
-            if case .interrupted(let why) = source.cameraState, why != .pressure {
-                source.stop()
-                return fail(name, "\(name): \(why.reason)")
-            }
-            // Given up on meanwhile (it took too long to open): not shown after all.
-            guard ticket.handOver({ inbox.propose(source, name: name) }) else { return source.stop() }
-            wake.signal()
-        }
-    }
-
-    /// Reports why the switch cannot be made, unless it was given up on meanwhile.
-    private func fail(_ name: String, _ reason: String) {
-        _ = ticket.handOver { inbox.report(.failed(name: name, reason: reason)) }
-    }
-
-    /// The spec and name to switch to; nil (reported) when `next` finds no other camera.
-    private func resolve() -> (SourceSpec, String)? {
-        switch target {
-        case .spec(let spec, let name):
-            return (spec, name)
-        case .nextCamera(let current):
-            let cameras = CameraDiscovery().captureCameraPaths(excluding: excluded)
-            guard let path = CameraCycle.next(after: current, among: cameras) else {
-                fail("next", cameras.isEmpty ? "next: no camera found" : "next: no other camera found")
-                return nil
-            }
-            return (.camera(path: path), path)
         }
     }
 }

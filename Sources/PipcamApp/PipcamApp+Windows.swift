@@ -79,7 +79,7 @@ extension PipcamApp {
             }
         }
         pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
-        pip.output.onFrameShown = { [unowned self] in noteShown(captured: $0) }
+        output.onFrameShown = { [unowned self] in noteShown(captured: $0) }
         pip.onMirrorToggle = { [unowned self] in
             mirrorOverride = !(mirrorOverride ?? options.mirror ?? status.prefersMirror)
             applyPicture()

@@ -20,6 +20,8 @@ public final class PipcamApp {
     /// The window PiP grows out of and restores: the main window's top-level, or the followed window.
     var sourceWindow: WindowID = 0
     var pip: PipController!
+    /// The one frame router: the main window, PiP and its animation (handed to `pip`).
+    let output: VideoOutput
     var stats: FrameStats
     /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
     /// size at once — the animation proxy on every step, the PiP window on hand-over.
@@ -43,6 +45,8 @@ public final class PipcamApp {
     var switches = SwitchTracker()
     /// Who asked for the switch under way, and its source's hand-over.
     var switchAsker: (reply: (SwitchReply) -> Void, ticket: SwitchTicket)?
+    /// Wakes the loop when the main window's `MapWatchdog` is due.
+    lazy var mainMapWake = DeadlineWake(loop: loop) { [unowned self] in main?.remapIfDropped(now: .now()) }
     /// Wakes the loop at `switches`' next deadline.
     lazy var switchWake = DeadlineWake(loop: loop) { [unowned self] in followSwitchDeadline() }
     /// What a source switched to opens for (`SourceSwitcher`): the size the picture is shown at
@@ -56,6 +60,7 @@ public final class PipcamApp {
     ///   - share: a virtual camera every captured frame is written to (`--share`); the caller closes it.
     public init(display: XDisplay, source: FrameSource, options: SessionOptions, share: LoopbackShare? = nil) {
         loop = DisplayLoop(display: display)
+        output = VideoOutput(loop: loop)
         switcher = SourceSwitcher(source)
         self.options = options
         sourceRequestNow = options.sourceRequest
@@ -115,10 +120,10 @@ public final class PipcamApp {
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
             frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm,
             startsAutomaticallyWhenSourceHidden: true, automaticPip: options.automaticPip,
-            jpegDecodeThreads: options.jpegDecodeThreads)
+            jpegDecodeThreads: options.jpegDecodeThreads, output: output)
         pip.style = options.style
         if let main {
-            pip.output.attach(
+            output.attach(
                 main.presenter, as: .main,
                 // Covered by other windows, a camera's picture is not drawn (docs/BEHAVIOUR.md, "When
                 // nothing shows the camera"); a file's frames still are, every one.
@@ -140,6 +145,7 @@ public final class PipcamApp {
         loop.addReader(switcher.inbox.outcomeSignal.fd) { [unowned self] in followSwitchOutcomes() }
         loop.everyIteration { [unowned self] in
             followIdleness(now: .now())
+            mainMapWake.set(main?.mapWatchdog.nextDeadline)
             followSourceStatus()
             presentWaitingFrame()
             checkEnding()
@@ -152,11 +158,6 @@ public final class PipcamApp {
             if pip.isPossible { pip.start() } else { pipWanted = true }
         }
         noteMainDisplaySize()
-        for second in 1...5 {
-            loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: Int64(second) * 1_000_000_000)) { [unowned self] in
-                main?.showAgainIfUnmapped()
-            }
-        }
         display.flush()
     }
 
@@ -185,6 +186,7 @@ public final class PipcamApp {
         held = nil
         pump.stop()
         pip.tearDown()
+        output.close()
         if let main {
             main.presenter.close()
             loop.display.destroy(main.id)

@@ -78,6 +78,7 @@ extension PipController {
         case .hidePip:
             pipWindow.hide()
             pipShown = false
+            mapWatchdog.settled()
             place(.hidden)
         case .restoreSource:
             restoreSourceWindow()
@@ -104,22 +105,23 @@ extension PipController {
         pipPresenter.warmUp()
         pipWindow.show()
         pipShown = true
-        pipMappedSinceShown = false
         onNeedsFrame?()
-        ensureMapped(attempt: 1)
+        mapWatchdog.shown(now: .now())
+        scheduleMapCheck()
     }
 
-    /// A window manager that is still starting up (or restarting) can drop a MapRequest, leaving
-    /// PiP unmanaged and unmapped for good: ask again until it is mapped. Once it was mapped, an
-    /// unmap is the user's or the window manager's doing (iconified, another workspace): leave it.
-    private func ensureMapped(attempt: Int) {
+    /// Maps PiP again when a window manager dropped the request (`MapWatchdog`).
+    func scheduleMapCheck() {
         if let t = mapRetryTimer { loop.cancelTimer(t) }
-        mapRetryTimer = loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: PipTuning.mapRetryNanoseconds)) { [unowned self] in
-            mapRetryTimer = nil
-            guard pipShown, !pipMappedSinceShown, display.isMapped(pipWindow.id) == false, attempt <= PipTuning.mapRetries else { return }
-            placement.expectOwnMove(to: pipWindow.rect, now: .now())  // the window manager places it again
-            pipWindow.show()
-            ensureMapped(attempt: attempt + 1)
+        mapRetryTimer = mapWatchdog.nextDeadline.map { at in
+            loop.schedule(at: at) { [unowned self] in
+                mapRetryTimer = nil
+                if mapWatchdog.tick(now: .now(), isMapped: display.isMapped(pipWindow.id)) {
+                    placement.expectOwnMove(to: pipWindow.rect, now: .now())  // the window manager places it again
+                    pipWindow.show()
+                }
+                scheduleMapCheck()
+            }
         }
     }
 

@@ -18,7 +18,7 @@ extension PipController {
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
             place(.configured(from: old, synthetic: synthetic))
         case .mapped:
-            pipMappedSinceShown = true
+            mapWatchdog.settled()
             pipWindow.noteMapped()
         case .expose(_, 0):
             pipPresenter.redraw()

@@ -53,6 +53,8 @@ public final class PipController {
     /// Where frames go: the animation window while PiP grows or shrinks, else the PiP window (and
     /// an owner's main window, attached as `.main`, while PiP does not show).
     public let output: VideoOutput
+    /// Whether `output` was made here (else the application's, which closes it itself).
+    private let ownsOutput: Bool
 
     /// The source and content of PiP; setting it while PiP is up switches the content in place
     /// (new aspect ratio, new restore target). nil stops PiP without restoring anything.
@@ -124,8 +126,8 @@ public final class PipController {
     var pendingAspect: Double?
     var proxyShown = false
     var pipShown = false
-    /// Whether the PiP window was mapped since it was last shown (a dropped MapRequest is asked again).
-    var pipMappedSinceShown = false
+    /// Maps the PiP window again when a window manager drops the request.
+    var mapWatchdog = MapWatchdog(intervalNanoseconds: PipTuning.mapRetryNanoseconds, retries: PipTuning.mapRetries)
     var isTornDown = false
     /// Counts restore requests made of the delegate and their completions: a completion counts
     /// only while this is still the number its request was given.
@@ -143,10 +145,13 @@ public final class PipController {
     ///     window already hidden starts PiP (set later, only later hiding does).
     ///   - automaticPip: which hiding counts, when not `.hidden` (`.never` overrides the above).
     ///   - jpegDecodeThreads: the threads MJPEG frames are decoded with (`JPEGDecoder`).
+    ///   - output: the application's frame router, which its own windows are attached to too (the
+    ///     PiP and animation windows are attached here, and detached by `tearDown`); nil: the
+    ///     controller makes its own.
     public init(
         loop: DisplayLoop, contentSource: PipContentSource?, corner: Corner = .bottomRight, size: (Int, Int)? = nil,
         frame: Rect? = nil, allowSharedMemory: Bool = true, startsAutomaticallyWhenSourceHidden: Bool = false,
-        automaticPip: AutomaticPip = .hidden, jpegDecodeThreads: Int = JPEGDecoder.standardThreads
+        automaticPip: AutomaticPip = .hidden, jpegDecodeThreads: Int = JPEGDecoder.standardThreads, output: VideoOutput? = nil
     ) throws {
         self.loop = loop
         let display = loop.display
@@ -166,7 +171,8 @@ public final class PipController {
             display: display, window: pipWindow.id, allowShm: allowSharedMemory, jpegDecodeThreads: jpegDecodeThreads)
         proxyPresenter = try Presenter(
             display: display, window: proxy, allowShm: allowSharedMemory, jpegDecodeThreads: jpegDecodeThreads)
-        output = VideoOutput(loop: loop)
+        ownsOutput = output == nil
+        self.output = output ?? VideoOutput(loop: loop)
         machine = PipStateMachine(pipFrame: rect)
         machine.configuration.startsAutomatically = startsAutomaticallyWhenSourceHidden && automaticPip != .never
         if automaticPip != .never { hidingCounted = automaticPip }
@@ -235,7 +241,12 @@ public final class PipController {
         (tickTimer, controlsTimer, mapRetryTimer) = (nil, nil, nil)
         for token in ownTokens + watcherTokens { loop.unregister(token) }
         screen.stop()
-        output.close()
+        if ownsOutput {
+            output.close()
+        } else {
+            output.detach(.pip)
+            output.detach(.animation)
+        }
         pipPresenter.close()
         proxyPresenter.close()
         display.destroy(proxy)

@@ -40,6 +40,11 @@ public final class VideoOutput {
         attached[surface] = Attached(presenter: presenter, isShowing: isShowing, redraw: redraw)
     }
 
+    /// `surface`'s window shows no more video through this output (its owner goes).
+    public func detach(_ surface: Surface) {
+        attached[surface] = nil
+    }
+
     /// The surface the next frame goes to, if any window shows video.
     public var current: Surface? {
         Surface.allCases.first { attached[$0]?.isShowing() == true }
