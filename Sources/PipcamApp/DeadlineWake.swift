@@ -1,7 +1,7 @@
 import PipCore
 import PipWindow
 
-/// One timer that wakes the display loop at a rule's next deadline (`ViewingPolicy`,
+/// One timer that wakes the display loop at a rule's next deadline (`ViewingPolicy`, `MapWatchdog`,
 /// `SwitchTracker`), moved whenever the deadline moves.
 final class DeadlineWake {
     private let loop: DisplayLoop
