@@ -11,14 +11,14 @@ extension PipcamApp {
         if let claim = options.control {
             let server = ControlServer(display: loop.display, claim: claim) { [unowned self] in statusSnapshot }
             server.onCommand = { [unowned self] in perform($0) }
-            server.onSwitch = { [unowned self] in switchSource(to: $0, reply: $1) }
+            server.onSwitch = { [unowned self] in switches.switchSource(to: $0, reply: $1) }
             server.install(on: loop)
         }
         if let spec = options.hotkey { grab(spec, as: .toggle) { [unowned self] in perform(.toggle) } }
         if let spec = options.switchKey {
             grab(spec, as: .switchNext) { [unowned self] in
                 // No one to answer but the user: a failure is said on standard error.
-                switchSource(to: "next") { reply in
+                switches.switchSource(to: "next") { reply in
                     if case .failed(let line) = reply { writeErrorLine(line) }
                 }
             }

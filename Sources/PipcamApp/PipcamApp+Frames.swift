@@ -21,7 +21,7 @@ extension PipcamApp {
         } catch {
             stats.noteCorrupt()
         }
-        notePresented(sequence: frame.sequence)
+        switches.notePresented(sequence: frame.sequence)
     }
 
     /// The newest frame, held for redraws; a picture of a new shape reshapes the windows first.
@@ -132,11 +132,7 @@ extension PipcamApp {
     func noteDisplaySize(_ rect: Rect) {
         let size = rotation.rotatedSize(width: rect.width, height: rect.height)
         pump.mailbox.noteDisplaySize(width: size.width, height: size.height)
-        // With --share the camera serves the call: a source switched to opens for the shared stream.
-        if pump.share == nil {
-            sourceRequestNow.displayWidth = size.width
-            sourceRequestNow.displayHeight = size.height
-        }
+        switches.noteDisplaySize(width: size.width, height: size.height)
     }
 
     /// While the main window shows the video, tells the source the size it shows the picture at.

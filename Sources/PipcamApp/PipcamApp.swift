@@ -41,32 +41,31 @@ public final class PipcamApp {
     var viewing: ViewingPolicy
     /// Wakes the loop at `viewing`'s next deadline (frames no longer do once unseen).
     lazy var viewingWake = DeadlineWake(loop: loop)
-    /// A `pipcam switch` (or switch key press) under way.
-    var switches = SwitchTracker()
-    /// Who asked for the switch under way, and its source's hand-over.
-    var switchAsker: (reply: (SwitchReply) -> Void, ticket: SwitchTicket)?
     /// Wakes the loop when the main window's `MapWatchdog` is due.
     lazy var mainMapWake = DeadlineWake(loop: loop) { [unowned self] in main?.remapIfDropped(now: .now()) }
-    /// Wakes the loop at `switches`' next deadline.
-    lazy var switchWake = DeadlineWake(loop: loop) { [unowned self] in followSwitchDeadline() }
-    /// What a source switched to opens for (`SourceSwitcher`): the size the picture is shown at
-    /// now, or with `--share` the shared stream's.
-    var sourceRequestNow: SourceRequest
+    /// `pipcam switch`, the switch key and the camera finder.
+    let switches: SwitchDesk
     /// Where the PiP's place is remembered between runs (one file per `--name`); tests point it elsewhere.
     var geometryFile: () -> String?
 
     /// - Parameters:
     ///   - source: a started source; the app runs it on a capture thread.
     ///   - share: a virtual camera every captured frame is written to (`--share`); the caller closes it.
-    public init(display: XDisplay, source: FrameSource, options: SessionOptions, share: LoopbackShare? = nil) {
+    ///   - findCamera: given when `source` stands in for a camera: how to look for one, which
+    ///     takes over once found.
+    public init(
+        display: XDisplay, source: FrameSource, options: SessionOptions, share: LoopbackShare? = nil, findCamera: CameraFinder.Access? = nil
+    ) {
         loop = DisplayLoop(display: display)
         output = VideoOutput(loop: loop)
         switcher = SourceSwitcher(source)
         self.options = options
-        sourceRequestNow = options.sourceRequest
         let name = options.control?.name
         geometryFile = { GeometryMemory.filePath(name: name) }
         pump = FramePump(source: switcher, share: share)
+        switches = SwitchDesk(
+            loop: loop, switcher: switcher, wakeCapture: pump.mailbox.toCapture, sharing: share?.device, request: options.sourceRequest,
+            findCamera: findCamera)
         stats = FrameStats(now: .now())
         viewing = ViewingPolicy(configuration: .init(idleReleaseSeconds: options.idleReleaseSeconds))
     }
@@ -90,6 +89,7 @@ public final class PipcamApp {
             return cannotEmbed ? 2 : 1
         }
         pump.run()
+        switches.start()
         // docs/BEHAVIOUR.md: a stats line at exit, also when the X server goes away.
         if options.printStats { XDisplay.lastWordsOnLostConnection = { [unowned self] in printFinalStats() } }
         let code = loop.run()
@@ -142,7 +142,14 @@ public final class PipcamApp {
         main?.buttonEnabled = pip.isPossible
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
         loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
-        loop.addReader(switcher.inbox.outcomeSignal.fd) { [unowned self] in followSwitchOutcomes() }
+        switches.currentName = { [unowned self] in status.name ?? options.sourceName }
+        switches.isShowingVideo = { [unowned self] in output.isShowingVideo }
+        switches.onSwitched = { [unowned self] in
+            stats.noteSwitch()
+            // Unseen, no frame comes to replace the one kept for redraws: given back now, it
+            // lets the old source go (a camera closes) instead of when a window shows video.
+            if viewing.framesUnseen { releaseFrames() }
+        }
         loop.everyIteration { [unowned self] in
             followIdleness(now: .now())
             mainMapWake.set(main?.mapWatchdog.nextDeadline)
@@ -184,6 +191,7 @@ public final class PipcamApp {
     private func tearDown() {
         if let frame = held { pump.mailbox.giveBack(frame.bufferIndex) }
         held = nil
+        switches.stop()
         pump.stop()
         pip.tearDown()
         output.close()

@@ -51,7 +51,7 @@ struct Launcher {
         // (docs/PERFORMANCE.md, "Untimed playback").
         if command.untimed { options.jpegDecodeThreads = 1 }
         options.sourceRequest = request(display: display, options: options)
-        let source = makeSource(spec, request: options.sourceRequest)
+        let (source, standIn) = makeSource(spec, request: options.sourceRequest)
         // Read now, before the capture thread owns the source; `status` names it as given.
         options.sourceName = given ?? source.name
         var starter = SourceStarter(display: display, claim: claim, sourceName: options.sourceName)
@@ -83,7 +83,9 @@ struct Launcher {
             }
         }
         defer { share?.close() }
-        return PipcamApp(display: display, source: source, options: options, share: share).run()
+        // The virtual camera pipcam feeds is never taken for a camera plugged in.
+        let finder = standIn ? CameraFinder.Access.v4l2(excluding: Set(share.map { [CameraCycle.resolved($0.device)] } ?? [])) : nil
+        return PipcamApp(display: display, source: source, options: options, share: share, findCamera: finder).run()
     }
 
     /// The virtual camera for `--share`, in the camera's format and size (YUYV stays YUYV,
@@ -99,14 +101,13 @@ struct Launcher {
             width: max(width, 2), height: max(height, 2), frameRate: source.frameRate)
     }
 
-    /// The user's source, else the first camera, else the test pattern (saying so) until a camera
-    /// is plugged in.
-    private func makeSource(_ spec: SourceSpec?, request: SourceRequest) -> FrameSource {
-        if let spec { return SourceFactory.make(spec, request: request) }
-        let discovery = CameraDiscovery()
-        if let path = discovery.firstCaptureCameraPath() { return SourceFactory.make(.camera(path: path), request: request) }
+    /// The user's source, else the first camera, else the test pattern (saying so) standing in
+    /// until a camera is plugged in (`standIn`: the app runs a `CameraFinder`).
+    private func makeSource(_ spec: SourceSpec?, request: SourceRequest) -> (source: FrameSource, standIn: Bool) {
+        if let spec { return (SourceFactory.make(spec, request: request), false) }
+        if let path = CameraDiscovery().firstCaptureCameraPath() { return (SourceFactory.make(.camera(path: path), request: request), false) }
         writeErrorLine("pipcam: no camera found; showing the built-in test source until one is plugged in")
-        return HotplugSource(request: request, findCamera: { discovery.firstCaptureCameraPath(excluding: $0) })
+        return (TestPatternSource(standsInForCamera: true), true)
     }
 
     /// Resolves `--wid` (or `$XEMBED`) and `--follow-window`, which must name existing windows.

@@ -28,6 +28,14 @@ import PipCore
         #expect(frame.byteCount == 640 * 360 * 3 / 2 && frame.plane1 != nil && frame.plane2 != nil)
     }
 
+    /// Standing in for a camera not found yet, it says the camera is awaited (the window's banner).
+    @Test func aStandInSaysTheCameraIsAwaited() {
+        #expect(started().cameraState == .streaming)
+        let standIn = TestPatternSource(standsInForCamera: true)
+        standIn.start()
+        #expect(standIn.cameraState == .waiting && standIn.nextFrame(now: Self.t0).frame != nil)
+    }
+
     @Test func deadlinesAreThirtiethsOfASecond() {
         let source = started()
         #expect(source.nextFrame(now: Self.t0).frame?.sequence == 0)

@@ -30,6 +30,8 @@ public final class SourceSwitcher: FrameSource {
         /// The name it was proposed by; nil: the source's own (which may change: a camera plugged in).
         let given: String?
         let generation: Int
+        /// Who hears what became of it: the finder for a camera it offered, else the inbox's reader.
+        let answer: SwitchInbox.Answer?
         /// Frames handed out and not yet recycled.
         var outstanding = 0
         /// Its frames are numbered `base + (sequence - offset)`.
@@ -42,11 +44,22 @@ public final class SourceSwitcher: FrameSource {
     public static let generationStride = 1 << 16
     /// How long a proposed source may take to give its first frame before the switch fails.
     public static let firstFrameNanoseconds: Int64 = 4_000_000_000
+    /// The same for a camera the finder offers: one just plugged in may take longer to settle.
+    public static let offeredFirstFrameNanoseconds: Int64 = 10_000_000_000
     /// How often the current source is looked at while the wait is for a new one's descriptor.
     static let candidatePollNanoseconds: Int64 = 5_000_000
 
     private var current: Slot
-    private var candidate: (slot: Slot, giveUpAt: MonotonicInstant, deadline: MonotonicInstant?)?
+    /// A proposed source until its first frame: given up on `within` nanoseconds after it came.
+    private struct Candidate {
+        let slot: Slot
+        let within: Int64
+        let giveUpAt: MonotonicInstant
+        /// When it asked to be asked again.
+        var deadline: MonotonicInstant?
+    }
+
+    private var candidate: Candidate?
     /// Old sources with frames still out.
     private var retiring: [Slot] = []
     private var generations = 0
@@ -58,7 +71,7 @@ public final class SourceSwitcher: FrameSource {
 
     /// - Parameter source: the first source (started or not: `start()` starts it).
     public init(_ source: FrameSource) {
-        current = Slot(source: source, given: nil, generation: 0)
+        current = Slot(source: source, given: nil, generation: 0, answer: nil)
     }
 
     /// Whether a proposed source has not given its first frame yet (pump's thread).
@@ -126,13 +139,19 @@ public final class SourceSwitcher: FrameSource {
 
     // MARK: the hand-over
 
-    /// Takes the newest proposal; one still on its way is dropped for it.
+    /// Takes the newest proposal; one still on its way is dropped for it. A camera the finder
+    /// offers yields: it replaces only the first source, and no switch the user asked for.
     private func adoptProposal(now: MonotonicInstant) {
         for proposal in inbox.takeProposals() {
-            if let candidate { fail(candidate.slot, "\(candidate.slot.name): replaced by a later switch") }
             generations += 1
-            let slot = Slot(source: proposal.source, given: proposal.name, generation: generations)
-            candidate = (slot, now.advanced(byNanoseconds: Self.firstFrameNanoseconds), nil)
+            let slot = Slot(source: proposal.source, given: proposal.name, generation: generations, answer: proposal.answer)
+            if proposal.answer != nil, current.generation != 0 || candidate.map({ $0.slot.answer == nil }) == true {
+                fail(slot, "\(slot.name): not needed, another source is shown")
+                continue
+            }
+            if let candidate { fail(candidate.slot, "\(candidate.slot.name): replaced by a later switch") }
+            let within = proposal.firstFrameNanoseconds
+            candidate = Candidate(slot: slot, within: within, giveUpAt: now.advanced(byNanoseconds: within))
         }
     }
 
@@ -158,7 +177,7 @@ public final class SourceSwitcher: FrameSource {
             current = slot
             if old.outstanding > 0 { retiring.append(old) } else { old.source.stop() }
             let shown = handOut(frame, from: &current)
-            inbox.report(.switched(name: slot.name, firstSequence: shown.sequence))
+            tell(slot, .switched(name: slot.name, firstSequence: shown.sequence))
             return shown
         case .end:
             fail(slot, "\(slot.name): has no frames")
@@ -166,7 +185,7 @@ public final class SourceSwitcher: FrameSource {
             if case .interrupted(let why) = slot.source.cameraState, why != .pressure {
                 fail(slot, "\(slot.name): \(why.reason)")
             } else if now >= giveUpAt {
-                fail(slot, "\(slot.name): no frame within \(Self.firstFrameNanoseconds / 1_000_000_000) s")
+                fail(slot, "\(slot.name): no frame within \(pending.within / 1_000_000_000) s")
             } else {
                 candidate?.deadline = deadline
             }
@@ -186,16 +205,27 @@ public final class SourceSwitcher: FrameSource {
     private func fail(_ slot: Slot, _ reason: String) {
         if candidate?.slot.generation == slot.generation { candidate = nil }
         slot.source.stop()
-        inbox.report(.failed(name: slot.name, reason: reason))
+        tell(slot, .failed(name: slot.name, reason: reason))
+    }
+
+    private func tell(_ slot: Slot, _ outcome: SwitchOutcome) {
+        if let answer = slot.answer { answer(outcome) } else { inbox.report(outcome) }
     }
 }
 
 /// The thread-safe side of a `SourceSwitcher`: started sources in, outcomes out.
 public final class SwitchInbox: Sendable {
+    /// Who hears what became of a camera the finder offered.
+    public typealias Answer = @Sendable (SwitchOutcome) -> Void
+
     /// A started source handed over from another thread.
     struct Proposal: @unchecked Sendable {
         let source: FrameSource
-        let name: String
+        /// nil: the source's own name.
+        let name: String?
+        /// nil: the outcome goes to `takeOutcomes`.
+        let answer: Answer?
+        let firstFrameNanoseconds: Int64
     }
 
     private let proposals = Locked<[Proposal]>([])
@@ -208,7 +238,18 @@ public final class SwitchInbox: Sendable {
     /// Hands a started source over; the pump must be woken afterwards to take it. A source
     /// proposed while another is still on its way replaces that one (which fails).
     public func propose(_ source: FrameSource, name: String) {
-        let proposal = Proposal(source: source, name: name)
+        add(Proposal(source: source, name: name, answer: nil, firstFrameNanoseconds: SourceSwitcher.firstFrameNanoseconds))
+    }
+
+    /// Hands over a started camera the finder found, to replace the source pipcam started with
+    /// (the stand-in) and nothing else; a switch the user asks for replaces it, never the other
+    /// way round. What became of it goes to `answer` (on the capture thread), not to
+    /// `takeOutcomes`: it is no switch the user asked for.
+    public func offer(_ source: FrameSource, answer: @escaping Answer) {
+        add(Proposal(source: source, name: nil, answer: answer, firstFrameNanoseconds: SourceSwitcher.offeredFirstFrameNanoseconds))
+    }
+
+    private func add(_ proposal: Proposal) {
         proposals.withLock { $0.append(proposal) }
         waiting.add(1, ordering: .releasing)
     }

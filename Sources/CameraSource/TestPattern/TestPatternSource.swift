@@ -28,8 +28,14 @@ public final class TestPatternSource: FrameSource {
     /// Nothing shows the frames: they keep their rhythm unpainted (`SourceControls.unseen`).
     private var unseen = false
 
-    /// A pattern of `width`×`height` pixels (each side clamped to 2…16384) at `fps` frames per second (1…1000).
-    public init(width: Int = 640, height: Int = 360, fps: Int = 30) {
+    /// Shown while no camera is there (`CameraFinder` looks for one): the camera is `.waiting`.
+    private let standsIn: Bool
+    public var cameraState: CameraState { standsIn ? .waiting : .streaming }
+
+    /// A pattern of `width`×`height` pixels (each side clamped to 2…16384) at `fps` frames per
+    /// second (1…1000); `standsInForCamera`: shown until a camera is found.
+    public init(width: Int = 640, height: Int = 360, fps: Int = 30, standsInForCamera: Bool = false) {
+        standsIn = standsInForCamera
         frameWidth = min(max(width, 2), FrameLimits.maxSide)
         frameHeight = min(max(height, 2), FrameLimits.maxSide)
         self.fps = min(max(fps, 1), 1000)

@@ -6,28 +6,6 @@ import PipCore
 import Testing
 import TestSupport
 
-/// The test pattern, saying when it was stopped (from the capture thread).
-private final class WatchedPattern: FrameSource, @unchecked Sendable {
-    private let pattern = TestPatternSource(width: 320, height: 180)
-    let stopped = Locked(false)
-    var name: String { pattern.name }
-    var isLive: Bool { true }
-    var mirroredByDefault: Bool { false }
-    var frameWidth: Int { pattern.frameWidth }
-    var frameHeight: Int { pattern.frameHeight }
-    var frameFormat: PixelFormat? { pattern.frameFormat }
-    var frameRate: Double? { pattern.frameRate }
-    var pollDescriptor: Int32? { nil }
-    func start() throws { pattern.start() }
-    func nextFrame(now: MonotonicInstant) throws -> SourceStep { pattern.nextFrame(now: now) }
-    func recycle(bufferIndex: Int) { pattern.recycle(bufferIndex: bufferIndex) }
-    func stop() {
-        pattern.stop()
-        stopped.withLock { $0 = true }
-    }
-    func apply(_ controls: SourceControls) { pattern.apply(controls) }
-}
-
 /// While no window shows video no frame comes to replace the one kept for redraws
 /// (docs/BEHAVIOUR.md, "When nothing shows the camera"): a switch made then must still let the
 /// old source go — a camera closes at once, not when a window shows video again.
@@ -50,7 +28,7 @@ private final class WatchedPattern: FrameSource, @unchecked Sendable {
             cover = try? x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
         }
         script.wait("the frames to be unseen under the cover", until: { app.viewing.framesUnseen }) {
-            app.switchSource(to: "test") { reply = $0 }
+            app.switches.switchSource(to: "test") { reply = $0 }
         }
         script.wait("the switch to be answered", until: { reply != nil })
         script.wait("the old source to stop", until: { old.stopped.withLock { $0 } })

@@ -38,6 +38,8 @@ extension VMScenarioTests {
             guard (streaming["source"] as? String)?.hasPrefix("/dev/") == true, streaming["camera"] as? String == "streaming" else {
                 throw HarnessError("status after the camera appeared: \(run.statusText())")
             }
+            // The camera took over from the stand-in: no switch the user made.
+            if let switches = pipcam.lastStats?.switches { throw HarnessError("the camera plugged in was counted as \(switches) switch(es)") }
             try run.sigtermAndCheckReleased(pipcam)
         }
     }

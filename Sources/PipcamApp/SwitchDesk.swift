@@ -1,0 +1,138 @@
+import CameraSource
+import PipCore
+import PipWindow
+
+/// The display side of changing the source: `pipcam switch SOURCE|next` and the switch key
+/// (docs/BEHAVIOUR.md, "Switching the source"), and the camera finder while the test pattern
+/// stands in for a camera. Either way a new source is started on a thread of its own while the
+/// old one goes on, and the capture side (`SourceSwitcher`) hands over at its first frame. The
+/// asker of a switch is answered once that frame is put to the window showing video — or with
+/// why not, the old source still showing.
+final class SwitchDesk {
+    private let loop: DisplayLoop
+    private let inbox: SwitchInbox
+    private let wakeCapture: WakeSignal
+    /// The virtual camera pipcam feeds (`--share`): never switched to, and the mode a source
+    /// switched to opens in stays the shared stream's.
+    private let sharing: String?
+    /// What a source switched to opens for: the size the picture is shown at now, or with `--share`
+    /// the shared stream's. Read by the threads that open sources.
+    private let request: Locked<SourceRequest>
+    private var tracker = SwitchTracker()
+    /// Who asked for the switch under way, and its source's hand-over.
+    private var asker: (reply: (SwitchReply) -> Void, ticket: SwitchTicket)?
+    private lazy var wake = DeadlineWake(loop: loop) { [unowned self] in followDeadline() }
+    private let finder: CameraFinder?
+
+    /// The source shown now, as `status` names it.
+    var currentName: () -> String = { "" }
+    /// Whether a window shows video now (a switch is answered at the first frame shown).
+    var isShowingVideo: () -> Bool = { false }
+    /// A switch the user asked for took over (counted, and frames held let go when unseen).
+    var onSwitched: () -> Void = {}
+
+    /// - Parameter findCamera: how to look for a camera while the first source stands in for one.
+    init(
+        loop: DisplayLoop, switcher: SourceSwitcher, wakeCapture: WakeSignal, sharing: String?, request: SourceRequest,
+        findCamera: CameraFinder.Access?
+    ) {
+        self.loop = loop
+        inbox = switcher.inbox
+        self.wakeCapture = wakeCapture
+        self.sharing = sharing
+        let request = Locked(request)
+        self.request = request
+        finder = findCamera.map { CameraFinder(access: $0, inbox: switcher.inbox, wakeCapture: wakeCapture, request: { request.withLock { $0 } }) }
+    }
+
+    /// Listens for outcomes and starts the finder, if there is one.
+    func start() {
+        loop.addReader(inbox.outcomeSignal.fd) { [unowned self] in followOutcomes() }
+        finder?.start()
+    }
+
+    /// Stops the finder (before the capture side stops: no camera is offered after).
+    func stop() { finder?.stop() }
+
+    /// The size the picture is shown at now, for a source switched to (not while sharing: the
+    /// camera then serves the call).
+    func noteDisplaySize(width: Int, height: Int) {
+        guard sharing == nil else { return }
+        request.withLock {
+            $0.displayWidth = width
+            $0.displayHeight = height
+        }
+    }
+
+    /// Starts a switch to `text` (`next`, or any `--source` form with an absolute path) and calls
+    /// `reply` once it is done or failed.
+    func switchSource(to text: String, reply: @escaping (SwitchReply) -> Void) {
+        if let refusal = tracker.refusal { return reply(.failed(refusal)) }
+        let current = currentName()
+        let target: SwitchJob.Target
+        if text == "next" {
+            target = .nextCamera(after: current)
+        } else {
+            do {
+                target = .spec(try SourceSpec.parse(text), name: text)
+            } catch {
+                return reply(.failed("pipcam: \(error)"))
+            }
+        }
+        if let problem = SwitchJob.problem(with: target, sharing: sharing) { return reply(.failed("pipcam: \(problem)")) }
+        // The camera shown already: nothing to do (opening it a second time would find it busy).
+        if case .spec(.camera(let path), _) = target, CameraCycle.resolved(path) == CameraCycle.resolved(current) {
+            return reply(.switched(source: current))
+        }
+        let ticket = SwitchTicket()
+        tracker.begin(target: text, from: current, now: .now())
+        asker = (reply, ticket)
+        wake.set(tracker.nextDeadline)
+        let excluded = sharing.map { [CameraCycle.resolved($0)] } ?? []
+        SwitchJob(
+            target: target, request: request.withLock { $0 }, excluded: Set(excluded), inbox: inbox, wake: wakeCapture, ticket: ticket
+        ).run()
+    }
+
+    /// A frame numbered `sequence` was put to the window showing video: the asker of a switch
+    /// whose first frame it is (or follows) is answered.
+    func notePresented(sequence: UInt64) {
+        answer(tracker.presented(sequence: sequence))
+    }
+
+    /// Acts on what the capture side (or the starting thread) says became of the switch.
+    private func followOutcomes() {
+        for outcome in inbox.takeOutcomes() {
+            switch outcome {
+            case .switched(let name, let firstSequence):
+                // The stand-in is gone: no camera plugged in later replaces what the user chose.
+                finder?.callOff()
+                onSwitched()
+                answer(tracker.switched(name: name, firstSequence: firstSequence, showingVideo: isShowingVideo(), now: .now()))
+            case .failed(_, let reason):
+                answer(tracker.failed(reason: reason))
+            }
+        }
+    }
+
+    /// At the tracker's deadline: answered after the first frame's wait, or given up while opening.
+    private func followDeadline() {
+        switch tracker.tick(now: .now()) {
+        case .answer(let answer)?: self.answer(answer)
+        case .openTimedOut?:
+            if asker?.ticket.cancel() == true { answer(tracker.giveUp()) } else { tracker.handedOver() }
+        case nil: break
+        }
+        wake.set(tracker.nextDeadline)
+    }
+
+    private func answer(_ answer: SwitchTracker.Answer?) {
+        wake.set(tracker.nextDeadline)
+        guard let answer, let asker else { return }
+        self.asker = nil
+        switch answer {
+        case .switched(let name): asker.reply(.switched(source: name))
+        case .failed(let line): asker.reply(.failed(line))
+        }
+    }
+}

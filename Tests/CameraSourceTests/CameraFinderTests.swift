@@ -1,0 +1,97 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import CameraSource
+import PipCore
+
+/// The finder's thread: it starts the camera it finds and offers it to the capture side; what
+/// became of the offer decides what it does next.
+@Suite(.timeLimit(.minutes(1))) struct CameraFinderTests {
+    /// Fake cameras under fake nodes; every camera made is kept, in order.
+    private final class Devices: @unchecked Sendable {
+        private let state = Locked((nodes: [String](), failing: Set<String>(), made: [(String, SourceRequest, StubSource)]()))
+        init(_ nodes: [String], failing: Set<String> = []) { state.withLock { $0.nodes = nodes; $0.failing = failing } }
+        var made: [(path: String, request: SourceRequest, camera: StubSource)] { state.withLock { $0.made } }
+        var access: CameraFinder.Access {
+            CameraFinder.Access(
+                listNodes: { [self] in state.withLock { $0.nodes } },
+                findCamera: { [self] excluded in state.withLock { $0.nodes.first { !excluded.contains($0) } } },
+                makeCamera: { [self] path, request in
+                    state.withLock { s in
+                        let camera = StubSource(name: path)
+                        if s.failing.contains(path) { camera.startError = .runtime(thing: path, reason: "cannot stream") }
+                        s.made.append((path, request, camera))
+                        return camera
+                    }
+                })
+        }
+    }
+
+    /// The capture side's end: the offers taken from the inbox, waiting up to 5 s for `count` of them.
+    private func offers(_ inbox: SwitchInbox, count: Int) -> [SwitchInbox.Proposal] {
+        var taken: [SwitchInbox.Proposal] = []
+        let end = MonotonicInstant.now().advanced(byNanoseconds: 5_000_000_000)
+        while taken.count < count, MonotonicInstant.now() < end {
+            taken += inbox.takeProposals()
+            if taken.count < count { usleep(2000) }
+        }
+        return taken
+    }
+
+    private func make(_ devices: Devices, _ inbox: SwitchInbox, wake: WakeSignal = WakeSignal()) -> CameraFinder {
+        CameraFinder(access: devices.access, inbox: inbox, wakeCapture: wake, request: { SourceRequest(displayWidth: 800, displayHeight: 450) })
+    }
+
+    @Test func aCameraThereIsStartedAndOfferedAtOnceForTheSizeShownNowAndTheSearchEndsWhenItTakesOver() throws {
+        let devices = Devices(["/dev/video0"]), inbox = SwitchInbox(), wake = WakeSignal()
+        let finder = make(devices, inbox, wake: wake)
+        finder.start()
+        defer { finder.stop() }
+        let offer = try #require(offers(inbox, count: 1).first)
+        #expect(offer.name == nil && offer.answer != nil && offer.firstFrameNanoseconds == SourceSwitcher.offeredFirstFrameNanoseconds)
+        #expect(devices.made.map(\.path) == ["/dev/video0"])
+        #expect(devices.made[0].request == SourceRequest(displayWidth: 800, displayHeight: 450))
+        #expect((offer.source as? StubSource)?.started == true)
+        var readable = pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&readable, 1, 1000) == 1, "the capture thread is woken to take it")
+        offer.answer?(.switched(name: "/dev/video0", firstSequence: 7))
+        let begin = MonotonicInstant.now()
+        finder.stop()
+        #expect(MonotonicInstant.now().seconds(since: begin) < 1)
+        #expect(offers(inbox, count: 0).isEmpty && devices.made.count == 1)
+    }
+
+    @Test func aCameraThatFailsToStartIsLeftOutAndTheNextOneOffered() throws {
+        let devices = Devices(["/dev/video0", "/dev/video1"], failing: ["/dev/video0"]), inbox = SwitchInbox()
+        let finder = make(devices, inbox)
+        finder.start()
+        defer { finder.stop() }
+        let offer = try #require(offers(inbox, count: 1).first)
+        #expect((offer.source as? StubSource)?.name == "/dev/video1")
+        #expect(devices.made.map(\.path) == ["/dev/video0", "/dev/video1"])
+        #expect(devices.made[0].camera.stopped, "a camera that failed is let go")
+    }
+
+    @Test func aCameraThatGivesNoFrameIsLeftOutAndTheNextOneOfferedAtOnce() throws {
+        let devices = Devices(["/dev/video0", "/dev/video1"]), inbox = SwitchInbox()
+        let finder = make(devices, inbox)
+        finder.start()
+        defer { finder.stop() }
+        let first = try #require(offers(inbox, count: 1).first)
+        first.answer?(.failed(name: "/dev/video0", reason: "/dev/video0: no frame within 10 s"))
+        let second = try #require(offers(inbox, count: 1).first, "long before the next look, two seconds on")
+        #expect((second.source as? StubSource)?.name == "/dev/video1")
+    }
+
+    @Test func stopEndsALookingFinderAtOnce() throws {
+        let devices = Devices([]), inbox = SwitchInbox()
+        let finder = make(devices, inbox)
+        finder.start()
+        usleep(50_000)
+        let begin = MonotonicInstant.now()
+        finder.stop()
+        #expect(MonotonicInstant.now().seconds(since: begin) < 0.5, "not at the next look")
+        #expect(devices.made.isEmpty)
+    }
+}
