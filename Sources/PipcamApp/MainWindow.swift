@@ -8,7 +8,7 @@ final class MainWindow {
     enum Content { case video, placeholder }
     /// The share of the work area's width and height a top-level main window takes at most.
     static let workAreaShare = 0.7
-    /// What a click asked for.
+    /// What a click asked for; `close` also when the window is gone (see `handle`).
     enum Intent { case startPip, returnFromPip, togglePip, close }
 
     let id: WindowID
@@ -133,6 +133,13 @@ final class MainWindow {
     /// Handles an event about the window; returns what the user asked for, if anything.
     func handle(_ event: WindowEvent) -> Intent? {
         switch event {
+        // The embedder destroyed its window, and this one with it.
+        case .destroyed:
+            return .close
+        // An embedder ends XEmbed by handing its client to the root window (the spec's "Embedding
+        // life cycle"): the session ends as when it destroys its window.
+        case .reparented(_, let newParent) where parent != nil && newParent == display.root:
+            return .close
         // A synthetic ConfigureNotify (any client can send one) never resizes anything.
         case .configure(_, let r, false) where r.width != size.width || r.height != size.height:
             size = (r.width, r.height)
@@ -197,6 +204,33 @@ final class MainWindow {
     private func requestFocusFromEmbedder(time: UInt) {
         guard let target = embedder ?? parent, !hasFocus else { return }
         display.sendClientMessage(to: target, ._XEMBED, [Int(bitPattern: time), XEmbed.requestFocus, 0, 0, 0])
+    }
+
+    /// Routes the window's events (and with `--wid` its parent's size) on `loop`: what they ask
+    /// for goes to `act`, a new size (not a move: each would wake the capture thread) to `resized`.
+    func install(on loop: DisplayLoop, act: @escaping (Intent) -> Void, resized: @escaping () -> Void) {
+        loop.register(id) { [unowned self] event in
+            let before = size
+            let intent = handle(event)
+            if size != before { resized() }
+            if let intent { act(intent) }
+        }
+        guard let parent else { return }
+        // Follow the embedder's size; never select button events on a window we do not own.
+        _ = display.watch(parent, [.structureNotify])
+        loop.register(parent) { [unowned self] event in
+            // Only the server's own ConfigureNotify: any client can send a synthetic one.
+            if case .configure(_, let r, false) = event { fitParent(width: r.width, height: r.height) }
+        }
+    }
+
+    /// The size a picture of `contentSize` is shown at, fitted into the window (the source opens
+    /// in a mode for it); nil for an empty picture.
+    func pictureRect(contentSize: (width: Int, height: Int)) -> Rect? {
+        guard contentSize.width > 0, contentSize.height > 0 else { return nil }
+        let (w, h) = (Double(contentSize.width), Double(contentSize.height))
+        let fit = min(Double(size.width) / w, Double(size.height) / h)
+        return Rect(x: 0, y: 0, width: max(1, Int(w * fit)), height: max(1, Int(h * fit)))
     }
 
     /// Shows the current content again.

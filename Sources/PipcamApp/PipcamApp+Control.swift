@@ -35,14 +35,7 @@ extension PipcamApp {
     /// Carries out a control command (the hotkey is `.toggle`).
     func perform(_ command: ControlCommand) {
         switch command {
-        case .toggle:
-            // Toggle follows where PiP is heading: a PiP on its way up goes back, one on its way
-            // down comes back, and a start waiting for that is dropped again.
-            switch pip.phase {
-            case .idle: pip.start()
-            case .stopping, .restoring: if pip.isStartPending { pip.stop() } else { pip.start() }
-            case .starting, .active: pip.stop()
-            }
+        case .toggle: pip.toggle()
         case .start: pip.start()
         case .stop: pip.stop()
         case .quit: loop.stop(exitCode: 0)
@@ -53,23 +46,14 @@ extension PipcamApp {
     /// What `pipcam status` reports now. `main` is the main window (embedded or not), or with
     /// `--follow-window` the followed window: the window PiP restores.
     var statusSnapshot: InstanceStatus {
-        let display = loop.display
         let window = main?.id ?? sourceWindow
         let fallback = main.map { Rect(x: 0, y: 0, width: $0.size.width, height: $0.size.height) } ?? Rect(x: 0, y: 0, width: 0, height: 0)
-        let frame = (window != 0 ? display.rootGeometry(of: window) : nil) ?? fallback
-        // Viewable, not just mapped: an embedded view stays mapped in a minimized embedder.
-        let visible = window != 0 && display.isViewable(window) == true
+        let stats = frames.stats
         return InstanceStatus(
-            state: stateName, source: status.name ?? options.sourceName, camera: cameraStateName, shown: stats.shown,
-            dropped: stats.dropped, unseen: stats.unseen, fps: stats.fps, pip: pip.pipFrame, main: frame, mainVisible: visible,
-            share: pump.share.map { share in
-                SharedStreamStatus(
-                    device: share.device, format: share.format.rawValue, width: share.width, height: share.height,
-                    written: share.written, placeholders: share.placeholders, readers: DeviceOpeners.others(of: share.device),
-                    latency: share.latencyMilliseconds)
-            })
+            state: pip.phase.statusName, source: frames.status.name ?? options.sourceName, camera: frames.status.camera.description,
+            shown: stats.shown, dropped: stats.dropped, unseen: stats.unseen, fps: stats.fps, pip: pip.pipFrame,
+            main: (window != 0 ? loop.display.rootGeometry(of: window) : nil) ?? fallback,
+            // Viewable, not just mapped: an embedded view stays mapped in a minimized embedder.
+            mainVisible: window != 0 && loop.display.isViewable(window) == true, share: pump.share.map(SharedStreamStatus.init(share:)))
     }
-
-    /// The camera's state for `status`, as the stats line names it.
-    var cameraStateName: String { status.camera.description }
 }

@@ -23,7 +23,7 @@ extension PipcamApp {
             let window = try MainWindow(
                 display: display, sourceSize: (rotated.width, rotated.height),
                 workArea: ScreenLayout(display: display).homeArea(display: display, near: nil), parent: options.embedInto,
-                allowSharedMemory: allowShm, jpegDecodeThreads: options.jpegDecodeThreads)
+                allowSharedMemory: options.allowSharedMemory, jpegDecodeThreads: options.jpegDecodeThreads)
             main = window
             sourceWindow = options.embedInto.map { display.topLevel(of: $0) } ?? window.id
             installMainWindow(window)
@@ -32,41 +32,27 @@ extension PipcamApp {
         }
     }
 
+    /// The main window shows video through the one frame router.
+    func attachMainWindow(_ main: MainWindow) {
+        output.attach(
+            main.presenter, as: .main,
+            // Covered by other windows, a camera's picture is not drawn (docs/BEHAVIOUR.md, "When
+            // nothing shows the camera"); a file's frames still are, every one.
+            isShowing: { [unowned self] in main.isMapped && main.content == .video && !(main.isFullyObscured && frames.status.isLive) },
+            redraw: { main.redraw() })
+    }
+
     private func installMainWindow(_ window: MainWindow) {
-        window.redrawVideo = { [unowned self] in redrawHeldFrame() }
-        loop.register(window.id) { [unowned self] event in
-            if case .destroyed = event {
-                loop.stop(exitCode: 0)  // the embedder destroyed its window, and ours with it
-                return
-            }
-            // An embedder ends XEmbed by handing its client to the root window (the spec's
-            // "Embedding life cycle"): the session ends as when it destroys its window.
-            if options.embedInto != nil, case .reparented(_, let parent) = event, parent == loop.display.root {
-                loop.stop(exitCode: 0)
-                return
-            }
-            let before = window.size
-            let intent = window.handle(event)
-            // Resized, not just moved: every move would wake the capture thread for nothing.
-            if window.size != before { noteMainDisplaySize() }
+        window.redrawVideo = { [unowned self] in frames.redraw() }
+        window.install(on: loop, act: { [unowned self] intent in
             switch intent {
             case .startPip: pip.start()
             case .returnFromPip: pip.stop()
             case .togglePip: perform(.toggle)  // as the hotkey: a second press turns a PiP on its way up back
             case .close: loop.stop(exitCode: 0)
-            case nil: break
             }
-        }
-        if let parent = options.embedInto {
-            // Follow the embedder's size; never select button events on a window we do not own.
-            _ = loop.display.watch(parent, [.structureNotify])
-            loop.register(parent) { event in
-                // Only the server's own ConfigureNotify: any client can send a synthetic one.
-                if case .configure(_, let r, false) = event { window.fitParent(width: r.width, height: r.height) }
-            }
-        }
+        }, resized: { [unowned self] in noteMainDisplaySize() })
     }
-
 
     /// What the app does when PiP asks for a frame, the user mirrors, rotates or moves it.
     func wirePip() {
@@ -78,18 +64,17 @@ extension PipcamApp {
                 pip.start()
             }
         }
-        pip.onNeedsFrame = { [unowned self] in redrawHeldFrame() }
-        output.onFrameShown = { [unowned self] in noteShown(captured: $0) }
+        pip.onNeedsFrame = { [unowned self] in frames.redraw() }
         pip.onMirrorToggle = { [unowned self] in
-            mirrorOverride = !(mirrorOverride ?? options.mirror ?? status.prefersMirror)
+            picture.toggleMirror(sourcePrefers: frames.status.prefersMirror)
             applyPicture()
-            redrawHeldFrame()
+            frames.redraw()
         }
         pip.onRotate = { [unowned self] in
-            rotation = Rotation(degrees: (rotation.degrees + 90) % 360) ?? .deg0
+            picture.rotate()
             applyPicture()
-            if let frame = held { followContentSize(of: frame) }
-            redrawHeldFrame()
+            if let frame = frames.held { followContentSize(width: frame.width, height: frame.height) }
+            frames.redraw()
         }
         pip.onFrameChanged = { [unowned self] rect in noteDisplaySize(rect) }
         // As when the main window is destroyed: nothing is left to show PiP in.
@@ -99,5 +84,29 @@ extension PipcamApp {
             guard options.remembersGeometry, let path = geometryFile() else { return }
             GeometryMemory(rect: rect, in: ScreenLayout(display: loop.display)).save(to: path)
         }
+    }
+}
+
+extension PipcamApp: PipControllerDelegate {
+    public func pipControllerDidStart(_ controller: PipController) {
+        // Also when hidden (minimized, on another desktop): shown again while PiP is up, it says
+        // where the video went. Not for a window never shown (`--pip`): it would only take memory.
+        if let main, main.wasShown { main.content = .placeholder }
+        noteDisplaySize(controller.pipFrame)
+    }
+
+    public func pipController(_ controller: PipController, restoreUserInterfaceWithCompletion completion: @escaping () -> Void) {
+        if let main {
+            main.content = .video
+            if !main.isMapped { main.show() }
+        }
+        completion()
+    }
+
+    public func pipControllerDidStop(_ controller: PipController) {
+        main?.content = .video
+        noteMainDisplaySize()
+        // Closing a PiP that was never anything but PiP (`--pip`) ends pipcam, like closing its only window.
+        if let main, !main.wasShown { loop.stop(exitCode: 0) }
     }
 }

@@ -1,20 +1,19 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CameraSource
 import PipCore
 import PipWindow
 
 /// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
 /// source routed to whichever window shows video. Runs on the thread that calls `run()`.
+///
+/// It puts the parts together and carries out their rules: frames (`FrameDesk`), changing the
+/// source (`SwitchDesk`), what the capture side is told while nothing shows (`ViewingPolicy`), the
+/// picture's turn and mirror (`PictureSettings`), PiP (`PipController`).
 public final class PipcamApp {
     let loop: DisplayLoop
-    /// The source the pump runs: the one given, until `pipcam switch` hands over to another.
+    /// The source the pump runs: the one given, until a switch hands over to another.
     let switcher: SourceSwitcher
-    private var source: FrameSource { switcher }
     let options: SessionOptions
     let pump: FramePump
-    private let signals = SignalPipe.shared
     /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
     var main: MainWindow?
     /// The window PiP grows out of and restores: the main window's top-level, or the followed window.
@@ -22,21 +21,10 @@ public final class PipcamApp {
     var pip: PipController!
     /// The one frame router: the main window, PiP and its animation (handed to `pip`).
     let output: VideoOutput
-    var stats: FrameStats
-    /// The newest frame, kept (its buffer not yet given back) so any window can be redrawn at a new
-    /// size at once — the animation proxy on every step, the PiP window on hand-over.
-    var held: VideoFrame?
+    var frames: FrameDesk!
     /// PiP is to start once it is possible (`SessionOptions.startPipWhenPossible`).
     var pipWanted = false
-    /// The source's last status as the display acted on it.
-    var status = SourceStatus(camera: .streaming, prefersMirror: false)
-    /// The picture's size after rotation, as the PiP window's aspect ratio was last set from it.
-    var contentSize = (width: 0, height: 0)
-    var notices: NoticeAssets!
-    /// Mirroring chosen with the PiP window's mirror control (wins over the option and the source).
-    var mirrorOverride: Bool?
-    /// The picture's rotation (`--rotate`, then `r` in the PiP window).
-    var rotation: Rotation = .deg0
+    var picture: PictureSettings
     /// What the capture side is told while no window shows video (`--idle-release`).
     var viewing: ViewingPolicy
     /// Wakes the loop at `viewing`'s next deadline (frames no longer do once unseen).
@@ -66,8 +54,8 @@ public final class PipcamApp {
         switches = SwitchDesk(
             loop: loop, switcher: switcher, wakeCapture: pump.mailbox.toCapture, sharing: share?.device, request: options.sourceRequest,
             findCamera: findCamera)
-        stats = FrameStats(now: .now())
         viewing = ViewingPolicy(configuration: .init(idleReleaseSeconds: options.idleReleaseSeconds))
+        picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
     }
 
     /// Runs until the source ends, the main window is closed, a frame limit is reached or a signal
@@ -106,60 +94,43 @@ public final class PipcamApp {
 
     private static func goneLine(_ w: WindowID) -> String { "pipcam: window 0x\(String(w.rawValue, radix: 16)) is gone" }
 
-    var allowShm: Bool { options.allowSharedMemory }
-
     private func setUp() throws {
         let display = loop.display
-        rotation = options.rotation
-        // A camera another application holds at start has no size yet: lay out for a large 16:9
-        // picture (PiP reshapes when the first frame says otherwise), not for a 1×1 one.
-        let known = source.frameWidth > 0 && source.frameHeight > 0
-        let rotated = options.rotation.rotatedSize(width: known ? source.frameWidth : 1920, height: known ? source.frameHeight : 1080)
-        let content = try makeSourceWindow(size: rotated)
+        let shape = picture.contentSize
+        let content = try makeSourceWindow(size: shape)
         pip = try PipController(
             loop: loop, contentSource: content, corner: options.corner, size: options.size,
-            frame: rememberedFrame(aspect: Double(rotated.width) / Double(rotated.height)), allowSharedMemory: allowShm,
+            frame: rememberedFrame(aspect: Double(shape.width) / Double(shape.height)), allowSharedMemory: options.allowSharedMemory,
             startsAutomaticallyWhenSourceHidden: true, automaticPip: options.automaticPip,
             jpegDecodeThreads: options.jpegDecodeThreads, output: output)
         pip.style = options.style
-        if let main {
-            output.attach(
-                main.presenter, as: .main,
-                // Covered by other windows, a camera's picture is not drawn (docs/BEHAVIOUR.md, "When
-                // nothing shows the camera"); a file's frames still are, every one.
-                isShowing: { [unowned self] in main.isMapped && main.content == .video && !(main.isFullyObscured && status.isLive) },
-                redraw: { main.redraw() })
-        }
+        let source: FrameSource = switcher
+        frames = FrameDesk(
+            mailbox: pump.mailbox, output: output, notices: NoticeAssets(doubleSize: display.prefersDoubleSize), layout: pip.pixelLayout,
+            status: SourceStatus(
+                camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames, isLive: source.isLive),
+            frameLimit: options.frameLimit, stats: FrameStats(now: .now()))
+        if let main { attachMainWindow(main) }
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
-        contentSize = (rotated.width, rotated.height)
-        notices = NoticeAssets(doubleSize: display.prefersDoubleSize)
-        installBanner()
-        status = SourceStatus(
-            camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames, isLive: source.isLive)
+        pip.overlay = frames.banner
+        main?.bannerOverlay = frames.banner
         applyPicture()
         wirePip()
+        wireFrames()
         main?.buttonEnabled = pip.isPossible
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
-        loop.addReader(signals.fd) { [unowned self] in loop.stop(exitCode: 0) }
-        switches.currentName = { [unowned self] in status.name ?? options.sourceName }
-        switches.isShowingVideo = { [unowned self] in output.isShowingVideo }
-        switches.onSwitched = { [unowned self] in
-            stats.noteSwitch()
-            // Unseen, no frame comes to replace the one kept for redraws: given back now, it
-            // lets the old source go (a camera closes) instead of when a window shows video.
-            if viewing.framesUnseen { releaseFrames() }
-        }
+        loop.addReader(SignalPipe.shared.fd) { [unowned self] in loop.stop(exitCode: 0) }
         loop.everyIteration { [unowned self] in
             followIdleness(now: .now())
             mainMapWake.set(main?.mapWatchdog.nextDeadline)
-            followSourceStatus()
-            presentWaitingFrame()
+            frames.followSourceStatus()
+            frames.presentWaitingFrame()
             checkEnding()
         }
         scheduleStats()
         installControl()
-        expect(status.frames)
+        frames.announceFrames()
         if options.startInPip { pip.start() } else { main?.show() }
         if options.startPipWhenPossible && !options.startInPip {
             if pip.isPossible { pip.start() } else { pipWanted = true }
@@ -168,29 +139,58 @@ public final class PipcamApp {
         display.flush()
     }
 
-
-    // MARK: stats and shutdown
-
-    var stateName: String {
-        switch pip.phase {
-        case .idle: return "idle"
-        case .starting: return "starting"
-        case .active: return "active"
-        case .stopping, .restoring: return "stopping"
+    /// What the frames and switches tell the rest of the program.
+    private func wireFrames() {
+        frames.willShow = { [unowned self] frame in followContentSize(width: frame.width, height: frame.height) }
+        frames.didPresent = { [unowned self] in switches.notePresented(sequence: $0) }
+        frames.statusChanged = { [unowned self] in applyPicture() }
+        frames.limitReached = { [unowned self] in loop.stop(exitCode: 0) }
+        switches.currentName = { [unowned self] in frames.status.name ?? options.sourceName }
+        switches.isShowingVideo = { [unowned self] in output.isShowingVideo }
+        switches.onSwitched = { [unowned self] in
+            frames.stats.noteSwitch()
+            // Unseen, no frame comes to replace the one kept for redraws: given back now, it
+            // lets the old source go (a camera closes) instead of when a window shows video.
+            if viewing.framesUnseen { frames.releaseFrames() }
         }
     }
 
+    /// Nothing spent while nothing shows: `ViewingPolicy` decides, the frame desk carries it out,
+    /// and a timer wakes the loop when the policy is due with nothing else happening (frames no
+    /// longer wake it once unseen).
+    private func followIdleness(now: MonotonicInstant) {
+        // An animation's window shows video too. A file waits for a window by itself, and a
+        // camera shared with a call (`--share`) serves it whatever shows.
+        let releasable = pump.share == nil && frames.status.isLive
+        for action in viewing.update(showing: output.isShowingVideo || pip.phase != .idle, releasable: releasable, now: now) {
+            frames.follow(action)
+        }
+        viewingWake.set(viewing.nextDeadline(releasable: releasable))
+    }
+
+    private func checkEnding() {
+        guard loop.exitCode == nil, let ending = frames.ending else { return }
+        switch ending {
+        case .endOfStream:
+            loop.stop(exitCode: 0)
+        case .failed(let error):
+            writeErrorLine("pipcam: \(error)")
+            loop.stop(exitCode: error.exitCode)
+        }
+    }
+
+    // MARK: stats and shutdown
+
     private func scheduleStats() {
         loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
-            stats.updateRate(now: .now())
+            frames.stats.updateRate(now: .now())
             if options.printStats { writeErrorLine(statsLine()) }
             scheduleStats()
         }
     }
 
     private func tearDown() {
-        if let frame = held { pump.mailbox.giveBack(frame.bufferIndex) }
-        held = nil
+        frames.releaseFrames()
         switches.stop()
         pump.stop()
         pip.tearDown()
@@ -204,38 +204,13 @@ public final class PipcamApp {
     }
 
     private func printFinalStats() {
-        stats.finishRate()
+        frames.stats.finishRate()
         // The contract's line ends at cpu_ms_per_frame; benchmarks ask for the start-up time too.
-        let withFirstFrame = options.statsWithFirstFrame
-        writeErrorLine(statsLine(final: withFirstFrame))
+        writeErrorLine(statsLine(final: options.statsWithFirstFrame))
     }
 
     /// The `--stats` line, with `shared=` while a virtual camera is fed.
     func statsLine(final: Bool = false) -> String {
-        stats.line(state: stateName, camera: status.camera, final: final, shared: pump.share?.written).description
-    }
-}
-
-extension PipcamApp: PipControllerDelegate {
-    public func pipControllerDidStart(_ controller: PipController) {
-        // Also when hidden (minimized, on another desktop): shown again while PiP is up, it says
-        // where the video went. Not for a window never shown (`--pip`): it would only take memory.
-        if let main, main.wasShown { main.content = .placeholder }
-        noteDisplaySize(controller.pipFrame)
-    }
-
-    public func pipController(_ controller: PipController, restoreUserInterfaceWithCompletion completion: @escaping () -> Void) {
-        if let main {
-            main.content = .video
-            if !main.isMapped { main.show() }
-        }
-        completion()
-    }
-
-    public func pipControllerDidStop(_ controller: PipController) {
-        main?.content = .video
-        noteMainDisplaySize()
-        // Closing a PiP that was never anything but PiP (`--pip`) ends pipcam, like closing its only window.
-        if let main, !main.wasShown { loop.stop(exitCode: 0) }
+        frames.stats.line(state: pip.phase.statusName, camera: frames.status.camera, final: final, shared: pump.share?.written).description
     }
 }

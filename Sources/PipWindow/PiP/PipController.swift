@@ -225,6 +225,15 @@ public final class PipController {
     public func start() { feed(.startRequested) }
     /// `stopPictureInPicture()`: shrinks PiP back into the source window and restores it.
     public func stop() { feed(.stopRequested(restore: true)) }
+    /// Starts or stops PiP as a hotkey would, following where PiP is heading: a PiP on its way up
+    /// goes back, one on its way down comes back, and a start waiting for that is dropped again.
+    public func toggle() {
+        switch phase {
+        case .idle: start()
+        case .stopping, .restoring: if isStartPending { stop() } else { start() }
+        case .starting, .active: stop()
+        }
+    }
     /// Closes PiP without restoring the source window (the PiP window's close control).
     public func close() { feed(.stopRequested(restore: false)) }
 

@@ -26,7 +26,7 @@ import TestSupport
         var status: InstanceStatus?
         var line = ""
         let script = LoopScript()
-        script.wait("PiP to show frames", until: { app.pip != nil && app.pip.phase == .active && app.stats.shown >= 10 }) {
+        script.wait("PiP to show frames", until: { app.pip != nil && app.pip.phase == .active && app.frames.stats.shown >= 10 }) {
             whileActive = share.written
             status = app.statusSnapshot
             // The capture thread writes on meanwhile: the line's count is one of those around it.

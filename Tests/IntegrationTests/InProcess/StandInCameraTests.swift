@@ -33,13 +33,13 @@ import TestSupport
             })
         let app = PipcamApp(display: display, source: standIn, options: options, findCamera: access)
         let script = LoopScript()
-        script.wait("the stand-in to be shown, awaiting a camera", until: { app.pip != nil && app.stats.shown >= 5 && app.status.camera == .waiting }) {
+        script.wait("the stand-in to be shown, awaiting a camera", until: { app.pip != nil && app.frames.stats.shown >= 5 && app.frames.status.camera == .waiting }) {
             plugged.withLock { $0 = true }
         }
-        script.wait("the camera to take over", until: { app.status.camera == .streaming && app.contentSize == (320, 240) })
+        script.wait("the camera to take over", until: { app.frames.status.camera == .streaming && app.picture.contentSize == (320, 240) })
         script.start(on: app.loop)
         #expect(app.run() == 0, "timed out waiting for \(script.failedStep ?? "")")
-        #expect(app.stats.switches == 0, "no switch the user asked for")
+        #expect(app.frames.stats.switches == 0, "no switch the user asked for")
         #expect(app.statusSnapshot.source == "/dev/video7")
         #expect(made.withLock { $0.count } == 1)
         let request = try #require(made.withLock { $0.first })

@@ -24,7 +24,7 @@ import TestSupport
         var cover: RunningProcess?
         var reply: SwitchReply?
         let script = LoopScript()
-        script.wait("the main window to show frames", until: { app.pip != nil && app.stats.shown >= 5 }) {
+        script.wait("the main window to show frames", until: { app.pip != nil && app.frames.stats.shown >= 5 }) {
             cover = try? x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
         }
         script.wait("the frames to be unseen under the cover", until: { app.viewing.framesUnseen }) {
