@@ -19,12 +19,13 @@ struct SwitchTracker: Equatable {
         /// When `tick` acts; nil while an outcome is awaited with no time limit.
         var deadline: MonotonicInstant?
         /// The new source's name and first frame, once the capture side switched.
-        var switched: (name: String, firstSequence: UInt64)?
+        var switched: Switched?
+    }
 
-        static func == (a: Pending, b: Pending) -> Bool {
-            a.target == b.target && a.from == b.from && a.deadline == b.deadline
-                && a.switched?.name == b.switched?.name && a.switched?.firstSequence == b.switched?.firstSequence
-        }
+    /// A source the capture side switched to: its name and its first frame's number.
+    struct Switched: Equatable {
+        let name: String
+        let firstSequence: UInt64
     }
 
     enum Answer: Equatable {
@@ -59,7 +60,7 @@ struct SwitchTracker: Equatable {
     /// window shows video, or when that frame went by already.
     mutating func switched(name: String, firstSequence: UInt64, showingVideo: Bool, now: MonotonicInstant) -> Answer? {
         guard var pending else { return nil }
-        pending.switched = (name, firstSequence)
+        pending.switched = Switched(name: name, firstSequence: firstSequence)
         pending.deadline = now.advanced(byNanoseconds: Int64(Self.shownNanoseconds))
         self.pending = pending
         guard showingVideo, lastPresented.map({ $0 >= firstSequence }) != true else { return finish() }

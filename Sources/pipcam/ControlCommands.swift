@@ -46,10 +46,10 @@ enum ControlArguments {
 /// Which running instance a control command is for.
 struct ControlTarget: ParsableArguments {
     @Option(help: ArgumentHelp("The instance started with --name NAME (default: the unnamed one, or a config file's name; none for the unnamed one).", valueName: "name"))
-    var name: String?
+    var name: NameValue?
 
     func validate() throws {
-        if let name, let problem = InstanceName.problem(with: name) { throw ValidationError(problem) }
+        if let problem = name?.problem { throw ValidationError(problem) }
     }
 }
 
@@ -81,7 +81,7 @@ extension ControlSubcommand {
         guard let (display, displayName) = DisplayConnection.open() else { return 2 }
         defer { display.close() }
         // ArgumentParser gives `--name` to the first command that declares it, before or after the subcommand.
-        let name = InstanceName.given(target.name ?? root.name)
+        let name = (target.name ?? root.name)?.name
         let outcome = ask(ControlClient(display: display, displayName: displayName, name: name))
         if let error = outcome.error { writeErrorLine(error) }
         if let output = outcome.output, !StandardOutput.writeLine(output) { return 1 }

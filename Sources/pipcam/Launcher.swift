@@ -16,14 +16,8 @@ struct Launcher {
             SignalPipe.exitAtOnceOnSignal()
             return listCameras()
         }
-        let spec: SourceSpec?
         // `auto`: the first camera, as with no --source (over a config file's source).
-        let given = command.source.flatMap { $0 == "auto" ? nil : $0 }
-        do {
-            spec = try given.map { try SourceSpec.parse($0) }
-        } catch {
-            return fail(error)
-        }
+        let spec = command.source?.spec
         guard let (display, displayName) = DisplayConnection.open() else { return 2 }
         defer { display.close() }
         var options = command.sessionOptions
@@ -53,7 +47,7 @@ struct Launcher {
         options.sourceRequest = request(display: display, options: options)
         let (source, standIn) = makeSource(spec, request: options.sourceRequest)
         // Read now, before the capture thread owns the source; `status` names it as given.
-        options.sourceName = given ?? source.name
+        options.sourceName = spec != nil ? command.source?.text ?? source.name : source.name
         var starter = SourceStarter(display: display, claim: claim, sourceName: options.sourceName)
         let outcome = starter.start(source, startInPip: options.startInPip)
         options.control = starter.claim

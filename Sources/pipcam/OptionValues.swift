@@ -1,4 +1,6 @@
 import ArgumentParser
+import CameraSource
+import PipcamApp
 import PipWindow
 
 /// A value of one of pipcam's options, read once where ArgumentParser reads it. ArgumentParser
@@ -75,25 +77,35 @@ struct CornerValue: CheckedValue {
     }
 }
 
-/// `--auto-pip hidden|minimize|never`.
-struct AutoPipValue: CheckedValue {
-    let when: AutomaticPip
-    let problem: String?
-
-    init(argument: String) {
-        when = AutomaticPip(rawValue: argument) ?? .hidden
-        problem = AutomaticPip(rawValue: argument) != nil ? nil : "--auto-pip: unknown value '\(argument)' (expected hidden, minimize or never)"
-    }
+/// An option whose value is one of a fixed list of words (`--auto-pip`, `--shape`).
+protocol ChoiceOption {
+    associatedtype Choice: RawRepresentable<String> & CaseIterable
+    static var flag: String { get }
+    /// What its values are called in the message for a wrong one ("value", "shape").
+    static var noun: String { get }
+    static var fallback: Choice { get }
 }
 
-/// `--shape rect|rounded|circle`.
-struct ShapeValue: CheckedValue {
-    let shape: WindowShape
+enum AutoPipOption: ChoiceOption {
+    static let flag = "--auto-pip", noun = "value"
+    static let fallback = AutomaticPip.hidden
+}
+
+enum ShapeOption: ChoiceOption {
+    static let flag = "--shape", noun = "shape"
+    static let fallback = WindowShape.rect
+}
+
+/// A word of `Option.Choice`'s (`--auto-pip hidden|minimize|never`, `--shape rect|rounded|circle`).
+struct ChoiceValue<Option: ChoiceOption>: CheckedValue {
+    let choice: Option.Choice
     let problem: String?
 
     init(argument: String) {
-        shape = WindowShape(rawValue: argument) ?? .rect
-        problem = WindowShape(rawValue: argument) != nil ? nil : "--shape: unknown shape '\(argument)' (expected rect, rounded or circle)"
+        choice = Option.Choice(rawValue: argument) ?? Option.fallback
+        let words = Option.Choice.allCases.map(\.rawValue)
+        let expected = words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+        problem = Option.Choice(rawValue: argument) != nil ? nil : "\(Option.flag): unknown \(Option.noun) '\(argument)' (expected \(expected))"
     }
 }
 
@@ -129,5 +141,44 @@ struct WindowIDValue<Flag: OptionFlag>: CheckedValue {
         let value = t.lowercased().hasPrefix("0x") ? UInt(t.dropFirst(2), radix: 16) : UInt(t)
         guard let value, value > 0, value <= 0x1FFF_FFFF else { return nil }
         return WindowID(value)
+    }
+}
+
+/// `--source SPEC|auto`, read into a `SourceSpec`; nil for `auto` (the first camera, as with no
+/// `--source`, over a config file's source).
+struct SourceValue: CheckedValue {
+    /// As given: `status` names the source so.
+    let text: String
+    let spec: SourceSpec?
+    let problem: String?
+
+    init(argument: String) {
+        text = argument
+        do {
+            spec = argument == "auto" ? nil : try SourceSpec.parse(argument)
+            problem = nil
+        } catch {
+            (spec, problem) = (nil, "\(error)")
+        }
+    }
+}
+
+/// `--share [DEVICE]|none` (docs/BEHAVIOUR.md, "Sharing the camera").
+struct ShareValue: CheckedValue {
+    /// nil: no sharing; `.some(nil)`: the first v4l2loopback device no other program writes.
+    let device: String??
+    var problem: String? { nil }
+
+    init(argument: String) { device = ShareOption.device(argument) }
+}
+
+/// `--name NAME|none`: the instance to run as; nil for the unnamed one.
+struct NameValue: CheckedValue {
+    let name: String?
+    let problem: String?
+
+    init(argument: String) {
+        name = InstanceName.given(argument)
+        problem = InstanceName.problem(with: argument)
     }
 }

@@ -30,7 +30,7 @@ struct PipcamCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "Where frames come from: /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] (FMT yuyv|i420|nv12|bgra|rgb24) or mjpeg:PATH[@FPS]; PATH '-' is standard input; auto for the first camera (over a config file's source).",
         valueName: "spec"), completion: .shellCommand(CompletionValues.sources))
-    var source: String?
+    var source: SourceValue?
 
     // Unconditional: `--size -480x270` is a (refused) value, not a missing one.
     @Option(parsing: .unconditional, help: ArgumentHelp(
@@ -62,7 +62,7 @@ struct PipcamCommand: ParsableCommand {
     @Option(name: .customLong("auto-pip"), help: ArgumentHelp(
         "When PiP starts by itself: hidden (the main window minimized, on another desktop or workspace, in a scratchpad), minimize (only minimized) or never (default: hidden).",
         valueName: "when"), completion: .list(["hidden", "minimize", "never"]))
-    var autoPip: AutoPipValue?
+    var autoPip: ChoiceValue<AutoPipOption>?
 
     @Option(help: ArgumentHelp(
         "A global key that toggles Picture in Picture, e.g. super+shift+p or ctrl+alt+p; none for no key (over a config file's).",
@@ -81,14 +81,14 @@ struct PipcamCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Run as the instance NAME, besides the unnamed one; control it with 'pipcam toggle --name NAME'; none for the unnamed one (over a config file's name).", valueName: "name"))
-    var name: String?
+    var name: NameValue?
 
     /// The instance this pipcam runs as: nil for the unnamed one (`--name none` or no `--name`).
-    var instanceName: String? { InstanceName.given(name) }
+    var instanceName: String? { name?.name }
 
     @Option(help: ArgumentHelp("The PiP window's outline: rect, rounded or circle.", valueName: "shape"),
         completion: .list(["rect", "rounded", "circle"]))
-    var shape: ShapeValue?
+    var shape: ChoiceValue<ShapeOption>?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The PiP window's opacity, 0.1 to 1.0 (needs a compositing window manager).", valueName: "alpha"))
     var opacity: Double?
@@ -99,7 +99,7 @@ struct PipcamCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "Share the camera with call apps through a virtual camera: write every frame to this v4l2loopback device (alone: the first one no other program writes); none for no sharing (over a config file's).",
         valueName: "device"), completion: .shellCommand(CompletionValues.shareDevices))
-    var share: String?
+    var share: ShareValue?
 
     @Option(help: ArgumentHelp(
         "The camera mode for sharing, e.g. 1280x720 (the default; the camera's nearest mode at 25 fps or more).", valueName: "WxH"))
@@ -118,7 +118,7 @@ struct PipcamCommand: ParsableCommand {
     var followWindow: WindowIDValue<FollowWindowFlag>?
 
     func validate() throws {
-        let checked: [(any CheckedValue)?] = [size, corner, autoPip, hotkey, switchKey, wid, followWindow, shape, shareSize]
+        let checked: [(any CheckedValue)?] = [source, name, size, corner, autoPip, hotkey, switchKey, wid, followWindow, shape, share, shareSize]
         if let problem = checked.lazy.compactMap({ $0?.problem }).first { throw ValidationError(problem) }
         if ![0, 90, 180, 270].contains(rotate) {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
@@ -126,7 +126,6 @@ struct PipcamCommand: ParsableCommand {
         if let toggle = hotkey?.key, let next = switchKey?.key, toggle.keysym == next.keysym && toggle.modifiers == next.modifiers {
             throw ValidationError("--switch-key: \(next) is the --hotkey already; give each its own key")
         }
-        if let name, let problem = InstanceName.problem(with: name) { throw ValidationError(problem) }
         if wid != nil && followWindow != nil {
             throw ValidationError("--wid and --follow-window cannot be used together")
         }
@@ -158,7 +157,7 @@ struct PipcamCommand: ParsableCommand {
     }
 
     /// What `--share` asks for: nil for no sharing, `.some(nil)` for the first free device.
-    var shareDevice: String?? { ShareOption.device(share) }
+    var shareDevice: String?? { share?.device ?? nil }
 
     /// The camera mode asked for while sharing.
     var shareSizeRequested: (width: Int, height: Int) { shareSize?.size ?? ShareSizeValue.standard }
@@ -174,12 +173,12 @@ struct PipcamCommand: ParsableCommand {
         o.frameLimit = frames
         o.printStats = stats
         o.startInPip = pip
-        o.automaticPip = autoPip?.when ?? .hidden
+        o.automaticPip = autoPip?.choice ?? .hidden
         o.hotkey = hotkey?.key
         o.switchKey = switchKey?.key
         o.idleReleaseSeconds = idleRelease ?? 10
         o.followWindow = followWindow?.id
-        o.style = PipWindowStyle(shape: shape?.shape ?? .rect, opacity: opacity ?? 1, clickThrough: clickThrough)
+        o.style = PipWindowStyle(shape: shape?.choice ?? .rect, opacity: opacity ?? 1, clickThrough: clickThrough)
         return o
     }
 }
