@@ -36,6 +36,11 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
+        // PipeWire's headers at build time only: the shim loads libpipewire when a PipeWire camera is used.
+        .target(
+            name: "CPipeWire",
+            cSettings: [.unsafeFlags(["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2", "-D_REENTRANT"])],
+            linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "PipCore",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
@@ -43,7 +48,7 @@ let package = Package(
             name: "MJPEG", dependencies: ["CTurboJPEG", "PipCore"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .target(
-            name: "CameraSource", dependencies: ["CV4L2", "PipCore", "MJPEG"],
+            name: "CameraSource", dependencies: ["CV4L2", "CPipeWire", "PipCore", "MJPEG"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .target(
             name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG"],

@@ -12,13 +12,16 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case raw(path: String, width: Int, height: Int, format: PixelFormat, fps: Double)
     /// Concatenated JPEGs (`-`: standard input).
     case mjpeg(path: String, fps: Double)
+    /// A camera through PipeWire: the node named so (its name, serial, description or nick), or
+    /// the first camera node (nil).
+    case pipewire(node: String?)
 
     /// Frame rate of raw and MJPEG files when the spec gives none.
     public static let defaultFPS = 30.0
     /// Formats `raw:` accepts, in the order messages list them.
     public static let rawFormats: [PixelFormat] = [.yuyv, .i420, .nv12, .bgra, .rgb24]
     /// The accepted forms, for messages and help.
-    public static let forms = "/dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS]"
+    public static let forms = "/dev/videoN, pipewire[:NAME], test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS]"
 
     /// Parses a `--source` value. Errors are `SourceError.badInput` naming the spec and the cause,
     /// e.g. `raw:x.yuv:640x:yuyv: bad size '640x': expected WxH`.
@@ -31,6 +34,12 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         if text.isEmpty { throw SourceError.badInput(thing: "--source", reason: "empty (expected \(forms))") }
         if text.hasPrefix("/dev/") && text.count > 5 { return .camera(path: text) }
         if text == "test" { return .test }
+        if text == "pipewire" { return .pipewire(node: nil) }
+        if text.hasPrefix("pipewire:") {
+            let node = String(text.dropFirst(9))
+            guard !node.isEmpty else { throw bad("missing node (expected pipewire:NAME)") }
+            return .pipewire(node: node)
+        }
         if text.hasPrefix("y4m:") {
             let path = String(text.dropFirst(4))
             guard !path.isEmpty else { throw bad("missing path (expected y4m:PATH)") }
@@ -110,7 +119,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// Whether frames come from a file or pipe (played once, not mirrored).
     public var isFile: Bool {
         switch self {
-        case .camera, .test: return false
+        case .camera, .test, .pipewire: return false
         case .y4m, .raw, .mjpeg: return true
         }
     }
@@ -120,6 +129,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .camera(let path): return path
         case .test: return "test"
+        case .pipewire(let node): return node.map { "pipewire:\($0)" } ?? "pipewire"
         case .y4m(let path): return "y4m:\(path)"
         case .raw(let path, let w, let h, let format, let fps): return "raw:\(path):\(w)x\(h):\(format)@\(Self.format(fps))"
         case .mjpeg(let path, let fps): return "mjpeg:\(path)@\(Self.format(fps))"
@@ -134,6 +144,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     public func makeSource(request: SourceRequest = SourceRequest()) -> (any FrameSource)? {
         switch self {
         case .camera: return nil
+        case .pipewire(let node): return PipeWireCamera(node: node, request: request)
         case .test: return TestPatternSource()
         case .y4m(let path): return Y4MSource(path: path, request: request)
         case .raw(let path, let w, let h, let format, let fps):
@@ -150,7 +161,7 @@ extension SourceSpec {
     /// The file's path (nil for a camera or the test pattern).
     public var path: String? {
         switch self {
-        case .camera, .test: return nil
+        case .camera, .test, .pipewire: return nil
         case .y4m(let path), .raw(let path, _, _, _, _), .mjpeg(let path, _): return path
         }
     }
@@ -160,7 +171,7 @@ extension SourceSpec {
         guard let path, !path.hasPrefix("/"), path != "-" else { return self }
         let full = (directory.hasSuffix("/") ? directory : directory + "/") + path
         switch self {
-        case .camera, .test: return self
+        case .camera, .test, .pipewire: return self
         case .y4m: return .y4m(path: full)
         case .raw(_, let w, let h, let format, let fps): return .raw(path: full, width: w, height: h, format: format, fps: fps)
         case .mjpeg(_, let fps): return .mjpeg(path: full, fps: fps)

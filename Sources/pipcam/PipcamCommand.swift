@@ -28,7 +28,7 @@ struct PipcamCommand: ParsableCommand {
     var pip = false
 
     @Option(help: ArgumentHelp(
-        "Where frames come from: /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] (FMT yuyv|i420|nv12|bgra|rgb24) or mjpeg:PATH[@FPS]; PATH '-' is standard input; auto for the first camera (over a config file's source).",
+        "Where frames come from: /dev/videoN, pipewire[:NAME] (a camera through PipeWire), test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] (FMT yuyv|i420|nv12|bgra|rgb24) or mjpeg:PATH[@FPS]; PATH '-' is standard input; auto for the first camera (over a config file's source).",
         valueName: "spec"), completion: .shellCommand(CompletionValues.sources))
     var source: SourceValue?
 

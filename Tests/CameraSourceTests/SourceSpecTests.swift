@@ -32,6 +32,9 @@ import Testing
         ("mjpeg:a:b.mjpeg@24", .mjpeg(path: "a:b.mjpeg", fps: 24)),
         ("mjpeg:me@host.mjpeg", .mjpeg(path: "me@host.mjpeg", fps: 30)),
         ("mjpeg:a@2x.mjpeg@30", .mjpeg(path: "a@2x.mjpeg", fps: 30)),
+        ("pipewire", .pipewire(node: nil)),
+        ("pipewire:Integrated Camera", .pipewire(node: "Integrated Camera")),
+        ("pipewire:v4l2_input.pci-0000:00:14.0", .pipewire(node: "v4l2_input.pci-0000:00:14.0")),
     ])
     func validForms(text: String, expected: SourceSpec) {
         #expect(parse(text) == .success(expected))
@@ -41,7 +44,8 @@ import Testing
         #expect(message("raw:x.yuv:640x:yuyv") == "raw:x.yuv:640x:yuyv: bad size '640x': expected WxH")
         #expect(
             message("foo")
-                == "foo: unknown source (expected /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS])")
+                == "foo: unknown source (expected /dev/videoN, pipewire[:NAME], test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS])")
+        #expect(message("pipewire:") == "pipewire:: missing node (expected pipewire:NAME)")
         #expect(
             message("raw:x:640x360:abcd")
                 == "raw:x:640x360:abcd: unknown format 'abcd' (expected yuyv, i420, nv12, bgra or rgb24)")

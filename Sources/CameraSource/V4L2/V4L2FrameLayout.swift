@@ -15,18 +15,25 @@ public struct V4L2FrameLayout: Sendable, Equatable {
     /// The layout of `format`, or nil when pipcam cannot show that format.
     public init?(format: V4L2PixFormat) {
         guard let pixelFormat = format.fourcc.pixelFormat else { return nil }
-        let w = format.width, h = format.height
+        self.init(
+            pixelFormat: pixelFormat, width: format.width, height: format.height, bytesPerLine: format.bytesPerLine,
+            colorimetry: Self.colorimetry(of: format, pixelFormat: pixelFormat))
+    }
+
+    /// The layout of frames of `pixelFormat` whose first plane's rows are `bytesPerLine` apart
+    /// (0: tightly packed), as V4L2 lays out the other planes (PipeWire's producers do the same).
+    public init(pixelFormat: PixelFormat, width w: Int, height h: Int, bytesPerLine: Int, colorimetry: Colorimetry) {
         self.pixelFormat = pixelFormat
         width = w
         height = h
-        colorimetry = Self.colorimetry(of: format, pixelFormat: pixelFormat)
+        self.colorimetry = colorimetry
         guard let packed = pixelFormat.packedLayout(width: w, height: h) else {
             planes = PlaneLayout(count: 1, strides: (0, 0, 0), rows: (1, 0, 0))
             minimumBytes = nil
             return
         }
         // Drivers may pad rows; bytesperline 0 or too small means "tightly packed".
-        let line = max(format.bytesPerLine, packed.strides.0)
+        let line = max(bytesPerLine, packed.strides.0)
         let ch = (h + 1) / 2
         switch pixelFormat {
         case .nv12:

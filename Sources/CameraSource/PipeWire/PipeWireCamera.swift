@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PipCore
+
+/// A camera read through PipeWire (`--source pipewire[:NAME]`): the daemon opens the camera once
+/// and hands its frames to every program that reads it, so pipcam and a call app show it at once.
+///
+/// `start()` connects, picks the node (`PipeWireCameras.choose`), agrees on a format and pauses
+/// the stream; the capture thread then takes the connection over and starts it again. Each
+/// frame is copied out of the daemon's buffer into one of pipcam's own, which goes back at once:
+/// the daemon may take its buffers away at any moment (the camera unplugged), never pipcam's while
+/// a window draws from them.
+///
+/// The node going away is `interrupted:disconnected` until a node of the same name comes back
+/// (plugged in again); the daemon going away too, while pipcam connects again after 1, 2, 4 … 30 s.
+/// Idle (`SourceControls.idle`), the stream pauses, and the daemon lets the camera go.
+public final class PipeWireCamera: FrameSource {
+    public let name: String
+    public var isLive: Bool { true }
+    public var mirroredByDefault: Bool { true }
+    public private(set) var frameWidth = 0
+    public private(set) var frameHeight = 0
+    public private(set) var frameFormat: PixelFormat?
+    public private(set) var frameRate: Double?
+    public var pollDescriptor: Int32? { reconnectAt == nil ? connection?.pollDescriptor : nil }
+    public var cameraState: CameraState {
+        if idle { return .interrupted(.idle) }
+        return interruption.map { .interrupted($0) } ?? .streaming
+    }
+
+    /// How long `start()` waits for the daemon's node list and for a format.
+    public static let startNanoseconds: Int64 = 5_000_000_000
+    /// The longest wait between two tries to reach a daemon that went away.
+    public static let longestReconnectNanoseconds: Int64 = 30_000_000_000
+
+    private let wanted: String?
+    private let request: SourceRequest
+    private let connect: PipeWireConnector
+    private var connection: PipeWireConnection?
+    /// The camera node streamed from; a node of that name that appears is the camera back.
+    private var node: PipeWireNode?
+    private var streamOpen = false
+    /// Whether this thread took the connection over from the one that started it.
+    private var claimed = false
+    private var interruption: CameraInterruption?
+    private var idle = false
+    private var throttle = 0
+    private var reconnectAt: MonotonicInstant?
+    private var reconnectWait: Int64 = 1_000_000_000
+    private var layout: V4L2FrameLayout?
+    private var ring = BufferRing()
+    private var sequence: UInt64 = 0
+    private var lastProducerSequence: UInt64?
+    /// Problems said on standard error, each once.
+    private var said: Set<String> = []
+
+    /// - Parameters:
+    ///   - node: what follows `pipewire:` (nil: the first camera).
+    ///   - connect: how to reach the daemon (tests pass a fake).
+    public init(node: String?, request: SourceRequest, connect: @escaping PipeWireConnector = LibPipeWire.connect) {
+        wanted = node
+        name = node.map { "pipewire:\($0)" } ?? "pipewire"
+        self.request = request
+        self.connect = connect
+    }
+
+    deinit { ring.deallocate() }
+
+    public func start() throws {
+        let c = try connect()
+        do {
+            try wait(on: c, for: "the daemon's node list") { $0 == .registryReady }
+            settle(c)
+            let chosen = try PipeWireCameras.choose(wanted, among: c.nodes)
+            node = chosen
+            try c.openStream(PipeWireCameras.streamRequest(target: chosen.name, for: request))
+            try wait(on: c, for: "a format from \(chosen.name)") { _ in c.streamFormat != nil }
+            adopt(c.streamFormat)
+            // Paused while no thread owns the connection: no frame is handled in between.
+            c.setActive(false)
+        } catch {
+            c.disconnect()
+            throw error
+        }
+        streamOpen = true
+        ring.allocate(count: 3, byteCount: max(1, layout?.minimumBytes ?? 1 << 16))
+        c.releaseThread()
+        connection = c
+    }
+
+    public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
+        if let at = reconnectAt {
+            guard now >= at else { return .wait(deadline: at) }
+            reconnect(now: now)
+        }
+        guard let c = connection else { return .wait(deadline: reconnectAt) }
+        if !claimed {
+            c.claimThread()
+            claimed = true
+            c.setActive(!idle)
+        }
+        guard c.dispatch() else {
+            lose(c, now: now, "the PipeWire daemon went away")
+            return .wait(deadline: reconnectAt)
+        }
+        while let event = c.nextEvent() { follow(event, on: c, now: now) }
+        if reconnectAt != nil { return .wait(deadline: reconnectAt) }
+        guard streamOpen, !idle, interruption == nil, let buffer = c.takeNewestBuffer() else { return .wait(deadline: nil) }
+        defer { c.giveBack(buffer) }
+        return copy(buffer).map { .frame($0) } ?? .wait(deadline: nil)
+    }
+
+    public func recycle(bufferIndex: Int) { ring.release(bufferIndex) }
+
+    public func stop() {
+        connection?.disconnect()
+        connection = nil
+        streamOpen = false
+    }
+
+    /// Idle pauses the stream (the daemon suspends the camera a few seconds later, its light
+    /// off) and resumes it after; throttled, one frame in 2ⁿ is kept.
+    public func apply(_ controls: SourceControls) {
+        throttle = controls.throttle
+        guard controls.idle != idle else { return }
+        idle = controls.idle
+        if claimed, streamOpen { connection?.setActive(!idle) }
+    }
+
+    // MARK: frames
+
+    /// The buffer's frame in one of pipcam's buffers (nil: all out, or skipped while throttled).
+    private func copy(_ buffer: PipeWireBuffer) -> VideoFrame? {
+        let producer = buffer.sequence
+        let step = lastProducerSequence.map { producer > $0 ? producer - $0 : 1 } ?? 1
+        lastProducerSequence = producer
+        sequence += max(1, step) + UInt64(buffer.skipped)
+        guard let layout, !buffer.corrupted, sequence % (1 << UInt64(min(throttle, 6))) == 0,
+            buffer.byteCount >= (layout.minimumBytes ?? 1), let index = ring.acquire()
+        else { return nil }
+        let stride = buffer.stride
+        let frameLayout = stride > 0 && stride != layout.planes.strides.0
+            ? V4L2FrameLayout(
+                pixelFormat: layout.pixelFormat, width: layout.width, height: layout.height, bytesPerLine: stride,
+                colorimetry: layout.colorimetry)
+            : layout
+        let bytes = min(buffer.byteCount, frameLayout.minimumBytes ?? buffer.byteCount)
+        ring.reserve(index, byteCount: bytes, keeping: 0)
+        ring.bases[index].copyMemory(from: buffer.base, byteCount: bytes)
+        return frameLayout.frame(
+            base: ring.bases[index], bytesUsed: bytes, timestamp: buffer.timestamp, sequence: sequence, bufferIndex: index)
+    }
+
+    /// Takes the agreed format's layout, size and rate.
+    private func adopt(_ format: PipeWireStreamFormat?) {
+        guard let format else { return }
+        let colorimetry: Colorimetry = format.pixelFormat == .mjpeg
+            ? .jpeg : format.pixelFormat.isYUV ? .standard(forHeight: format.height) : Colorimetry(matrix: .bt601, range: .full)
+        layout = V4L2FrameLayout(
+            pixelFormat: format.pixelFormat, width: format.width, height: format.height, bytesPerLine: 0, colorimetry: colorimetry)
+        frameWidth = format.width
+        frameHeight = format.height
+        frameFormat = format.pixelFormat
+        frameRate = format.frameRate
+    }
+
+    // MARK: what the daemon says
+
+    private func follow(_ event: PipeWireEvent, on c: PipeWireConnection, now: MonotonicInstant) {
+        switch event {
+        case .nodeRemoved(let id, _) where id == node?.id:
+            // Unplugged: the stream is let go (its buffers with it: none of them is pipcam's).
+            c.closeStream()
+            streamOpen = false
+            interruption = .disconnected
+        case .nodeAdded, .nodeChanged, .registryReady:
+            if !streamOpen { reopen(on: c) }
+        case .disconnected:
+            lose(c, now: now, "the PipeWire daemon went away")
+        case .streamState(.error, let message), .linkFailed(let message):
+            say("pipcam: \(name): \(message)")
+            c.closeStream()
+            streamOpen = false
+            interruption = .disconnected
+        case .streamState(.unconnected, _) where streamOpen:
+            c.closeStream()
+            streamOpen = false
+            interruption = .disconnected
+        case .streamFormat:
+            adopt(c.streamFormat)
+            if c.streamFormat != nil { interruption = nil }
+        default:
+            break
+        }
+    }
+
+    /// Opens the stream again once a camera node of the same name is there.
+    private func reopen(on c: PipeWireConnection) {
+        guard let name = node?.name, let back = PipeWireCameras.cameras(among: c.nodes).first(where: { $0.name == name }) else { return }
+        do {
+            try c.openStream(PipeWireCameras.streamRequest(target: back.name, for: request))
+            node = back
+            streamOpen = true
+            c.setActive(!idle)
+        } catch {
+            say("pipcam: \(error)")
+        }
+    }
+
+    private func lose(_ c: PipeWireConnection, now: MonotonicInstant, _ why: String) {
+        c.disconnect()
+        connection = nil
+        streamOpen = false
+        interruption = .disconnected
+        say("pipcam: \(name): \(why); trying again")
+        reconnectAt = now.advanced(byNanoseconds: reconnectWait)
+        reconnectWait = min(reconnectWait * 2, Self.longestReconnectNanoseconds)
+    }
+
+    private func reconnect(now: MonotonicInstant) {
+        reconnectAt = nil
+        guard let c = try? connect() else {
+            reconnectAt = now.advanced(byNanoseconds: reconnectWait)
+            reconnectWait = min(reconnectWait * 2, Self.longestReconnectNanoseconds)
+            return
+        }
+        // The connection is this thread's from the start; the stream opens once the node is listed.
+        connection = c
+        claimed = true
+        reconnectWait = 1_000_000_000
+    }
+
+    private func say(_ line: String) {
+        if said.insert(line).inserted { writeErrorLine(line) }
+    }
+
+    // MARK: start-up
+
+    /// Dispatches until `done` says so for an event (or the state after one), failing after
+    /// `startNanoseconds` or when the stream fails.
+    private func wait(on c: PipeWireConnection, for what: String, until done: (PipeWireEvent?) -> Bool) throws(SourceError) {
+        let end = MonotonicInstant.now().advanced(byNanoseconds: Self.startNanoseconds)
+        while true {
+            guard c.dispatch() else { throw SourceError.runtime(thing: name, reason: "the PipeWire daemon went away") }
+            while let event = c.nextEvent() {
+                switch event {
+                case .streamState(.error, let message):
+                    throw SourceError.runtime(thing: name, reason: message.isEmpty ? "the stream failed" : message)
+                case .streamState(.unconnected, _):
+                    throw SourceError.interrupted(thing: name, .disconnected)
+                case .linkFailed(let message):
+                    throw SourceError.badInput(thing: name, reason: "offers no format pipcam can show (\(message))")
+                default:
+                    if done(event) { return }
+                }
+            }
+            if done(nil) { return }
+            let now = MonotonicInstant.now()
+            guard now < end else { throw SourceError.runtime(thing: name, reason: "no answer from PipeWire waiting for \(what)") }
+            var fd = pollfd(fd: c.pollDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, Int32(min((end.nanoseconds - now.nanoseconds) / 1_000_000 + 1, 100)))
+        }
+    }
+
+    /// Lets the node descriptions that follow the list arrive (the device paths come with them).
+    private func settle(_ c: PipeWireConnection) {
+        let end = MonotonicInstant.now().advanced(byNanoseconds: 300_000_000)
+        while MonotonicInstant.now() < end {
+            var fd = pollfd(fd: c.pollDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 50) > 0, c.dispatch() else { return }
+            while c.nextEvent() != nil {}
+        }
+    }
+}

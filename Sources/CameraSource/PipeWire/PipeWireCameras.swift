@@ -1,0 +1,61 @@
+import PipCore
+
+/// Which PipeWire nodes are cameras, and which one `--source pipewire[:NAME]` means: pure.
+public enum PipeWireCameras {
+    /// The camera nodes, in the registry's order, each device once: a camera both the V4L2 and the
+    /// libcamera monitor publish is taken through V4L2 (it offers the formats pipcam reads).
+    public static func cameras(among nodes: [PipeWireNode]) -> [PipeWireNode] {
+        let cameras = nodes.filter(\.isCamera)
+        return cameras.filter { node in
+            guard node.deviceAPI == "libcamera", !node.devicePath.isEmpty else { return true }
+            return !cameras.contains { $0.deviceAPI == "v4l2" && $0.devicePath == node.devicePath }
+        }
+    }
+
+    /// The camera `wanted` names (nil: the first camera): its `node.name`, its serial, its
+    /// description, its nick or its device path, in that order; descriptions and nicks also
+    /// without regard to case. Bad input names the cameras there are.
+    public static func choose(_ wanted: String?, among nodes: [PipeWireNode]) throws(SourceError) -> PipeWireNode {
+        let cameras = cameras(among: nodes)
+        let thing = wanted.map { "pipewire:\($0)" } ?? "pipewire"
+        guard let wanted else {
+            guard let first = cameras.first else { throw SourceError.badInput(thing: thing, reason: "no camera node in PipeWire") }
+            return first
+        }
+        let tests: [(PipeWireNode) -> Bool] = [
+            { $0.name == wanted },
+            { String($0.serial) == wanted },
+            { $0.description == wanted },
+            { $0.nick == wanted },
+            { !$0.devicePath.isEmpty && $0.devicePath == wanted },
+            { $0.description.lowercased() == wanted.lowercased() || $0.nick.lowercased() == wanted.lowercased() },
+        ]
+        for test in tests {
+            if let node = cameras.first(where: test) { return node }
+        }
+        if let other = nodes.first(where: { $0.name == wanted || String($0.serial) == wanted }) {
+            throw SourceError.badInput(thing: thing, reason: "is not a camera (media.class \(other.mediaClass))")
+        }
+        throw SourceError.badInput(thing: thing, reason: "no such PipeWire node; \(list(cameras))")
+    }
+
+    /// "cameras: NAME (DESCRIPTION), …" or "no camera node".
+    static func list(_ cameras: [PipeWireNode]) -> String {
+        guard !cameras.isEmpty else { return "there is no camera node" }
+        return "camera nodes: " + cameras.map { $0.description.isEmpty ? $0.name : "\($0.name) (\($0.description))" }.joined(separator: ", ")
+    }
+
+    /// The mode a stream asks for first, for frames shown at `request`'s size: the smallest common
+    /// camera mode covering it (16:9 unless the picture is known to be squarer), at 30 fps. A camera
+    /// without that mode gives its own default, which pipcam scales.
+    public static func streamRequest(target: String, for request: SourceRequest) -> PipeWireStreamRequest {
+        let wide: [(Int, Int)] = [(640, 360), (1280, 720), (1920, 1080), (3840, 2160)]
+        let square: [(Int, Int)] = [(640, 480), (1280, 960), (1600, 1200), (2592, 1944)]
+        let ladder = (request.aspect ?? 16.0 / 9.0) < 1.5 ? square : wide
+        let mode = ladder.first { $0.0 >= request.displayWidth && $0.1 >= request.displayHeight } ?? ladder[ladder.count - 1]
+        // Past 640 pixels wide, USB cameras send raw frames at a few per second only: JPEG first.
+        let raw: [PixelFormat] = [.yuyv, .nv12, .i420, .bgra, .rgb24]
+        return PipeWireStreamRequest(
+            target: target, formats: mode.0 > 640 ? [.mjpeg] + raw : raw + [.mjpeg], width: mode.0, height: mode.1, frameRate: 30)
+    }
+}

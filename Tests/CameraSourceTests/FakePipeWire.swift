@@ -1,0 +1,94 @@
+@testable import CameraSource
+import PipCore
+
+/// A PipeWire daemon as a test scripts it: nodes, events, a stream whose buffers the test fills.
+final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
+    var nodes: [PipeWireNode]
+    /// Events handed out by `nextEvent`, oldest first.
+    var events: [PipeWireEvent]
+    /// The format a stream agrees on when opened (nil: none comes).
+    var formatOnOpen: PipeWireStreamFormat?
+    private(set) var streamFormat: PipeWireStreamFormat?
+    /// false: `dispatch` says the daemon went away.
+    var alive = true
+    private(set) var opened: [PipeWireStreamRequest] = []
+    private(set) var active: Bool?
+    private(set) var log: [String] = []
+    /// Filled buffers waiting, oldest first; lent ones are out until given back.
+    private var filled: [PipeWireBuffer] = []
+    private(set) var lent: Set<UnsafeMutableRawPointer> = []
+    private var memory: [UnsafeMutableRawPointer] = []
+    private let wake = WakeSignal()
+    private var producerSequence: UInt64 = 0
+
+    init(nodes: [PipeWireNode], events: [PipeWireEvent] = [.registryReady], formatOnOpen: PipeWireStreamFormat? = nil) {
+        self.nodes = nodes
+        self.events = events
+        self.formatOnOpen = formatOnOpen
+    }
+
+    deinit { for block in memory { block.deallocate() } }
+
+    var pollDescriptor: Int32 { wake.fd }
+    var streamOpen: Bool { !opened.isEmpty && !log.last!.hasPrefix("close") && log.last != "disconnect" }
+
+    func dispatch() -> Bool { alive }
+
+    func nextEvent() -> PipeWireEvent? { events.isEmpty ? nil : events.removeFirst() }
+
+    func openStream(_ request: PipeWireStreamRequest) throws(SourceError) {
+        opened.append(request)
+        log.append("open \(request.target)")
+        if let formatOnOpen {
+            streamFormat = formatOnOpen
+            events.append(.streamFormat)
+        }
+    }
+
+    /// A buffer of `byteCount` bytes, every one `value`, as the producer fills it.
+    func fill(byteCount: Int, value: UInt8, stride: Int = 0, skipped: Int = 0, sequence: UInt64? = nil) {
+        let block = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        block.initializeMemory(as: UInt8.self, repeating: value, count: byteCount)
+        memory.append(block)
+        producerSequence = sequence ?? producerSequence + 1
+        filled.append(PipeWireBuffer(
+            base: block, byteCount: byteCount, stride: stride, sequence: producerSequence,
+            timestamp: MonotonicInstant(nanoseconds: 5_000_000_000 + producerSequence), skipped: skipped, handle: block))
+    }
+
+    /// A new format mid-stream, as when another program changed the camera's mode.
+    func change(to format: PipeWireStreamFormat) {
+        streamFormat = format
+        events.append(.streamFormat)
+    }
+
+    func takeNewestBuffer() -> PipeWireBuffer? {
+        guard let newest = filled.popLast() else { return nil }
+        filled.removeAll()
+        lent.insert(newest.handle)
+        return newest
+    }
+
+    func giveBack(_ buffer: PipeWireBuffer) {
+        lent.remove(buffer.handle)
+    }
+
+    func setActive(_ active: Bool) {
+        self.active = active
+        log.append(active ? "active" : "paused")
+    }
+
+    func closeStream() {
+        streamFormat = nil
+        filled.removeAll()
+        log.append("close")
+    }
+
+    func releaseThread() { log.append("release") }
+    func claimThread() { log.append("claim") }
+
+    func disconnect() {
+        closeStream()
+        log.append("disconnect")
+    }
+}

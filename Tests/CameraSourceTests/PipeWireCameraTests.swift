@@ -1,0 +1,203 @@
+import Testing
+@testable import CameraSource
+import PipCore
+
+/// A PipeWire camera against a scripted daemon: start-up, frames copied out and the daemon's
+/// buffers given back at once, the node going and coming back, the daemon going, idle.
+@Suite struct PipeWireCameraTests {
+    private let t0 = MonotonicInstant(nanoseconds: 10_000_000_000)
+    private let cam = PipeWireNode(id: 40, serial: 91, name: "cam", description: "Test Camera")
+    private let yuyv = PipeWireStreamFormat(pixelFormat: .yuyv, width: 4, height: 2, frameRate: 30)
+    private let request = SourceRequest(displayWidth: 480, displayHeight: 270)
+
+    /// Connections handed out in turn, counted.
+    private final class Daemon: @unchecked Sendable {
+        var next: [FakePipeWire]
+        var connects = 0
+        init(_ next: [FakePipeWire]) { self.next = next }
+        var connector: PipeWireConnector {
+            { [self] () throws(SourceError) -> PipeWireConnection in
+                connects += 1
+                guard !next.isEmpty else { throw SourceError.badInput(thing: "pipewire", reason: "no PipeWire daemon answers for this user") }
+                return next.removeFirst()
+            }
+        }
+    }
+
+    private func started(_ fake: FakePipeWire, node: String? = "cam") throws -> (PipeWireCamera, Daemon) {
+        let daemon = Daemon([fake])
+        let camera = PipeWireCamera(node: node, request: request, connect: daemon.connector)
+        try camera.start()
+        return (camera, daemon)
+    }
+
+    @Test func startPicksTheNodeAgreesOnAFormatPausedAndHandsTheConnectionOver() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        #expect(fake.opened == [PipeWireCameras.streamRequest(target: "cam", for: request)])
+        #expect(fake.log == ["open cam", "paused", "release"] && fake.active == false, "paused until the capture thread takes it")
+        #expect(camera.name == "pipewire:cam" && camera.isLive && camera.mirroredByDefault)
+        #expect(camera.frameWidth == 4 && camera.frameHeight == 2 && camera.frameFormat == .yuyv && camera.frameRate == 30)
+        #expect(camera.cameraState == .streaming)
+        #expect(camera.pollDescriptor == fake.pollDescriptor)
+    }
+
+    @Test func framesAreCopiedOutAndTheDaemonsBufferGoesBackAtOnce() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        #expect(try camera.nextFrame(now: t0).waitDeadline == .some(nil), "nothing filled yet")
+        #expect(fake.log.suffix(2) == ["claim", "active"])
+        fake.fill(byteCount: 16, value: 0x5A)
+        let frame = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(fake.lent.isEmpty, "given back before the frame is shown")
+        #expect(frame.format == .yuyv && frame.width == 4 && frame.height == 2 && frame.plane0.stride == 8 && frame.byteCount == 16)
+        #expect((0..<16).allSatisfy { frame.plane0.base.load(fromByteOffset: $0, as: UInt8.self) == 0x5A })
+        // Three of pipcam's buffers: with all three out, a filled buffer goes back unshown.
+        var out = [frame]
+        for value in [1, 2] as [UInt8] {
+            fake.fill(byteCount: 16, value: value)
+            out.append(try #require(expectFrame(try camera.nextFrame(now: t0))))
+        }
+        #expect(Set(out.map(\.bufferIndex)).count == 3)
+        fake.fill(byteCount: 16, value: 3)
+        #expect(try camera.nextFrame(now: t0).waitDeadline == .some(nil))
+        #expect(fake.lent.isEmpty)
+        camera.recycle(bufferIndex: out[1].bufferIndex)
+        fake.fill(byteCount: 16, value: 4)
+        let again = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(again.bufferIndex == out[1].bufferIndex)
+        #expect(again.plane0.base.load(as: UInt8.self) == 4)
+    }
+
+    @Test func sequenceNumbersCountTheFramesTheDaemonSkipped() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        fake.fill(byteCount: 16, value: 1, sequence: 10)
+        let a = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        camera.recycle(bufferIndex: a.bufferIndex)
+        fake.fill(byteCount: 16, value: 1, sequence: 13)
+        let b = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(b.sequence == a.sequence + 3, "two frames never reached pipcam")
+        camera.recycle(bufferIndex: b.bufferIndex)
+        fake.fill(byteCount: 16, value: 1, skipped: 2, sequence: 14)
+        let c = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(c.sequence == b.sequence + 3, "two older buffers went back unseen")
+    }
+
+    @Test func aShortOrDamagedBufferIsNotShown() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        fake.fill(byteCount: 15, value: 1)
+        #expect(try camera.nextFrame(now: t0).waitDeadline == .some(nil))
+        #expect(fake.lent.isEmpty)
+    }
+
+    /// Another program changed the camera's mode: frames come at the new size.
+    @Test func aFormatChangeMidStreamIsFollowed() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        fake.change(to: PipeWireStreamFormat(pixelFormat: .nv12, width: 8, height: 4, frameRate: 15))
+        fake.fill(byteCount: 48, value: 9)
+        let frame = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(frame.format == .nv12 && frame.width == 8 && frame.height == 4 && frame.plane1 != nil)
+        #expect(camera.frameFormat == .nv12 && camera.frameRate == 15)
+    }
+
+    @Test func theNodeGoingIsADisconnectionUntilANodeOfItsNameComesBack() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        _ = try camera.nextFrame(now: t0)
+        fake.nodes = []
+        fake.events.append(.nodeRemoved(id: 40, name: "cam"))
+        #expect(try camera.nextFrame(now: t0).waitDeadline == .some(nil))
+        #expect(camera.cameraState == .interrupted(.disconnected) && fake.log.last == "close")
+        // Another node coming is not it.
+        fake.nodes = [PipeWireNode(id: 41, serial: 95, name: "other")]
+        fake.events.append(.nodeAdded(id: 41))
+        _ = try camera.nextFrame(now: t0)
+        #expect(fake.opened.count == 1 && camera.cameraState == .interrupted(.disconnected))
+        // The camera plugged in again: a new id and serial, the same name.
+        fake.nodes.append(PipeWireNode(id: 44, serial: 99, name: "cam"))
+        fake.events.append(.nodeAdded(id: 44))
+        fake.fill(byteCount: 16, value: 7)
+        let frame = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(fake.opened.count == 2 && fake.log.suffix(2) == ["open cam", "active"])
+        #expect(camera.cameraState == .streaming && frame.plane0.base.load(as: UInt8.self) == 7)
+    }
+
+    @Test func theDaemonGoingIsADisconnectionAndPipcamConnectsAgainAfterAWait() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, daemon) = try started(fake)
+        _ = try camera.nextFrame(now: t0)
+        fake.alive = false
+        #expect(try camera.nextFrame(now: t0).waitDeadline == .some(t0 + ms(1000)))
+        #expect(camera.cameraState == .interrupted(.disconnected) && fake.log.last == "disconnect")
+        #expect(camera.pollDescriptor == nil, "a timer, no descriptor, until it connects again")
+        // Not back yet at 1 s: the next try is 2 s later.
+        #expect(try camera.nextFrame(now: t0 + ms(999)).waitDeadline == .some(t0 + ms(1000)))
+        #expect(try camera.nextFrame(now: t0 + ms(1000)).waitDeadline == .some(t0 + ms(3000)))
+        #expect(daemon.connects == 2)
+        // Back: the node is listed, the stream opens, frames come.
+        let restarted = FakePipeWire(nodes: [PipeWireNode(id: 33, serial: 40, name: "cam")], formatOnOpen: yuyv)
+        daemon.next = [restarted]
+        _ = try camera.nextFrame(now: t0 + ms(3000))
+        #expect(daemon.connects == 3 && restarted.opened.map(\.target) == ["cam"] && restarted.active == true)
+        #expect(!restarted.log.contains("claim"), "connected on this thread: nothing to take over")
+        restarted.fill(byteCount: 16, value: 3)
+        _ = try #require(expectFrame(try camera.nextFrame(now: t0 + ms(3001))))
+        #expect(camera.cameraState == .streaming)
+    }
+
+    @Test func idlePausesTheStreamAndResumesIt() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        _ = try camera.nextFrame(now: t0)
+        camera.apply(SourceControls(idle: true))
+        #expect(fake.active == false && camera.cameraState == .interrupted(.idle))
+        fake.fill(byteCount: 16, value: 1)
+        #expect(try camera.nextFrame(now: t0).waitDeadline == .some(nil), "no frame while idle")
+        camera.apply(SourceControls(idle: false))
+        #expect(fake.active == true && camera.cameraState == .streaming)
+    }
+
+    @Test func idleBeforeTheCaptureThreadTookOverStartsPaused() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        camera.apply(SourceControls(idle: true))
+        #expect(fake.log.last == "release")
+        _ = try camera.nextFrame(now: t0)
+        #expect(fake.log.suffix(2) == ["claim", "paused"])
+    }
+
+    @Test func aThrottledCameraKeepsOneFrameInTwoToTheN() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        camera.apply(SourceControls(throttle: 1))
+        var shown = 0
+        for _ in 0..<8 {
+            fake.fill(byteCount: 16, value: 1)
+            if case .frame(let frame) = try camera.nextFrame(now: t0) {
+                shown += 1
+                camera.recycle(bufferIndex: frame.bufferIndex)
+            }
+        }
+        #expect(shown == 4)
+    }
+
+    @Test func startFailuresAreOneClearLine() throws {
+        #expect(throws: SourceError.badInput(thing: "pipewire", reason: "no PipeWire daemon answers for this user")) {
+            try PipeWireCamera(node: nil, request: request, connect: Daemon([]).connector).start()
+        }
+        let noCamera = FakePipeWire(nodes: [PipeWireNode(id: 9, serial: 9, name: "sink", mediaClass: "Video/Sink")])
+        #expect(throws: SourceError.badInput(thing: "pipewire", reason: "no camera node in PipeWire")) { try started(noCamera, node: nil) }
+        #expect(noCamera.log == ["disconnect"] || noCamera.log == ["close", "disconnect"])
+        let noFormat = FakePipeWire(nodes: [cam])
+        noFormat.events.append(.linkFailed(message: "no more input formats"))
+        #expect(throws: SourceError.badInput(thing: "pipewire:cam", reason: "offers no format pipcam can show (no more input formats)")) {
+            try started(noFormat)
+        }
+        let gone = FakePipeWire(nodes: [cam])
+        gone.events.append(.streamState(.unconnected, message: ""))
+        #expect(throws: SourceError.interrupted(thing: "pipewire:cam", .disconnected)) { try started(gone) }
+    }
+}

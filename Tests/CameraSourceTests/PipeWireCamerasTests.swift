@@ -1,0 +1,68 @@
+import Testing
+@testable import CameraSource
+
+/// Which PipeWire nodes are cameras and which one `--source pipewire[:NAME]` means.
+@Suite struct PipeWireCamerasTests {
+    private let laptop = PipeWireNode(
+        id: 40, serial: 91, name: "v4l2_input.pci-0000_00_14.0-usb-0_1_1.0", description: "Integrated Camera", nick: "Integrated C",
+        deviceAPI: "v4l2", devicePath: "/dev/video0")
+    private let sameByLibcamera = PipeWireNode(
+        id: 41, serial: 92, name: "libcamera_input._SB_.PCI0-usb1", description: "Integrated Camera (libcamera)",
+        deviceAPI: "libcamera", devicePath: "/dev/video0")
+    private let mipi = PipeWireNode(id: 42, serial: 93, name: "libcamera_input.ipu6", description: "Front Camera", deviceAPI: "libcamera")
+    private let published = PipeWireNode(id: 50, serial: 120, name: "cam", description: "OBS Virtual Camera")
+    private let sink = PipeWireNode(id: 60, serial: 130, name: "screen-share", mediaClass: "Video/Sink")
+
+    private var all: [PipeWireNode] { [laptop, sameByLibcamera, mipi, published, sink] }
+
+    @Test func camerasAreVideoSourcesEachDeviceOnceThroughV4L2() {
+        #expect(PipeWireCameras.cameras(among: all).map(\.id) == [40, 42, 50])
+        #expect(PipeWireCameras.cameras(among: [sameByLibcamera]).map(\.id) == [41], "libcamera alone is kept")
+    }
+
+    @Test func noNameIsTheFirstCamera() throws {
+        #expect(try PipeWireCameras.choose(nil, among: all) == laptop)
+        #expect(throws: SourceError.badInput(thing: "pipewire", reason: "no camera node in PipeWire")) {
+            try PipeWireCameras.choose(nil, among: [sink])
+        }
+    }
+
+    @Test(arguments: [
+        ("cam", 50), ("91", 40), ("Front Camera", 42), ("Integrated C", 40), ("/dev/video0", 40), ("front camera", 42),
+        ("obs virtual camera", 50),
+    ] as [(String, UInt32)])
+    func aNameIsMatchedByNodeNameSerialDescriptionNickOrDevice(name: String, id: UInt32) throws {
+        #expect(try PipeWireCameras.choose(name, among: all).id == id)
+    }
+
+    @Test func aNodeNameWinsOverAnotherNodesDescription() throws {
+        let confusing = PipeWireNode(id: 70, serial: 140, name: "other", description: "cam")
+        #expect(try PipeWireCameras.choose("cam", among: [confusing, published]).id == 50)
+    }
+
+    @Test func anUnknownNameOrANodeThatIsNoCameraIsBadInputNamingTheCameras() {
+        #expect(throws: SourceError.badInput(
+            thing: "pipewire:nope",
+            reason: "no such PipeWire node; camera nodes: v4l2_input.pci-0000_00_14.0-usb-0_1_1.0 (Integrated Camera), libcamera_input.ipu6 (Front Camera), cam (OBS Virtual Camera)")
+        ) { try PipeWireCameras.choose("nope", among: all) }
+        #expect(throws: SourceError.badInput(thing: "pipewire:screen-share", reason: "is not a camera (media.class Video/Sink)")) {
+            try PipeWireCameras.choose("screen-share", among: all)
+        }
+        #expect(throws: SourceError.badInput(thing: "pipewire:x", reason: "no such PipeWire node; there is no camera node")) {
+            try PipeWireCameras.choose("x", among: [sink])
+        }
+    }
+
+    /// The mode asked for first covers the size the frames are shown at, JPEG first past 640 wide.
+    @Test func theStreamAsksForTheSmallestCommonModeCoveringTheWindow() {
+        let small = PipeWireCameras.streamRequest(target: "cam", for: SourceRequest(displayWidth: 480, displayHeight: 270))
+        #expect(small.target == "cam" && small.width == 640 && small.height == 360 && small.frameRate == 30)
+        #expect(small.formats.first == .yuyv && small.formats.last == .mjpeg)
+        let large = PipeWireCameras.streamRequest(target: "cam", for: SourceRequest(displayWidth: 1000, displayHeight: 700))
+        #expect(large.width == 1280 && large.height == 720 && large.formats.first == .mjpeg)
+        let square = PipeWireCameras.streamRequest(target: "cam", for: SourceRequest(displayWidth: 800, displayHeight: 600, aspect: 4.0 / 3.0))
+        #expect(square.width == 1280 && square.height == 960)
+        let huge = PipeWireCameras.streamRequest(target: "cam", for: SourceRequest(displayWidth: 5000, displayHeight: 3000))
+        #expect(huge.width == 3840 && huge.height == 2160, "the largest there is")
+    }
+}

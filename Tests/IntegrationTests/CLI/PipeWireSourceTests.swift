@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Cameras through PipeWire (docs/BEHAVIOUR.md, "Sources"): a private daemon and WirePlumber,
+/// cameras published by GStreamer. pipcam shows a node while another program reads the same node,
+/// both at the node's rate; a node that goes is `interrupted:disconnected` and one of the same
+/// name coming back streams again; without a daemon, `--source pipewire` is bad input.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: PrivatePipeWire.isAvailable))
+struct PipeWireSourceTests {
+    /// pipcam's `shown` count and the reader's buffers over `seconds`, once both run.
+    private func rates(
+        _ x: XServer, _ reader: GStreamerReader, seconds: Double
+    ) throws -> (pipcam: Double, reader: Double) {
+        let shown0 = shown(x), frames0 = reader.frames
+        let start = ContinuousClock.now
+        Thread.sleep(forTimeInterval: seconds)
+        let took = (ContinuousClock.now - start).components
+        let elapsed = Double(took.seconds) + Double(took.attoseconds) / 1e18
+        return (Double(shown(x) - shown0) / elapsed, Double(reader.frames - frames0) / elapsed)
+    }
+
+    /// What `pipcam status` says (nothing before pipcam answers).
+    private func shown(_ x: XServer) -> Int { (try? x.pipcamStatus().object["shown"] as? Int) ?? 0 }
+
+    private func camera(_ x: XServer) -> String { (try? x.pipcamStatus().object["camera"] as? String) ?? "" }
+
+    @Test(arguments: ["yuy2", "mjpeg"])
+    func pipcamAndAnotherReaderShowOneNodeAtOnceAtItsRate(format: String) throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        // JPEG at 320x180: the tests' debug build decodes larger pictures slower than 30 a second.
+        let publisher = try pw.publishCamera("cam", format: format, size: format == "mjpeg" ? (320, 180) : (640, 360))
+        // pipcam first: its buffers hold any frame (GStreamer's publisher sizes its JPEG buffers by
+        // the first frame otherwise, and crashes on a larger one).
+        let pipcam = try x.startPipcam(["--source", "pipewire:cam", "--pip", "--size", "320x180"], extraEnvironment: pw.environment)
+        try waitUntil("pipcam to start", timeout: .seconds(10)) { camera(x) == "streaming" }
+        let reader = try pw.startReader(of: "cam", caps: format == "mjpeg" ? "image/jpeg" : "video/x-raw,format=YUY2")
+        try waitUntil("pipcam to show the node's frames (stderr: \(pipcam.stderrText), status: \((try? x.pipcamStatus().text) ?? "none"), reader frames: \(reader.frames), publisher: \(publisher.stderrText.suffix(300)), reader: \(reader.process.stderrText.suffix(300)))", timeout: .seconds(15)) { shown(x) >= 10 }
+        try waitUntil("the reader's frames", timeout: .seconds(10)) { reader.frames >= 10 }
+        let status = try x.pipcamStatus().object
+        #expect(status["source"] as? String == "pipewire:cam" && status["camera"] as? String == "streaming")
+        let measured = try rates(x, reader, seconds: 4)
+        // Both read the node's 30 frames a second at once (the harness's busy CPUs allow a little less).
+        #expect(measured.pipcam >= 24 && measured.reader >= 24, "pipcam \(measured.pipcam)/s, GStreamer \(measured.reader)/s")
+        #expect(pipcam.isRunning && reader.process.isRunning)
+    }
+
+    @Test func aNodeThatGoesIsADisconnectionAndOneOfItsNameComingBackStreamsAgain() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        let publisher = try pw.publishCamera("cam")
+        let pipcam = try x.startPipcam(["--source", "pipewire:cam", "--pip", "--size", "320x180"], extraEnvironment: pw.environment)
+        try waitUntil("frames shown", timeout: .seconds(15)) { shown(x) >= 5 }
+        publisher.terminate(grace: .seconds(2))
+        try pw.waitUntilGone("cam")
+        try waitUntil("camera=interrupted:disconnected", timeout: .seconds(10)) { camera(x) == "interrupted:disconnected" }
+        #expect(pipcam.isRunning)
+        let before = shown(x)
+        try pw.publishCamera("cam")
+        try waitUntil("streaming again", timeout: .seconds(15)) { camera(x) == "streaming" && shown(x) > before + 5 }
+    }
+
+    @Test func withoutADaemonTheSourceIsBadInputWithOneLine() throws {
+        let x = try makeServer()
+        let result = try x.runPipcam(["--source", "pipewire", "--pip"], timeout: .seconds(15))
+        #expect(result.exitCode == 2, "\(result)")
+        let lines = result.stderrText.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty && lines[0].hasPrefix("pipcam: pipewire: "), "\(result.stderrText)")
+    }
+
+    @Test func anUnknownNodeIsBadInputNamingTheCameras() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        try pw.publishCamera("cam")
+        let result = try x.run([Pipcam.binaryPath(), "--source", "pipewire:nope", "--pip"], timeout: .seconds(15))
+        _ = pw
+        #expect(result.exitCode == 2, "\(result)")
+        #expect(result.stderrText.contains("pipewire:nope: no such PipeWire node; camera nodes: cam (Test_cam)"), "\(result.stderrText)")
+    }
+}
