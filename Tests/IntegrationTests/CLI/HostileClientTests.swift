@@ -142,7 +142,7 @@ import Testing
         #expect(try convert("-") == "refused")
         #expect(try convert("big:5000") == "refused")
         #expect(try convert("hex:fffe00").hasPrefix("answered failed|pipcam: "))
-        #expect(try convert("bogus:x") == "answered failed|pipcam: bogus:x: unknown source (expected /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS])")
+        #expect(try convert("bogus:x") == "answered failed|pipcam: bogus:x: unknown source (expected /dev/videoN, pipewire[:NAME], test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS])")
         #expect(try convert("y4m:-") == "answered failed|pipcam: y4m:-: standard input can only be read as --source")
         #expect(try convert("test") == "answered switched|test")
         #expect(try convert("test", ["vanish"]) == "vanished")

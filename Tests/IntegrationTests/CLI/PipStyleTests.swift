@@ -171,7 +171,7 @@ import Testing
         // A source spec too is checked at its line (it was reported later, naming neither).
         try writeConfig(x, "size = 400x225\r\nsource = bogus\r\n")
         let source = try x.runPipcam(["--pip"])
-        #expect(source.exitCode == 2 && source.stderrText.hasSuffix("/config: line 2: bogus: unknown source (expected /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS])\n"),
+        #expect(source.exitCode == 2 && source.stderrText.hasSuffix("/config: line 2: bogus: unknown source (expected /dev/videoN, pipewire[:NAME], test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS])\n"),
                 "\(source.stderrText)")
     }
 }
