@@ -95,10 +95,12 @@ struct Launcher {
             width: max(width, 2), height: max(height, 2), frameRate: source.frameRate)
     }
 
-    /// The user's source, else the first camera, else the test pattern (saying so) standing in
-    /// until a camera is plugged in (`standIn`: the app runs a `CameraFinder`).
+    /// The user's source, else the first camera — through PipeWire when its daemon has one, so
+    /// that no program reading cameras through PipeWire is locked out — else the test pattern
+    /// (saying so) standing in until a camera is plugged in (`standIn`: the app runs a `CameraFinder`).
     private func makeSource(_ spec: SourceSpec?, request: SourceRequest) -> (source: FrameSource, standIn: Bool) {
         if let spec { return (SourceFactory.make(spec, request: request), false) }
+        if let node = PipeWireCameras.list()?.first { return (PipeWireCamera(node: node.name, request: request), false) }
         if let path = CameraDiscovery().firstCaptureCameraPath() { return (SourceFactory.make(.camera(path: path), request: request), false) }
         writeErrorLine("pipcam: no camera found; showing the built-in test source until one is plugged in")
         return (TestPatternSource(standsInForCamera: true), true)
@@ -138,8 +140,11 @@ struct Launcher {
         return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed)
     }
 
+    /// The V4L2 devices (opened directly), then the PipeWire camera nodes.
     private func listCameras() -> Int32 {
-        StandardOutput.writeLine(CameraDescription.listing(CameraDiscovery().cameras())) ? 0 : 1
+        let devices = CameraDiscovery().cameras(), nodes = PipeWireCameras.list() ?? []
+        let text = devices.isEmpty && !nodes.isEmpty ? "" : CameraDescription.listing(devices)
+        return StandardOutput.writeLine(text + PipeWireCameras.listing(nodes)) ? 0 : 1
     }
 
     private func fail(_ error: Error) -> Int32 {

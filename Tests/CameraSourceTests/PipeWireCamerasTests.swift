@@ -65,4 +65,13 @@ import Testing
         let huge = PipeWireCameras.streamRequest(target: "cam", for: SourceRequest(displayWidth: 5000, displayHeight: 3000))
         #expect(huge.width == 3840 && huge.height == 2160, "the largest there is")
     }
+
+    @Test func listedAsTheSourceFormWithTheRoute() {
+        #expect(PipeWireCameras.listing([laptop, published, PipeWireNode(id: 1, serial: 1, name: "bare")]) == """
+            pipewire:v4l2_input.pci-0000_00_14.0-usb-0_1_1.0: Integrated Camera (through PipeWire, /dev/video0)
+            pipewire:cam: OBS Virtual Camera (through PipeWire)
+            pipewire:bare: (unnamed) (through PipeWire)
+
+            """)
+    }
 }

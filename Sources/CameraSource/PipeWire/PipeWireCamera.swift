@@ -29,8 +29,6 @@ public final class PipeWireCamera: FrameSource {
         return interruption.map { .interrupted($0) } ?? .streaming
     }
 
-    /// How long `start()` waits for the daemon's node list and for a format.
-    public static let startNanoseconds: Int64 = 5_000_000_000
     /// The longest wait between two tries to reach a daemon that went away.
     public static let longestReconnectNanoseconds: Int64 = 30_000_000_000
 
@@ -70,12 +68,12 @@ public final class PipeWireCamera: FrameSource {
     public func start() throws {
         let c = try connect()
         do {
-            try wait(on: c, for: "the daemon's node list") { $0 == .registryReady }
-            settle(c)
+            try c.dispatch(for: name, until: "the daemon's node list") { $0 == .registryReady }
+            c.settle()
             let chosen = try PipeWireCameras.choose(wanted, among: c.nodes)
             node = chosen
             try c.openStream(PipeWireCameras.streamRequest(target: chosen.name, for: request))
-            try wait(on: c, for: "a format from \(chosen.name)") { _ in c.streamFormat != nil }
+            try c.dispatch(for: name, until: "a format from \(chosen.name)") { _ in c.streamFormat != nil }
             adopt(c.streamFormat)
             // Paused while no thread owns the connection: no frame is handled in between.
             c.setActive(false)
@@ -233,43 +231,5 @@ public final class PipeWireCamera: FrameSource {
 
     private func say(_ line: String) {
         if said.insert(line).inserted { writeErrorLine(line) }
-    }
-
-    // MARK: start-up
-
-    /// Dispatches until `done` says so for an event (or the state after one), failing after
-    /// `startNanoseconds` or when the stream fails.
-    private func wait(on c: PipeWireConnection, for what: String, until done: (PipeWireEvent?) -> Bool) throws(SourceError) {
-        let end = MonotonicInstant.now().advanced(byNanoseconds: Self.startNanoseconds)
-        while true {
-            guard c.dispatch() else { throw SourceError.runtime(thing: name, reason: "the PipeWire daemon went away") }
-            while let event = c.nextEvent() {
-                switch event {
-                case .streamState(.error, let message):
-                    throw SourceError.runtime(thing: name, reason: message.isEmpty ? "the stream failed" : message)
-                case .streamState(.unconnected, _):
-                    throw SourceError.interrupted(thing: name, .disconnected)
-                case .linkFailed(let message):
-                    throw SourceError.badInput(thing: name, reason: "offers no format pipcam can show (\(message))")
-                default:
-                    if done(event) { return }
-                }
-            }
-            if done(nil) { return }
-            let now = MonotonicInstant.now()
-            guard now < end else { throw SourceError.runtime(thing: name, reason: "no answer from PipeWire waiting for \(what)") }
-            var fd = pollfd(fd: c.pollDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&fd, 1, Int32(min((end.nanoseconds - now.nanoseconds) / 1_000_000 + 1, 100)))
-        }
-    }
-
-    /// Lets the node descriptions that follow the list arrive (the device paths come with them).
-    private func settle(_ c: PipeWireConnection) {
-        let end = MonotonicInstant.now().advanced(byNanoseconds: 300_000_000)
-        while MonotonicInstant.now() < end {
-            var fd = pollfd(fd: c.pollDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&fd, 1, 50) > 0, c.dispatch() else { return }
-            while c.nextEvent() != nil {}
-        }
     }
 }

@@ -59,3 +59,14 @@ public enum PipeWireCameras {
             target: target, formats: mode.0 > 640 ? [.mjpeg] + raw : raw + [.mjpeg], width: mode.0, height: mode.1, frameRate: 30)
     }
 }
+
+extension PipeWireCameras {
+    /// The `--list-cameras` lines of PipeWire camera nodes: `pipewire:NAME: DESCRIPTION (through
+    /// PipeWire[, DEVICE])`, the form `--source` takes first.
+    public static func listing(_ cameras: [PipeWireNode]) -> String {
+        cameras.map { node in
+            let device = node.devicePath.isEmpty ? "" : ", \(node.devicePath)"
+            return "pipewire:\(node.name): \(node.description.isEmpty ? "(unnamed)" : node.description) (through PipeWire\(device))\n"
+        }.joined()
+    }
+}

@@ -78,4 +78,17 @@ struct PipeWireSourceTests {
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.stderrText.contains("pipewire:nope: no such PipeWire node; camera nodes: cam (Test_cam)"), "\(result.stderrText)")
     }
+
+    /// Without `--source`, a camera node of the user's daemon is taken through PipeWire (no program
+    /// reading it through PipeWire is locked out), and `--list-cameras` names the route.
+    @Test func withoutSourceTheDaemonsCameraIsTakenAndListed() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        try pw.publishCamera("cam")
+        let listed = try x.run([Pipcam.binaryPath(), "--list-cameras"], timeout: .seconds(15))
+        #expect(listed.exitCode == 0 && listed.stdoutText.contains("pipewire:cam: Test_cam (through PipeWire)\n"), "\(listed)")
+        let pipcam = try x.startPipcam(["--pip", "--size", "320x180"], extraEnvironment: pw.environment)
+        try waitUntil("frames through PipeWire (\(pipcam.stderrText))", timeout: .seconds(15)) { shown(x) >= 5 }
+        #expect((try? x.pipcamStatus().object["source"] as? String) == "pipewire:cam")
+    }
 }
