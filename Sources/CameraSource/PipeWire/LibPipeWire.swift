@@ -78,6 +78,8 @@ public final class LibPipeWire: PipeWireConnection {
         params.min_fps = 1
         params.max_fps = 240
         // Another camera instead, had this one gone: never (pipcam says the camera went).
+        // Few buffers: each frame is copied out at once, and every buffer is mapped into pipcam.
+        params.buffers = 4
         params.dont_reconnect = 1
         params.exact_first = 1
         var opened: OpaquePointer?
