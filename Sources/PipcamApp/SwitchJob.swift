@@ -43,7 +43,8 @@ struct SwitchJob: Sendable {
             // A camera another application holds starts waiting for it: for a switch that is a failure.
             if case .interrupted(let why) = source.cameraState, why != .pressure {
                 source.stop()
-                return fail(name, "\(name): \(why.reason)")
+                let reason = why == .inUse && source.name.hasPrefix("/dev/") ? DeviceOpeners.inUseReason(of: source.name) : why.reason
+                return fail(name, "\(name): \(reason)")
             }
             // Given up on meanwhile (it took too long to open): not shown after all.
             guard ticket.handOver({ inbox.propose(source, name: name) }) else { return source.stop() }

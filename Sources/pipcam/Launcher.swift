@@ -66,6 +66,7 @@ struct Launcher {
             }
             return 0
         }
+        sayWhoHolds(source)
         var share: LoopbackShare?
         if let device = command.shareDevice {
             do throws(SourceError) {
@@ -138,6 +139,15 @@ struct Launcher {
             return SourceRequest(displayWidth: asked.width, displayHeight: asked.height, paced: !command.untimed)
         }
         return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed)
+    }
+
+    /// A camera another program holds at start: pipcam waits for it, and says who holds it and
+    /// how to share it instead when a PipeWire daemon has cameras.
+    private func sayWhoHolds(_ source: FrameSource) {
+        guard source.cameraState == .interrupted(.inUse), source.name.hasPrefix("/dev/") else { return }
+        let share = PipeWireCameras.list()?.isEmpty == false
+            ? "; '--source pipewire' shares the camera with programs that read it through PipeWire" : ""
+        writeErrorLine("pipcam: \(source.name): \(DeviceOpeners.inUseReason(of: source.name)); waiting for it\(share)")
     }
 
     /// The V4L2 devices (opened directly), then the PipeWire camera nodes.

@@ -104,6 +104,10 @@ struct VMScenarioTests {
             let holder = try startHolder(run)
             let (pipcam, started, inUse) = try startWaitingPipcam(run)
             run.metric("start_to_in_use_s", seconds: GuestClock.elapsed(started, inUse))
+            // One line names who holds the camera.
+            guard pipcam.firstLine(containing: "in use by another application (v4l2-ctl, pid ") != nil else {
+                throw HarnessError("no stderr line naming the holder v4l2-ctl: \(pipcam.firstLine(containing: "in use")?.text ?? "none")")
+            }
             // Stays up and keeps saying so while the other process streams.
             let check = GuestClock.now()
             guard try run.wait(10, until: { pipcam.firstStats(after: check + 2) { $0.camera == .interrupted(.inUse) } != nil }) else {
