@@ -116,7 +116,9 @@ public final class LibPipeWire: PipeWireConnection {
         }
         return PipeWireBuffer(
             base: UnsafeRawPointer(data), byteCount: Int(frame.size), stride: Int(frame.stride), sequence: frame.seq,
-            timestamp: MonotonicInstant(nanoseconds: frame.recv_ns), skipped: Int(frame.dropped), corrupted: frame.corrupted != 0,
+            // The producer's own numbering (a header) already counts the buffers given back unseen.
+            timestamp: MonotonicInstant(nanoseconds: frame.recv_ns), skipped: frame.have_header != 0 ? 0 : Int(frame.dropped),
+            corrupted: frame.corrupted != 0,
             handle: handle)
     }
 

@@ -97,10 +97,12 @@ public struct PipeWireBuffer: @unchecked Sendable {
     public var byteCount: Int
     /// Bytes per row of the first plane as the producer set it; 0 when it did not.
     public var stride: Int
+    /// The producer's frame number, or the connection's own count of buffers taken.
     public var sequence: UInt64
     /// When it was taken (`CLOCK_MONOTONIC`).
     public var timestamp: MonotonicInstant
-    /// Older filled buffers given back unseen to hand out this newest one.
+    /// Older filled buffers given back unseen to hand out this newest one, when `sequence` does
+    /// not count them already.
     public var skipped: Int
     /// The producer says the data is damaged.
     public var corrupted: Bool
