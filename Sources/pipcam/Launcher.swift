@@ -79,7 +79,7 @@ struct Launcher {
         }
         defer { share?.close() }
         // The virtual camera pipcam feeds is never taken for a camera plugged in.
-        let finder = standIn ? CameraFinder.Access.v4l2(excluding: Set(share.map { [CameraCycle.resolved($0.device)] } ?? [])) : nil
+        let finder = standIn ? CameraFinder.Access.anyRoute(excluding: Set(share.map { [CameraCycle.resolved($0.device)] } ?? [])) : nil
         return PipcamApp(display: display, source: source, options: options, share: share, findCamera: finder).run()
     }
 

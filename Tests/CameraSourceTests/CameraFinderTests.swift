@@ -95,3 +95,24 @@ import PipCore
         #expect(devices.made.isEmpty)
     }
 }
+
+/// The finder's cameras by pipcam's default route: PipeWire nodes first, as `pipewire:NAME`.
+@Suite struct AnyRouteAccessTests {
+    private let cam = PipeWireNode(id: 40, serial: 91, name: "cam")
+    private let loopback = PipeWireNode(id: 41, serial: 92, name: "v4l2_input.loopback", deviceAPI: "v4l2", devicePath: "/dev/null")
+
+    @Test func pipeWireNodesComeFirstAndMakePipeWireCameras() throws {
+        let access = CameraFinder.Access.anyRoute(excluding: ["/dev/null"], pipeWireCameras: { [cam, loopback] })
+        #expect(access.listNodes().prefix(1) == ["pipewire:cam"])
+        #expect(!access.listNodes().contains("pipewire:v4l2_input.loopback"), "the virtual camera pipcam feeds")
+        #expect(access.findCamera([]) == "pipewire:cam")
+        let camera = access.makeCamera("pipewire:cam", SourceRequest())
+        #expect(camera is PipeWireCamera && camera.name == "pipewire:cam")
+    }
+
+    @Test func withoutADaemonItIsTheV4L2Finder() {
+        let access = CameraFinder.Access.anyRoute(pipeWireCameras: { nil })
+        #expect(access.listNodes() == CameraFinder.Access.v4l2().listNodes())
+        #expect(!(access.makeCamera("/dev/video0", SourceRequest()) is PipeWireCamera))
+    }
+}

@@ -91,4 +91,18 @@ struct PipeWireSourceTests {
         try waitUntil("frames through PipeWire (\(pipcam.stderrText))", timeout: .seconds(15)) { shown(x) >= 5 }
         #expect((try? x.pipcamStatus().object["source"] as? String) == "pipewire:cam")
     }
+
+    /// Started with no camera anywhere, pipcam shows the test pattern; a camera node published
+    /// later takes over (hot-plug through the registry), and is no switch the user made.
+    @Test func aCameraNodePublishedLaterTakesOverFromTheTestPattern() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        let pipcam = try x.startPipcam(["--pip", "--size", "320x180", "--stats"], extraEnvironment: pw.environment)
+        try waitUntil("the test pattern, waiting for a camera", timeout: .seconds(15)) { camera(x) == "waiting" && shown(x) >= 5 }
+        try pw.publishCamera("cam")
+        try waitUntil("the camera node to take over (\(pipcam.stderrText.suffix(300)))", timeout: .seconds(20)) {
+            camera(x) == "streaming" && (try? x.pipcamStatus().object["source"] as? String) == "pipewire:cam"
+        }
+        #expect(!pipcam.stderrText.contains("switches="), "no switch counted")
+    }
 }
