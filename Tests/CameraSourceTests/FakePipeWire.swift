@@ -30,7 +30,6 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
     deinit { for block in memory { block.deallocate() } }
 
     var pollDescriptor: Int32 { wake.fd }
-    var streamOpen: Bool { !opened.isEmpty && !log.last!.hasPrefix("close") && log.last != "disconnect" }
 
     func dispatch() -> Bool { alive }
 
