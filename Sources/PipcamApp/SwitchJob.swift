@@ -5,7 +5,8 @@ import PipCore
 /// a camera takes up to a second), then hands it to the capture side or reports why not.
 struct SwitchJob: Sendable {
     enum Target: Sendable {
-        /// The camera after the one shown (`CameraCycle`), among those plugged in now.
+        /// The camera after the one shown (`CameraCycle`), among those plugged in now: PipeWire's
+        /// camera nodes, then the V4L2 devices no node stands for.
         case nextCamera(after: String)
         /// `name`: the spec as given, which `status` reports once switched.
         case spec(SourceSpec, name: String)
@@ -63,12 +64,13 @@ struct SwitchJob: Sendable {
         case .spec(let spec, let name):
             return (spec, name)
         case .nextCamera(let current):
-            let cameras = CameraDiscovery().captureCameraPaths(excluding: excluded)
-            guard let path = CameraCycle.next(after: current, among: cameras) else {
+            let cameras = PipeWireCameras.cycle(
+                nodes: PipeWireCameras.list() ?? [], devices: CameraDiscovery().captureCameraPaths(excluding: excluded), excluding: excluded)
+            guard let next = CameraCycle.next(after: current, among: cameras) else {
                 fail("next", cameras.isEmpty ? "next: no camera found" : "next: no other camera found")
                 return nil
             }
-            return (.camera(path: path), path)
+            return (next.hasPrefix("pipewire:") ? .pipewire(node: String(next.dropFirst(9))) : .camera(path: next), next)
         }
     }
 }

@@ -70,3 +70,16 @@ extension PipeWireCameras {
         }.joined()
     }
 }
+
+extension PipeWireCameras {
+    /// The cameras `pipcam switch next` cycles through: the camera nodes as `pipewire:NAME` (those
+    /// whose device is among `excluding` left out), then the V4L2 `devices` no node stands for —
+    /// a camera the daemon has is read through it, never opened beside it.
+    public static func cycle(
+        nodes: [PipeWireNode], devices: [String], excluding: Set<String> = [], resolve: (String) -> String = CameraCycle.resolved
+    ) -> [String] {
+        let cameras = cameras(among: nodes).filter { $0.devicePath.isEmpty || !excluding.contains(resolve($0.devicePath)) }
+        let covered = Set(cameras.map(\.devicePath).filter { !$0.isEmpty }.map(resolve))
+        return cameras.map { "pipewire:" + $0.name } + devices.filter { !covered.contains(resolve($0)) }
+    }
+}

@@ -105,4 +105,17 @@ struct PipeWireSourceTests {
         }
         #expect(!pipcam.stderrText.contains("switches="), "no switch counted")
     }
+
+    /// `pipcam switch next` goes on to the next camera node.
+    @Test func switchNextTakesTheNextCameraNode() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        try pw.publishCamera("cam")
+        try pw.publishCamera("cam2")
+        let pipcam = try x.startPipcam(["--source", "pipewire:cam", "--pip", "--size", "320x180"], extraEnvironment: pw.environment)
+        try waitUntil("frames from cam (\(pipcam.stderrText.suffix(300)))", timeout: .seconds(15)) { shown(x) >= 5 }
+        let result = try x.runPipcam(["switch", "next"], timeout: .seconds(15))
+        #expect(result.exitCode == 0, "\(result)")
+        #expect((try? x.pipcamStatus().object["source"] as? String) == "pipewire:cam2")
+    }
 }
