@@ -16,15 +16,47 @@ enum KernelModules {
         }
     }
 
-    /// Unloads `module` if it is loaded.
+    /// Unloads `module` if it is loaded. The guest's udev (started by virtme-ng) opens a new
+    /// video node for a moment to read its identity; a module unloaded meanwhile is "in use". So
+    /// udev's queue is waited for, and an unload refused as in use is tried again for 5 s.
     static func unload(_ module: String) throws {
-        if isLoaded(module) { try modprobe(["-r", module]) }
+        guard isLoaded(module) else { return }
+        settleUdev()
+        var refused: Error?
+        let gone = eventually(timeout: .seconds(5)) {
+            do {
+                try modprobe(["-r", module])
+                return true
+            } catch {
+                refused = error
+                return !isLoaded(module)
+            }
+        }
+        if !gone, let refused { throw HarnessError("\(refused); open: \(openVideoNodes().joined(separator: ", "))") }
+    }
+
+    /// Waits (10 s at most) until udev has handled the events so far, where udev runs.
+    static func settleUdev() {
+        _ = try? run(["udevadm", "settle", "--timeout=10"], timeout: .seconds(15))
+    }
+
+    /// Who has a video node open: "COMMAND[PID]:PATH" for each (for a refused unload's message).
+    private static func openVideoNodes() -> [String] {
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { Int($0) != nil }
+        return pids.flatMap { pid -> [String] in
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            let command = ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+            return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+                .filter { $0.hasPrefix("/dev/video") || $0.hasPrefix("/dev/v4l") || $0.hasPrefix("/dev/media") }
+                .map { "\(command)[\(pid)]:\($0)" }
+        }
     }
 
     /// vivid afresh with `options`, waiting (10 s) until its first node answers.
     static func reloadVivid(_ options: [String]) throws {
         try unload("vivid")
         try modprobe(["vivid"] + options)
+        settleUdev()
         let up = eventually(timeout: .seconds(10)) {
             (try? run(["v4l2-ctl", "-d", VMDevices.camera, "--info"]))?.succeeded == true
         }

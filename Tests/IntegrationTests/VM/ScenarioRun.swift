@@ -49,20 +49,24 @@ final class ScenarioRun {
 
     // MARK: Processes
 
-    /// Starts `command` on the guest's display, its stderr stamped into `NAME.log`.
-    func start(_ name: String, _ command: [String]) throws -> StampedProcess {
-        let process = try StampedProcess(name: name, command: command, environment: x.environment, directory: directory)
+    /// Starts `command` on the guest's display (with `extra` in its environment), its stderr
+    /// stamped into `NAME.log`.
+    func start(_ name: String, _ command: [String], environment extra: [String: String] = [:]) throws -> StampedProcess {
+        let environment = x.environment.merging(extra) { $1 }
+        let process = try StampedProcess(name: name, command: command, environment: environment, directory: directory)
         processes.append(process)
         note("started \(name) pid \(process.pid): \(command.joined(separator: " "))")
         return process
     }
 
-    /// Runs `command` to completion on the guest's display, within the scenario's limit.
-    func run(_ command: [String], timeout seconds: Double = 30) throws -> ProcessResult {
+    /// Runs `command` to completion on the guest's display (with `extra` in its environment),
+    /// within the scenario's limit.
+    func run(_ command: [String], timeout seconds: Double = 30, environment extra: [String: String] = [:]) throws -> ProcessResult {
         let left = deadline - ContinuousClock.now
         guard left > .zero else { throw limitExceeded() }
         do {
-            return try IntegrationTests.run(command, environment: x.environment, timeout: min(.seconds(seconds), left))
+            let environment = x.environment.merging(extra) { $1 }
+            return try IntegrationTests.run(command, environment: environment, timeout: min(.seconds(seconds), left))
         } catch {
             try checkLimit()
             throw error

@@ -26,6 +26,7 @@ enum VMScenario: String, CaseIterable, Sendable {
     case shareErrors = "share-errors"
     case switchCameras = "switch-cameras"
     case idleRelease = "idle-release"
+    case pipewireCamera = "pipewire-camera"
 
     /// The scenarios with virtual cameras: v4l2loopback (built by dkms on the host, see
     /// scripts/vm-test) is loaded afresh before each of them, and unloaded before the others.
@@ -42,7 +43,7 @@ enum VMScenario: String, CaseIterable, Sendable {
         case .listCameras: 60
         case .shareReader, .switchCameras: 180
         case .shareUnplug: 150
-        case .loopbackSource, .shareErrors: 120
+        case .loopbackSource, .shareErrors, .pipewireCamera: 120
         default: 90
         }
     }

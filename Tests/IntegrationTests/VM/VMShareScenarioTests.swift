@@ -224,9 +224,8 @@ extension VMScenarioTests {
             try shareError("taken", 1, ["--share", Self.loopback])
             if other.hasExited { throw HarnessError("the other writer of \(Self.loopback) stopped: \(other.lastMessage)") }
             let result = try run.streamThreeFrames(from: Self.camera, log: "after-errors.txt")
-            guard result.succeeded else {
-                throw HarnessError(
-                    "camera not free after the errors: v4l2-ctl --stream-mmap --stream-count=3 failed: \(lastLine(result.stdoutText + result.stderrText))")
+            guard result.streamed else {
+                throw HarnessError("camera not free after the errors: v4l2-ctl --stream-mmap --stream-count=3 failed: \(lastLine(result.output))")
             }
         }
     }

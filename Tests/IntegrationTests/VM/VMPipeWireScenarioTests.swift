@@ -1,0 +1,152 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+extension VMScenarioTests {
+    @Test(.enabled(if: VMTier.runs(.pipewireCamera)), .timeLimit(VMScenario.pipewireCamera.timeLimit))
+    func pipewireCamera() {
+        runScenario(.pipewireCamera) { run in
+            // vivid through the guest's PipeWire (pipewire, and WirePlumber's V4L2 monitor making a
+            // node of it): pipcam, started without --source, takes the camera node, and a GStreamer
+            // reader reads the same node at the same time, each at >= 0.9 of vivid's rate. The
+            // daemon holds the device: a direct reader is refused, and pipcam asked for the device
+            // directly waits and names the holder. pipcam ending leaves the other reader reading.
+            // First the direct path on the same camera at the same rate, for the comparison (CPU
+            // and latency are measured, not asserted).
+            let directly = try run.startStreaming()
+            try run.slowDown(directly)
+            try run.pause(8)
+            let direct = try run.statsLine(of: directly, after: GuestClock.now(), within: 3, "reading directly").stats
+            try run.sigtermAndCheckReleased(directly)
+            let daemon = try GuestPipeWire(run)
+            let pipcam = try run.startPipcam(["--pip", "--size", Self.size, "--stats"], environment: daemon.environment)
+            try run.waitForFiveFrames(pipcam)
+            let source = (try? run.status())?["source"] as? String ?? ""
+            guard source == "pipewire:\(GuestPipeWire.vividNode)" else {
+                throw HarnessError("without --source, status names '\(source)', expected pipewire:\(GuestPipeWire.vividNode)")
+            }
+            guard !V4L2Queries.holds(pipcam.pid, Self.camera) else { throw HarnessError("pipcam holds \(Self.camera) itself") }
+            guard daemon.processes.contains(where: { V4L2Queries.holds($0.pid, Self.camera) }) else {
+                throw HarnessError("neither pipewire nor wireplumber holds \(Self.camera) while pipcam reads its node")
+            }
+            run.metric("format", V4L2Queries.sizeAndFourCC(of: Self.camera))
+            let reader = try daemon.startReader(run)
+            guard try run.wait(20, until: { reader.frames >= 5 || reader.process.hasExited }), reader.frames >= 5 else {
+                throw HarnessError("the GStreamer reader got \(reader.frames) frames in 20 s: \(reader.process.lastMessage)")
+            }
+            // vivid at 10 fps, which it keeps under TCG, so its rate is known: both readers get it.
+            try run.slowDown(pipcam)
+            try run.pause(1)
+            let t0 = GuestClock.now(), s0 = pipcam.lastStats, r0 = reader.frames, c0 = daemon.cpuSeconds
+            try run.pause(10)
+            let t1 = GuestClock.now(), s1 = pipcam.lastStats, r1 = reader.frames, c1 = daemon.cpuSeconds
+            let seconds = t1 - t0
+            let vividRate = 10.0
+            let pipcamRate = Double((s1?.shown ?? 0) - (s0?.shown ?? 0)) / seconds
+            let readerRate = Double(r1 - r0) / seconds
+            run.metric("pipcam_fps", String(format: "%.2f", pipcamRate))
+            run.metric("reader_fps", String(format: "%.2f", readerRate))
+            run.metric("pipcam_dropped", (s1?.dropped ?? 0) - (s0?.dropped ?? 0))
+            if let s1 {
+                run.metric("cpu_ms_per_frame", "\(s1.cpuPerFrame) (directly \(direct.cpuPerFrame))")
+                run.metric("daemon_cpu_ms_per_frame", String(format: "%.2f", (c1 - c0) * 1000 / max(1, Double(r1 - r0))))
+                run.metric("latency_p50_ms", "\(s1.latencyP50) (directly \(direct.latencyP50))")
+                run.metric("latency_p99_ms", "\(s1.latencyP99) (directly \(direct.latencyP99))")
+            }
+            guard pipcamRate >= 0.9 * vividRate, readerRate >= 0.9 * vividRate else {
+                throw HarnessError(
+                    String(format: "at once through PipeWire: pipcam %.2f fps, the GStreamer reader %.2f fps, expected >= %.1f each (vivid at %.0f)",
+                        pipcamRate, readerRate, 0.9 * vividRate, vividRate))
+            }
+            // The daemon holds the device: a direct reader is refused.
+            let directReader = try run.streamThreeFrames(from: Self.camera, log: "direct-reader.txt")
+            guard !directReader.streamed else { throw HarnessError("v4l2-ctl streamed \(Self.camera) directly while PipeWire streams it") }
+            let waiting = try run.start("pipcam-direct", [run.pipcam, "--pip", "--source", Self.camera, "--size", Self.size, "--stats", "--name", "direct"],
+                environment: daemon.environment)
+            let started = GuestClock.now()
+            _ = try run.waitForCamera("interrupted:in-use", waiting, after: started, within: 20, "camera held by the PipeWire daemon")
+            let holders = daemon.processes.map { "pid \($0.pid))" }
+            guard let line = waiting.firstLine(containing: "in use by another application ("),
+                holders.contains(where: { line.text.contains($0) }), line.text.contains("'--source pipewire'")
+            else {
+                throw HarnessError("no line naming the daemon (\(holders.joined(separator: " or "))) and the PipeWire route: \(waiting.firstLine(containing: "in use")?.text ?? "none")")
+            }
+            waiting.process.terminate(grace: .seconds(3))
+            // pipcam leaving does not end the other reader's frames.
+            kill(pipcam.pid, SIGTERM)
+            guard try run.wait(10, until: { pipcam.hasExited }), pipcam.exitCode == 0 else {
+                throw HarnessError("pipcam did not exit 0 within 10 s of SIGTERM (exit \(pipcam.exitCode.map(String.init) ?? "none"))")
+            }
+            let left = reader.frames
+            guard try run.wait(10, until: { reader.frames >= left + 10 }) else {
+                throw HarnessError("the GStreamer reader got \(reader.frames - left) frames in 10 s after pipcam ended")
+            }
+        }
+    }
+}
+
+/// The guest's PipeWire for one scenario: a session bus, the daemon and WirePlumber, its socket in
+/// a folder of its own (`PIPEWIRE_RUNTIME_DIR`), so that only the processes given `environment`
+/// see it and the other scenarios keep the direct V4L2 route. Ended with the scenario.
+struct GuestPipeWire {
+    /// The node WirePlumber's V4L2 monitor makes of vivid's webcam.
+    static let vividNode = "v4l2_input.platform-vivid.0"
+    let environment: [String: String]
+    /// The daemon and the session manager (one of them holds the camera while it streams).
+    let processes: [StampedProcess]
+    private let run: ScenarioRun
+
+    /// Starts the bus, the daemon and WirePlumber, and waits (30 s) for vivid's node.
+    init(_ run: ScenarioRun) throws {
+        self.run = run
+        let directory = try Scratch.makeDirectory("pipewire")
+        let bus = "unix:path=\(directory)/bus"
+        environment = ["PIPEWIRE_RUNTIME_DIR": directory, "DBUS_SESSION_BUS_ADDRESS": bus]
+        _ = try run.start("dbus", ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(bus)"])
+        guard try run.wait(10, until: { FileManager.default.fileExists(atPath: "\(directory)/bus") }) else { throw HarnessError("no session bus within 10 s") }
+        let daemon = try run.start("pipewire", ["pipewire"], environment: environment)
+        guard try run.wait(10, until: { FileManager.default.fileExists(atPath: "\(directory)/pipewire-0") }) else {
+            throw HarnessError("no PipeWire socket within 10 s: \(daemon.lastMessage)")
+        }
+        let manager = try run.start("wireplumber", ["wireplumber"], environment: environment)
+        processes = [daemon, manager]
+        var nodes = ""
+        guard try run.wait(30, until: {
+            nodes = (try? run.run(["pw-cli", "ls", "Node"], timeout: 10, environment: environment))?.stdoutText ?? ""
+            return nodes.contains("node.name = \"\(Self.vividNode)\"") || manager.hasExited
+        }), !manager.hasExited else {
+            run.write("nodes.txt", nodes)
+            throw HarnessError("WirePlumber made no node \(Self.vividNode) of vivid within 30 s (\(manager.lastMessage))")
+        }
+        run.note("PipeWire has \(Self.vividNode)")
+    }
+
+    /// CPU seconds (user + system) the daemon and WirePlumber used so far.
+    var cpuSeconds: Double {
+        processes.reduce(0) { total, process in
+            let stat = (try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8)) ?? ""
+            // After the command's ")" come the state (field 3), then utime and stime (14, 15).
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return total }
+            return total + (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+    }
+
+    /// `gst-launch-1.0 pipewiresrc` reading vivid's node (YUY2, as pipcam reads it), a line per buffer.
+    func startReader(_ run: ScenarioRun) throws -> GuestReader {
+        let process = try run.start(
+            "reader",
+            ["gst-launch-1.0", "-v", "pipewiresrc", "target-object=\(Self.vividNode)", "!", "video/x-raw,format=YUY2", "!",
+                "fakesink", "sync=false", "silent=false"],
+            environment: environment)
+        return GuestReader(process: process)
+    }
+}
+
+/// A GStreamer pipeline reading a PipeWire node in the guest, counting the buffers at its sink.
+struct GuestReader {
+    let process: StampedProcess
+    /// Buffers so far (fakesink prints "chain" for each on stdout).
+    var frames: Int { process.stdoutText.components(separatedBy: "chain").count - 1 }
+}
