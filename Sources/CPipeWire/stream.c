@@ -8,8 +8,9 @@ static const struct { uint32_t bit; uint32_t spa; const char *name; } fmt_table[
 	{ PWSHIM_FMT_YUY2, SPA_VIDEO_FORMAT_YUY2, "YUY2" },
 	{ PWSHIM_FMT_NV12, SPA_VIDEO_FORMAT_NV12, "NV12" },
 	{ PWSHIM_FMT_I420, SPA_VIDEO_FORMAT_I420, "I420" },
-	{ PWSHIM_FMT_RGBX, SPA_VIDEO_FORMAT_RGBx, "RGBx" },
+	/* BGRx first: it is shown as it comes; RGBx is turned round as it is copied. */
 	{ PWSHIM_FMT_BGRX, SPA_VIDEO_FORMAT_BGRx, "BGRx" },
+	{ PWSHIM_FMT_RGBX, SPA_VIDEO_FORMAT_RGBx, "RGBx" },
 	{ PWSHIM_FMT_RGB,  SPA_VIDEO_FORMAT_RGB,  "RGB" },
 };
 

@@ -13,7 +13,14 @@ public struct SourceStatus: Sendable, Equatable {
     public var name: String?
     /// Whether the source is live (`FrameSource.isLive`): a switch to a file or back changes it.
     public var isLive: Bool
-    public init(camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil, name: String? = nil, isLive: Bool = true) {
+    /// Who holds the camera while it is in use by another program (`firefox, pid 4242`), when
+    /// that can be seen (`HolderWatch`).
+    public var holder: String?
+    public init(
+        camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil, name: String? = nil, isLive: Bool = true,
+        holder: String? = nil
+    ) {
+        self.holder = holder
         self.camera = camera
         self.isLive = isLive
         self.prefersMirror = prefersMirror

@@ -66,10 +66,10 @@ final class FrameDesk {
     /// the server, its presenter owes the redraw, done after the next completion.
     func redraw() {
         guard output.isShowingVideo else { return }
-        if let notice = notices.notice(for: status.camera) {
+        if let notice = notices.notice(for: status.camera, holder: status.holder) {
             let painter = NoticePainter(compositor: Compositor(layout: layout))
             output.present(drawing: { pixels, stride, w, h in
-                painter.paint(icon: notice.icon, lines: [notice.text], into: pixels, stride: stride, width: w, height: h)
+                painter.paint(icon: notice.icon, lines: notice.lines, into: pixels, stride: stride, width: w, height: h)
             })
         } else if let frame = held {
             _ = try? output.present(frame, counted: false)

@@ -51,7 +51,7 @@ extension PipcamApp {
         let stats = frames.stats
         return InstanceStatus(
             state: pip.phase.statusName, source: frames.status.name ?? options.sourceName, camera: frames.status.camera.description,
-            shown: stats.shown, dropped: stats.dropped, unseen: stats.unseen, fps: stats.fps, pip: pip.pipFrame,
+            holder: frames.status.holder, shown: stats.shown, dropped: stats.dropped, unseen: stats.unseen, fps: stats.fps, pip: pip.pipFrame,
             main: (window != 0 ? loop.display.rootGeometry(of: window) : nil) ?? fallback,
             // Viewable, not just mapped: an embedded view stays mapped in a minimized embedder.
             mainVisible: window != 0 && loop.display.isViewable(window) == true, share: pump.share.map(SharedStreamStatus.init(share:)))

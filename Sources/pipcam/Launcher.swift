@@ -101,8 +101,12 @@ struct Launcher {
     /// (saying so) standing in until a camera is plugged in (`standIn`: the app runs a `CameraFinder`).
     private func makeSource(_ spec: SourceSpec?, request: SourceRequest) -> (source: FrameSource, standIn: Bool) {
         if let spec { return (SourceFactory.make(spec, request: request), false) }
-        if let node = PipeWireCameras.list()?.first { return (PipeWireCamera(node: node.name, request: request), false) }
-        if let path = CameraDiscovery().firstCaptureCameraPath() { return (SourceFactory.make(.camera(path: path), request: request), false) }
+        // The virtual camera named for --share is never read back as the camera.
+        let shared = Set((command.shareDevice ?? nil).map { [CameraCycle.resolved($0)] } ?? [])
+        if let node = PipeWireCameras.list().flatMap({ PipeWireCameras.usable($0, excluding: shared).first }) {
+            return (PipeWireCamera(node: node.name, request: request), false)
+        }
+        if let path = CameraDiscovery().firstCaptureCameraPath(excluding: shared) { return (SourceFactory.make(.camera(path: path), request: request), false) }
         writeErrorLine("pipcam: no camera found; showing the built-in test source until one is plugged in")
         return (TestPatternSource(standsInForCamera: true), true)
     }

@@ -116,3 +116,50 @@ import PipCore
         #expect(!(access.makeCamera("/dev/video0", SourceRequest()) is PipeWireCamera))
     }
 }
+
+/// The finder's look at the daemon's nodes every two seconds: one connection kept between looks.
+@Suite struct PipeWireNodeWatchTests {
+    private let cam = PipeWireNode(id: 40, serial: 91, name: "cam")
+    private let sink = PipeWireNode(id: 60, serial: 130, name: "screen-share", mediaClass: "Video/Sink")
+
+    /// Connections handed out in turn, counted; none left: no daemon.
+    private final class Daemon: @unchecked Sendable {
+        var next: [FakePipeWire]
+        var connects = 0
+        init(_ next: [FakePipeWire]) { self.next = next }
+        func connect() throws(SourceError) -> PipeWireConnection {
+            connects += 1
+            guard !next.isEmpty else { throw SourceError.badInput(thing: "pipewire", reason: "no PipeWire daemon answers for this user") }
+            return next.removeFirst()
+        }
+    }
+
+    @Test func oneConnectionServesEveryLookAndSeesNodesComeAndGo() {
+        let fake = FakePipeWire(nodes: [sink])
+        let daemon = Daemon([fake])
+        let watch = PipeWireNodeWatch(connect: daemon.connect)
+        #expect(watch.cameras() == [])
+        #expect(watch.cameras() == [])
+        fake.nodes.append(cam)
+        fake.events.append(.nodeAdded(id: 40))
+        #expect(watch.cameras() == [cam])
+        fake.nodes.removeAll { $0.id == 40 }
+        fake.events.append(.nodeRemoved(id: 40, name: "cam"))
+        #expect(watch.cameras() == [])
+        #expect(daemon.connects == 1)
+        #expect(fake.log.filter { $0 == "claim" }.count == 3 && fake.log.last == "release", "handed back after every look")
+    }
+
+    @Test func aDaemonThatWentIsConnectedAgainAtALaterLook() {
+        let first = FakePipeWire(nodes: [cam]), second = FakePipeWire(nodes: [])
+        let daemon = Daemon([first])
+        let watch = PipeWireNodeWatch(connect: daemon.connect)
+        #expect(watch.cameras() == [cam])
+        first.alive = false
+        #expect(watch.cameras() == nil && first.log.last == "disconnect")
+        #expect(watch.cameras() == nil, "no daemon answers")
+        daemon.next = [second]
+        #expect(watch.cameras() == [])
+        #expect(daemon.connects == 3)
+    }
+}

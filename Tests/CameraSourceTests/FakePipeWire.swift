@@ -46,8 +46,14 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
 
     /// A buffer of `byteCount` bytes, every one `value`, as the producer fills it.
     func fill(byteCount: Int, value: UInt8, stride: Int = 0, skipped: Int = 0, sequence: UInt64? = nil) {
+        fill(bytes: [UInt8](repeating: value, count: byteCount), stride: stride, skipped: skipped, sequence: sequence)
+    }
+
+    /// A buffer holding `bytes`, as the daemon fills one.
+    func fill(bytes: [UInt8], stride: Int = 0, skipped: Int = 0, sequence: UInt64? = nil) {
+        let byteCount = bytes.count
         let block = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
-        block.initializeMemory(as: UInt8.self, repeating: value, count: byteCount)
+        bytes.withUnsafeBytes { block.copyMemory(from: $0.baseAddress!, byteCount: byteCount) }
         memory.append(block)
         producerSequence = sequence ?? producerSequence + 1
         filled.append(PipeWireBuffer(

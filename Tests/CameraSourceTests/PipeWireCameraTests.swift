@@ -103,6 +103,22 @@ import PipCore
         #expect(camera.frameFormat == .nv12 && camera.frameRate == 15)
     }
 
+    @Test func rgbxFramesAreShownAsBGRxTurnedAsTheyAreCopied() throws {
+        let rgbx = PipeWireStreamFormat(pixelFormat: .bgra, width: 2, height: 1, frameRate: 30, redFirst: true)
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: rgbx)
+        let (camera, _) = try started(fake)
+        #expect(camera.frameFormat == .bgra)
+        fake.fill(bytes: [0x10, 0x20, 0x30, 0xFF, 0x01, 0x02, 0x03, 0x00])
+        let frame = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect((0..<8).map { frame.plane0.base.load(fromByteOffset: $0, as: UInt8.self) } == [0x30, 0x20, 0x10, 0xFF, 0x03, 0x02, 0x01, 0x00])
+        // BGRx itself is copied as it comes.
+        fake.change(to: PipeWireStreamFormat(pixelFormat: .bgra, width: 2, height: 1, frameRate: 30))
+        fake.fill(bytes: [0x10, 0x20, 0x30, 0xFF, 0x01, 0x02, 0x03, 0x00])
+        camera.recycle(bufferIndex: frame.bufferIndex)
+        let plain = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect((0..<8).map { plain.plane0.base.load(fromByteOffset: $0, as: UInt8.self) } == [0x10, 0x20, 0x30, 0xFF, 0x01, 0x02, 0x03, 0x00])
+    }
+
     @Test func theNodeGoingIsADisconnectionUntilANodeOfItsNameComesBack() throws {
         let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
         let (camera, _) = try started(fake)
@@ -146,6 +162,27 @@ import PipCore
         restarted.fill(byteCount: 16, value: 3)
         _ = try #require(expectFrame(try camera.nextFrame(now: t0 + ms(3001))))
         #expect(camera.cameraState == .streaming)
+    }
+
+    /// The window resized: the stream asks again for the mode of the new size, only when that is
+    /// another mode (the same rung of the ladder asks nothing), and frames flow in the new format.
+    @Test func aWindowAtAnotherSizeAsksForTheModeThatSuitsIt() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        camera.apply(SourceControls(displaySize: .init(width: 480, height: 270)))
+        camera.apply(SourceControls(displaySize: .init(width: 1280, height: 720)))
+        #expect(fake.opened.count == 1, "before the capture thread took the connection over: remembered only")
+        _ = try camera.nextFrame(now: t0)
+        #expect(fake.opened.map(\.width) == [640, 1280], "asked again once the capture thread has the connection")
+        camera.apply(SourceControls(displaySize: .init(width: 1200, height: 700)))
+        #expect(fake.opened.count == 2, "the same rung of modes: not asked again")
+        let big = PipeWireStreamFormat(pixelFormat: .mjpeg, width: 1920, height: 1080, frameRate: 30)
+        fake.formatOnOpen = big
+        camera.apply(SourceControls(displaySize: .init(width: 1600, height: 900)))
+        #expect(fake.opened.map(\.width) == [640, 1280, 1920] && fake.opened.last?.formats.first == .mjpeg)
+        #expect(fake.active == true && camera.cameraState == .streaming)
+        _ = try camera.nextFrame(now: t0)
+        #expect(camera.frameWidth == 1920 && camera.frameFormat == .mjpeg)
     }
 
     @Test func idlePausesTheStreamAndResumesIt() throws {

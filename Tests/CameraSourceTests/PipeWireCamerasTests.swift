@@ -20,6 +20,21 @@ import Testing
         #expect(PipeWireCameras.cameras(among: [sameByLibcamera]).map(\.id) == [41], "libcamera alone is kept")
     }
 
+    @Test func theDaemonsOwnCamerasComeBeforeNodesProgramsPublish() throws {
+        #expect(PipeWireCameras.cameras(among: [published, mipi, laptop]).map(\.id) == [42, 40, 50])
+        #expect(try PipeWireCameras.choose(nil, among: [published, laptop]) == laptop)
+    }
+
+    @Test func theVirtualCameraPipcamFeedsIsNeverUsable() {
+        let loopback = PipeWireNode(id: 44, serial: 95, name: "v4l2_input.platform-v4l2loopback-000", deviceAPI: "v4l2", devicePath: "/dev/video10")
+        let resolve = { (path: String) in path == "/dev/v4l/by-id/pipcam" ? "/dev/video10" : path }
+        let usable = PipeWireCameras.usable([loopback, laptop, published], excluding: ["/dev/video10"], resolve: resolve)
+        #expect(usable.map(\.id) == [40, 50])
+        let byLink = PipeWireNode(id: 45, serial: 96, name: "loop", deviceAPI: "v4l2", devicePath: "/dev/v4l/by-id/pipcam")
+        #expect(PipeWireCameras.usable([byLink], excluding: ["/dev/video10"], resolve: resolve).isEmpty)
+        #expect(PipeWireCameras.usable([loopback], excluding: [], resolve: resolve) == [loopback])
+    }
+
     @Test func noNameIsTheFirstCamera() throws {
         #expect(try PipeWireCameras.choose(nil, among: all) == laptop)
         #expect(throws: SourceError.badInput(thing: "pipewire", reason: "no camera node in PipeWire")) {

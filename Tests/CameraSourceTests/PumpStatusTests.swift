@@ -188,3 +188,28 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         #expect(pump.mailbox.replacedCount > 30)
     }
 }
+
+/// Who holds a camera in use by another program: in the status, looked up as `HolderWatch` says.
+@Suite(.serialized) struct PumpHolderTests {
+    @Test func aCameraInUseNamesItsHolderInTheStatusAndNoneOnceItStreams() {
+        let source = StatusSource(mirrored: false)
+        source.set(name: "/dev/video7")
+        let looked = Locked([String]())
+        let pump = FramePump(source: source, lookUpHolder: { path in
+            looked.withLock { $0.append(path) }
+            return "firefox, pid 4242"
+        })
+        pump.run()
+        defer { pump.stop() }
+        #expect(eventually { source.asked > 3 })
+        #expect(pump.mailbox.status.holder == nil && looked.withLock { $0 }.isEmpty, "streaming: nobody is looked for")
+        source.set(.interrupted(.inUse))
+        #expect(eventually { pump.mailbox.status.holder == "firefox, pid 4242" })
+        #expect(pump.mailbox.status.camera == .interrupted(.inUse))
+        let asked = source.asked
+        #expect(eventually { source.asked > asked + 20 })
+        #expect(looked.withLock { $0 } == ["/dev/video7"], "looked up once, not at every turn of the loop")
+        source.set(.streaming)
+        #expect(eventually { pump.mailbox.status.holder == nil && pump.mailbox.status.camera == .streaming })
+    }
+}

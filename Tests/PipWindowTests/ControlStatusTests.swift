@@ -28,6 +28,16 @@ import Testing
         #expect(status.json.encoded.hasSuffix(#""readers":2,"latency_p50_ms":0.25,"latency_p99_ms":1.5}}"#))
     }
 
+    /// A camera in use by another program: who holds it, right after `camera`, when known.
+    @Test func aCameraInUseNamesItsHolderAfterTheCamera() {
+        var status = sample
+        status.camera = "interrupted:in-use"
+        status.holder = "firefox, pid 4242"
+        #expect(status.json.encoded.hasPrefix(
+            #"{"state":"active","source":"/dev/video0","camera":"interrupted:in-use","holder":"firefox, pid 4242","shown":1234,"#))
+        #expect(!sample.json.encoded.contains("holder"))
+    }
+
     @Test func fieldOrderIsTheContractsOrder() throws {
         let keys = sample.json.encoded.matches(of: /"([a-z]+)":/).map { String($0.output.1) }
         #expect(

@@ -77,6 +77,43 @@ import Testing
         #expect(white == 100, "only the icon is white: \(white) pixels")
     }
 
+    /// pipcam's own lines (who holds the camera): the atlas's cells side by side, `?` for what it
+    /// lacks, cut with "..." past the longest.
+    @Test func aTextLineIsTheGlyphCellsSideBySide() throws {
+        let atlas = try #require(AlphaMask.asset("glyphs"))
+        let cell = atlas.width / 95
+        #expect(cell * 95 == atlas.width && cell == 8 && atlas.height == 16)
+        /// The cell at column `column` of `mask`, row after row.
+        func cut(_ column: Int, of mask: AlphaMask) -> [UInt8] {
+            var out: [UInt8] = []
+            for y in 0..<mask.height {
+                let start: Int = y * mask.width + column * cell
+                out += mask.alpha[start..<(start + cell)]
+            }
+            return out
+        }
+        func glyph(_ c: Character) -> [UInt8] { cut(Int(c.asciiValue! - 32), of: atlas) }
+        func cells(of mask: AlphaMask) -> [[UInt8]] { (0..<(mask.width / cell)).map { cut($0, of: mask) } }
+        let line = try #require(TextLine.mask("pid 42é"))
+        #expect(line.width == 7 * cell && line.height == 16)
+        #expect(cells(of: line) == ["p", "i", "d", " ", "4", "2", "?"].map(glyph), "é, outside ASCII, is one ?")
+        #expect(glyph("p") != glyph("d") && glyph(" ").allSatisfy { $0 == 0 })
+        let cut = try #require(TextLine.mask(String(repeating: "x", count: 80), maxCharacters: 10))
+        #expect(cells(of: cut) == Array(repeating: glyph("x"), count: 7) + Array(repeating: glyph("."), count: 3))
+        #expect(TextLine.mask("") == nil)
+        #expect(try #require(TextLine.mask("ab", doubleSize: true)).height == 32)
+    }
+
+    /// A camera in use says who holds it on the notice's second line; other notices do not.
+    @Test func theInUseNoticeNamesTheHolder() throws {
+        let notices = NoticeAssets(doubleSize: false)
+        let held = try #require(notices.notice(for: .interrupted(.inUse), holder: "firefox, pid 4242"))
+        #expect(held.lines.count == 2 && held.lines[1] == TextLine.mask("Held by firefox, pid 4242"))
+        #expect(notices.notice(for: .interrupted(.inUse), holder: nil)?.lines.count == 1)
+        #expect(notices.notice(for: .interrupted(.disconnected), holder: "firefox, pid 4242")?.lines.count == 1)
+        #expect(notices.notice(for: .streaming, holder: "x") == nil)
+    }
+
     @Test func partialOpacityScalesTheMask() {
         let layout = PixelLayout.xrgb
         var image = [UInt32](repeating: layout.pixel(red: 0, green: 0, blue: 0), count: 1)

@@ -125,7 +125,7 @@ int pwshim_next_event(pwshim *ctx, pwshim_event *out);
 /* ---- streams ---- */
 
 /* format bits for pwshim_stream_params.formats; order of preference is
- * YUY2, NV12, I420, RGBx, BGRx, MJPG unless `mjpg_first` is set. */
+ * YUY2, NV12, I420, BGRx, RGBx, MJPG unless `mjpg_first` is set. */
 enum {
 	PWSHIM_FMT_YUY2 = 1 << 0,
 	PWSHIM_FMT_NV12 = 1 << 1,

@@ -70,7 +70,8 @@ public final class LibPipeWire: PipeWireConnection {
         guard let context else { throw SourceError.runtime(thing: "pipewire", reason: "not connected") }
         closeStream()
         var params = pwshim_stream_params()
-        params.formats = request.formats.reduce(0) { $0 | (Self.bits[$1] ?? 0) }
+        // 32-bit RGB either way round: RGBx is turned into BGRx as it is copied.
+        params.formats = request.formats.reduce(0) { $0 | (Self.bits[$1] ?? 0) | ($1 == .bgra ? UInt32(PWSHIM_FMT_RGBX) : 0) }
         params.mjpg_first = request.formats.first == .mjpeg ? 1 : 0
         params.width = Int32(request.width)
         params.height = Int32(request.height)
@@ -99,11 +100,12 @@ public final class LibPipeWire: PipeWireConnection {
     public var streamFormat: PipeWireStreamFormat? {
         guard let stream else { return nil }
         var format = pwshim_format()
-        guard Int(pwshim_stream_format(stream, &format)) == PWSHIM_OK,
-            let pixelFormat = Self.bits.first(where: { $0.value == format.format })?.key
-        else { return nil }
+        guard Int(pwshim_stream_format(stream, &format)) == PWSHIM_OK else { return nil }
+        let redFirst = format.format == UInt32(PWSHIM_FMT_RGBX)
+        guard let pixelFormat = redFirst ? PixelFormat.bgra : Self.bits.first(where: { $0.value == format.format })?.key else { return nil }
         let rate = format.fps_denom > 0 && format.fps_num > 0 ? Double(format.fps_num) / Double(format.fps_denom) : nil
-        return PipeWireStreamFormat(pixelFormat: pixelFormat, width: Int(format.width), height: Int(format.height), frameRate: rate)
+        return PipeWireStreamFormat(
+            pixelFormat: pixelFormat, width: Int(format.width), height: Int(format.height), frameRate: rate, redFirst: redFirst)
     }
 
     public func takeNewestBuffer() -> PipeWireBuffer? {

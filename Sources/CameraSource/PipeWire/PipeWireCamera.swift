@@ -33,7 +33,10 @@ public final class PipeWireCamera: FrameSource {
     public static let longestReconnectNanoseconds: Int64 = 30_000_000_000
 
     private let wanted: String?
-    private let request: SourceRequest
+    /// The size frames are shown at, as the window last said.
+    private var request: SourceRequest
+    /// What the open stream asked for.
+    private var asked: PipeWireStreamRequest?
     private let connect: PipeWireConnector
     private var connection: PipeWireConnection?
     /// The camera node streamed from; a node of that name that appears is the camera back.
@@ -47,6 +50,8 @@ public final class PipeWireCamera: FrameSource {
     private var reconnectAt: MonotonicInstant?
     private var reconnectWait: Int64 = 1_000_000_000
     private var layout: V4L2FrameLayout?
+    /// RGBx frames: turned into BGRx as they are copied.
+    private var redFirst = false
     private var ring = BufferRing()
     private var sequence: UInt64 = 0
     private var lastProducerSequence: UInt64?
@@ -72,7 +77,9 @@ public final class PipeWireCamera: FrameSource {
             c.settle()
             let chosen = try PipeWireCameras.choose(wanted, among: c.nodes)
             node = chosen
-            try c.openStream(PipeWireCameras.streamRequest(target: chosen.name, for: request))
+            let ask = PipeWireCameras.streamRequest(target: chosen.name, for: request)
+            try c.openStream(ask)
+            asked = ask
             try c.dispatch(for: name, until: "a format from \(chosen.name)") { _ in c.streamFormat != nil }
             adopt(c.streamFormat)
             // Paused while no thread owns the connection: no frame is handled in between.
@@ -97,6 +104,7 @@ public final class PipeWireCamera: FrameSource {
             c.claimThread()
             claimed = true
             c.setActive(!idle)
+            askAgainIfNeeded()
         }
         guard c.dispatch() else {
             lose(c, now: now, "the PipeWire daemon went away")
@@ -121,9 +129,37 @@ public final class PipeWireCamera: FrameSource {
     /// off) and resumes it after; throttled, one frame in 2ⁿ is kept.
     public func apply(_ controls: SourceControls) {
         throttle = controls.throttle
+        if let size = controls.displaySize { follow(size) }
         guard controls.idle != idle else { return }
         idle = controls.idle
         if claimed, streamOpen { connection?.setActive(!idle) }
+    }
+
+    /// Shown at another size: the stream asks again for the mode that suits it, when that is
+    /// another one (a node another program already runs keeps its own, which pipcam scales).
+    /// Frames already copied out stay shown meanwhile.
+    private func follow(_ size: SourceControls.DisplaySize) {
+        guard size.width != request.displayWidth || size.height != request.displayHeight else { return }
+        request.displayWidth = size.width
+        request.displayHeight = size.height
+        askAgainIfNeeded()
+    }
+
+    /// Opens the stream again with the request for the size shown now, if it is another one;
+    /// only on the thread that owns the connection.
+    private func askAgainIfNeeded() {
+        guard claimed, streamOpen, let c = connection, let node else { return }
+        let ask = PipeWireCameras.streamRequest(target: node.name, for: request)
+        guard ask != asked else { return }
+        do {
+            try c.openStream(ask)
+            asked = ask
+            c.setActive(!idle)
+        } catch {
+            say("pipcam: \(error)")
+            streamOpen = false
+            interruption = .disconnected
+        }
     }
 
     // MARK: frames
@@ -145,7 +181,11 @@ public final class PipeWireCamera: FrameSource {
             : layout
         let bytes = min(buffer.byteCount, frameLayout.minimumBytes ?? buffer.byteCount)
         ring.reserve(index, byteCount: bytes, keeping: 0)
-        ring.bases[index].copyMemory(from: buffer.base, byteCount: bytes)
+        if redFirst {
+            Self.copySwappingRedAndBlue(from: buffer.base, to: ring.bases[index], byteCount: bytes)
+        } else {
+            ring.bases[index].copyMemory(from: buffer.base, byteCount: bytes)
+        }
         return frameLayout.frame(
             base: ring.bases[index], bytesUsed: bytes, timestamp: buffer.timestamp, sequence: sequence, bufferIndex: index)
     }
@@ -161,6 +201,17 @@ public final class PipeWireCamera: FrameSource {
         frameHeight = format.height
         frameFormat = format.pixelFormat
         frameRate = format.frameRate
+        redFirst = format.redFirst
+    }
+
+    /// R G B x pixels as B G R x (bytes 0 and 2 of each 32-bit pixel exchanged).
+    static func copySwappingRedAndBlue(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, byteCount: Int) {
+        let pixels = byteCount / 4
+        let from = source.assumingMemoryBound(to: UInt32.self), to = target.assumingMemoryBound(to: UInt32.self)
+        for i in 0..<pixels {
+            let p = from[i]
+            to[i] = (p & 0xFF00_FF00) | ((p & 0xFF) << 16) | ((p >> 16) & 0xFF)
+        }
     }
 
     // MARK: what the daemon says
@@ -197,7 +248,9 @@ public final class PipeWireCamera: FrameSource {
     private func reopen(on c: PipeWireConnection) {
         guard let name = node?.name, let back = PipeWireCameras.cameras(among: c.nodes).first(where: { $0.name == name }) else { return }
         do {
-            try c.openStream(PipeWireCameras.streamRequest(target: back.name, for: request))
+            let ask = PipeWireCameras.streamRequest(target: back.name, for: request)
+            try c.openStream(ask)
+            asked = ask
             node = back
             streamOpen = true
             c.setActive(!idle)

@@ -2,14 +2,25 @@ import PipCore
 
 /// Which PipeWire nodes are cameras, and which one `--source pipewire[:NAME]` means: pure.
 public enum PipeWireCameras {
-    /// The camera nodes, in the registry's order, each device once: a camera both the V4L2 and the
-    /// libcamera monitor publish is taken through V4L2 (it offers the formats pipcam reads).
+    /// The camera nodes, each device once: a camera both the V4L2 and the libcamera monitor
+    /// publish is taken through V4L2 (it offers the formats pipcam reads). The daemon's own
+    /// cameras come first, then the nodes programs publish (a virtual camera, another pipcam's
+    /// share), each in the registry's order.
     public static func cameras(among nodes: [PipeWireNode]) -> [PipeWireNode] {
         let cameras = nodes.filter(\.isCamera)
-        return cameras.filter { node in
+        let once = cameras.filter { node in
             guard node.deviceAPI == "libcamera", !node.devicePath.isEmpty else { return true }
             return !cameras.contains { $0.deviceAPI == "v4l2" && $0.devicePath == node.devicePath }
         }
+        return once.filter { !$0.deviceAPI.isEmpty } + once.filter { $0.deviceAPI.isEmpty }
+    }
+
+    /// `cameras` without those whose device is among `excluding` (the virtual camera pipcam feeds:
+    /// reading it back would show pipcam's own picture), compared as `resolve` gives the paths.
+    public static func usable(
+        _ cameras: [PipeWireNode], excluding: Set<String>, resolve: (String) -> String = CameraCycle.resolved
+    ) -> [PipeWireNode] {
+        cameras.filter { $0.devicePath.isEmpty || !excluding.contains(resolve($0.devicePath)) }
     }
 
     /// The camera `wanted` names (nil: the first camera): its `node.name`, its serial, its
@@ -78,7 +89,7 @@ extension PipeWireCameras {
     public static func cycle(
         nodes: [PipeWireNode], devices: [String], excluding: Set<String> = [], resolve: (String) -> String = CameraCycle.resolved
     ) -> [String] {
-        let cameras = cameras(among: nodes).filter { $0.devicePath.isEmpty || !excluding.contains(resolve($0.devicePath)) }
+        let cameras = usable(cameras(among: nodes), excluding: excluding, resolve: resolve)
         let covered = Set(cameras.map(\.devicePath).filter { !$0.isEmpty }.map(resolve))
         return cameras.map { "pipewire:" + $0.name } + devices.filter { !covered.contains(resolve($0)) }
     }

@@ -44,11 +44,14 @@ public struct PipeWireStreamFormat: Sendable, Equatable {
     public var height: Int
     /// Frames per second, when the format says.
     public var frameRate: Double?
-    public init(pixelFormat: PixelFormat, width: Int, height: Int, frameRate: Double?) {
+    /// RGBx: `.bgra` frames with red and blue the other way round (turned as they are copied).
+    public var redFirst: Bool
+    public init(pixelFormat: PixelFormat, width: Int, height: Int, frameRate: Double?, redFirst: Bool = false) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
         self.frameRate = frameRate
+        self.redFirst = redFirst
     }
 }
 

@@ -4,12 +4,11 @@ extension CameraFinder.Access {
     /// device is among `never` (the virtual camera pipcam feeds) are left out either way.
     public static func anyRoute(
         excluding never: Set<String> = [],
-        pipeWireCameras: @escaping @Sendable () -> [PipeWireNode]? = { PipeWireCameras.list() }
+        pipeWireCameras: @escaping @Sendable () -> [PipeWireNode]? = PipeWireNodeWatch().cameras
     ) -> CameraFinder.Access {
         let direct = v4l2(excluding: never)
         let nodes: @Sendable () -> [String] = {
-            (pipeWireCameras() ?? []).filter { $0.devicePath.isEmpty || !never.contains(CameraCycle.resolved($0.devicePath)) }
-                .map { "pipewire:" + $0.name }
+            PipeWireCameras.usable(pipeWireCameras() ?? [], excluding: never).map { "pipewire:" + $0.name }
         }
         return CameraFinder.Access(
             listNodes: { nodes() + direct.listNodes() },
@@ -17,5 +16,48 @@ extension CameraFinder.Access {
             makeCamera: { id, request in
                 id.hasPrefix("pipewire:") ? PipeWireCamera(node: String(id.dropFirst(9)), request: request) : direct.makeCamera(id, request)
             })
+    }
+}
+
+/// The daemon's camera nodes for a finder that looks every two seconds: one connection kept open
+/// between looks (a new client at each look would set the daemon and its session manager to work
+/// every time), caught up at each look without waiting; connected again at a later look once
+/// the daemon went away. Used from one thread at a time (the finder's); the connection is handed
+/// back between looks, so that it may be closed from any thread.
+public final class PipeWireNodeWatch: @unchecked Sendable {
+    private let connect: PipeWireConnector
+    private var connection: PipeWireConnection?
+
+    public init(connect: @escaping PipeWireConnector = LibPipeWire.connect) { self.connect = connect }
+
+    deinit { connection?.disconnect() }
+
+    /// The camera nodes now; nil when no daemon answers.
+    public func cameras() -> [PipeWireNode]? {
+        if let c = connection {
+            c.claimThread()
+            guard c.dispatch() else {
+                c.disconnect()
+                connection = nil
+                return nil
+            }
+            var added = false
+            while let event = c.nextEvent() {
+                if case .nodeAdded = event { added = true }
+            }
+            // A new node's description and device path follow it.
+            if added { c.settle() }
+            c.releaseThread()
+            return PipeWireCameras.cameras(among: c.nodes)
+        }
+        guard let c = try? connect() else { return nil }
+        guard (try? c.dispatch(for: "pipewire", until: "the daemon's node list", { $0 == .registryReady })) != nil else {
+            c.disconnect()
+            return nil
+        }
+        c.settle()
+        c.releaseThread()
+        connection = c
+        return PipeWireCameras.cameras(among: c.nodes)
     }
 }

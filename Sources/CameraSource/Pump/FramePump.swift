@@ -26,6 +26,9 @@ public final class FramePump: @unchecked Sendable {
     private let clock: @Sendable () -> MonotonicInstant
     /// The source's name when the pump was made; the status carries a name only once it differs.
     private let startName: String
+    /// Who holds a camera in use by another program, and how to find out (a /proc scan).
+    private var holders = HolderWatch()
+    private let lookUpHolder: @Sendable (String) -> String?
     /// Posted by the capture thread as it ends.
     private let ended = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
     /// How long `stop` waits for the capture thread before leaving it behind.
@@ -38,10 +41,13 @@ public final class FramePump: @unchecked Sendable {
     ///   - share: a virtual camera to write every captured frame to. While it is fed the camera
     ///     keeps its mode (chosen for the call, not the window) and is never throttled.
     ///   - now: the clock (tests pass one they move on themselves).
+    ///   - lookUpHolder: who has a device open, e.g. `firefox, pid 4242` (tests pass their own).
     public init(
         source: FrameSource, mailbox: FrameMailbox = FrameMailbox(), governor: PressureGovernor = PressureGovernor(),
-        share: LoopbackShare? = nil, now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now
+        share: LoopbackShare? = nil, now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now,
+        lookUpHolder: @escaping @Sendable (String) -> String? = { DeviceOpeners.holderText(of: $0) }
     ) {
+        self.lookUpHolder = lookUpHolder
         self.source = source
         self.share = share
         self.mailbox = mailbox
@@ -160,9 +166,11 @@ public final class FramePump: @unchecked Sendable {
 
     private func publishStatus() {
         share?.frameRateChanged(source.frameRate)
+        let camera = source.cameraState
+        let holder = holders.update(camera: camera, device: source.name, now: clock(), lookUp: lookUpHolder)
         mailbox.publish(SourceStatus(
-            camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames,
-            name: source.name == startName ? nil : source.name, isLive: source.isLive))
+            camera: camera, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames,
+            name: source.name == startName ? nil : source.name, isLive: source.isLive, holder: holder))
         if source.needsBuffersBack { mailbox.requestRelease() }
     }
 

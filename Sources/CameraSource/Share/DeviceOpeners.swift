@@ -44,12 +44,18 @@ public enum DeviceOpeners {
         return holders.sorted { $0.pid < $1.pid }
     }
 
+    /// Who holds `path`, e.g. `firefox, pid 4242` (several: `; `-separated); nil when nobody
+    /// can be seen.
+    public static func holderText(of path: String, proc: String = "/proc") -> String? {
+        guard let holders = holders(of: path, proc: proc), !holders.isEmpty else { return nil }
+        return holders.map(\.description).joined(separator: "; ")
+    }
+
     /// Why a camera cannot be opened, with who holds it when that can be seen:
     /// `in use by another application (firefox, pid 4242)`.
     public static func inUseReason(of path: String, proc: String = "/proc") -> String {
         let reason = CameraInterruption.inUse.reason
-        guard let holders = holders(of: path, proc: proc), !holders.isEmpty else { return reason }
-        return "\(reason) (\(holders.map(\.description).joined(separator: "; ")))"
+        return holderText(of: path, proc: proc).map { "\(reason) (\($0))" } ?? reason
     }
 
     private static func read(_ path: String) -> String? {

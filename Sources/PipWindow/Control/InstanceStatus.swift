@@ -6,6 +6,9 @@ public struct InstanceStatus: Sendable, Equatable {
     public var source: String
     /// `streaming`, `waiting` or `interrupted:<reason>`.
     public var camera: String
+    /// Who holds the camera while it is `interrupted:in-use`, when that can be seen
+    /// (`firefox, pid 4242`).
+    public var holder: String?
     public var shown: Int
     public var dropped: Int
     /// Frames given back unshown while no window showed video.
@@ -20,9 +23,10 @@ public struct InstanceStatus: Sendable, Equatable {
     public var share: SharedStreamStatus?
 
     public init(
-        state: String, source: String, camera: String, shown: Int, dropped: Int, unseen: Int = 0, fps: Double, pip: Rect,
-        main: Rect, mainVisible: Bool, share: SharedStreamStatus? = nil
+        state: String, source: String, camera: String, holder: String? = nil, shown: Int, dropped: Int, unseen: Int = 0,
+        fps: Double, pip: Rect, main: Rect, mainVisible: Bool, share: SharedStreamStatus? = nil
     ) {
+        self.holder = holder
         self.share = share
         self.state = state
         self.source = source
@@ -43,6 +47,7 @@ public struct InstanceStatus: Sendable, Equatable {
         }
         return .object([
             ("state", .string(state)), ("source", .string(source)), ("camera", .string(camera)),
+        ] + (holder.map { [("holder", .string($0))] } ?? []) + [
             ("shown", .integer(shown)), ("dropped", .integer(dropped)), ("unseen", .integer(unseen)),
             ("fps", .number(fps, decimals: 2)),
             ("pip", .object(frame(pip))), ("main", .object(frame(main) + [("visible", .bool(mainVisible))])),

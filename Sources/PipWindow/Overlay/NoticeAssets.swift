@@ -11,15 +11,25 @@ package struct NoticeAssets {
     /// The space the PiP controls' bottom row takes above a window's bottom edge, which the
     /// banner stays clear of.
     package let controlsClearance: Int
+    private let doubleSize: Bool
 
     /// - Parameter doubleSize: 2× text, as the PiP controls have on a high-DPI screen. The
     ///   camera-off icon is the 2× one at both: it is meant large.
     package init(doubleSize: Bool) {
+        self.doubleSize = doubleSize
         noCamera = AlphaMask.asset("notice-no-camera", doubleSize: doubleSize)!
         cameraOff = AlphaMask.asset("camera-off", doubleSize: true)!
         inUse = AlphaMask.asset("notice-in-use", doubleSize: doubleSize)!
         disconnected = AlphaMask.asset("notice-disconnected", doubleSize: doubleSize)!
         controlsClearance = PipControls.bottomClearance(doubleSize: doubleSize)
+    }
+
+    /// The notice's icon and lines in `state`: a camera in use says who holds it (`holder`,
+    /// e.g. `firefox, pid 4242`) on a second line when that is known.
+    package func notice(for state: CameraState, holder: String?) -> (icon: AlphaMask, lines: [AlphaMask])? {
+        guard let notice = notice(for: state) else { return nil }
+        let held = state == .interrupted(.inUse) ? holder.flatMap { TextLine.mask("Held by \($0)", doubleSize: doubleSize) } : nil
+        return (notice.icon, [notice.text] + (held.map { [$0] } ?? []))
     }
 
     /// The notice that replaces the picture in `state`, or nil when frames are shown.

@@ -46,6 +46,22 @@ struct PipeWireSourceTests {
         #expect(pipcam.isRunning && reader.process.isRunning)
     }
 
+    /// 32-bit RGB either way round shows its colours: RGBx is turned into BGRx as it is copied.
+    @Test(arguments: ["RGBx", "BGRx"])
+    func thirtyTwoBitRGBNodesShowTheirColours(format: String) throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        try pw.publishCamera("cam", format: format, size: (320, 180), pattern: "red")
+        let (pipcam, window) = try x.startPip(["--source", "pipewire:cam", "--size", "320x180"], extraEnvironment: pw.environment)
+        var mean = RGB(0, 0, 0)
+        let red = eventually(timeout: .seconds(10)) {
+            mean = (try? x.screenshot(of: window).meanColor()) ?? mean
+            return mean.red > 200 && mean.green < 60 && mean.blue < 60
+        }
+        #expect(red, "a red \(format) node shows as \(mean) (stderr: \(pipcam.stderrText))")
+        #expect(pipcam.isRunning)
+    }
+
     @Test func aNodeThatGoesIsADisconnectionAndOneOfItsNameComingBackStreamsAgain() throws {
         let x = try makeServer()
         let pw = try PrivatePipeWire(on: x)

@@ -30,14 +30,18 @@ struct PrivatePipeWire {
     /// What the daemon's clients need besides the server's environment.
     var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": bus] }
 
-    /// Publishes a camera node `name` sending `format` (`yuy2` or `mjpeg`) frames of `size` at `fps`.
+    /// Publishes a camera node `name` sending `format` frames (`yuy2`, `mjpeg`, or a GStreamer raw
+    /// format such as `RGBx`) of `size` at `fps`, showing videotestsrc's `pattern` (bars by default).
     @discardableResult
-    func publishCamera(_ name: String, format: String = "yuy2", size: (Int, Int) = (640, 360), fps: Int = 30) throws -> RunningProcess {
-        let raw = "video/x-raw,format=\(format == "mjpeg" ? "I420" : "YUY2"),width=\(size.0),height=\(size.1),framerate=\(fps)/1"
+    func publishCamera(
+        _ name: String, format: String = "yuy2", size: (Int, Int) = (640, 360), fps: Int = 30, pattern: String = "smpte"
+    ) throws -> RunningProcess {
+        let rawFormat = format == "mjpeg" ? "I420" : format == "yuy2" ? "YUY2" : format
+        let raw = "video/x-raw,format=\(rawFormat),width=\(size.0),height=\(size.1),framerate=\(fps)/1"
         let encode = format == "mjpeg" ? ["!", "jpegenc", "!", "image/jpeg,width=\(size.0),height=\(size.1),framerate=\(fps)/1"] : []
         let properties = "p,media.class=Video/Source,media.role=Camera,node.name=\(name),node.description=Test_\(name)"
         let process = try x.start(
-            ["gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "!", raw] + encode
+            ["gst-launch-1.0", "-q", "videotestsrc", "is-live=true", "pattern=\(pattern)", "!", raw] + encode
                 + ["!", "pipewiresink", "mode=provide", "stream-properties=\(properties)"],
             extraEnvironment: environment)
         try waitUntil("camera node \(name)", timeout: .seconds(10)) { try nodeList().contains("node.name = \"\(name)\"") }

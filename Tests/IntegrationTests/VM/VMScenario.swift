@@ -43,7 +43,8 @@ enum VMScenario: String, CaseIterable, Sendable {
         case .listCameras: 60
         case .shareReader, .switchCameras: 180
         case .shareUnplug: 150
-        case .loopbackSource, .shareErrors, .pipewireCamera: 120
+        case .loopbackSource, .shareErrors: 120
+        case .pipewireCamera: 150
         default: 90
         }
     }

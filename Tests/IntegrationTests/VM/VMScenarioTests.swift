@@ -108,6 +108,11 @@ struct VMScenarioTests {
             guard pipcam.firstLine(containing: "in use by another application (v4l2-ctl, pid ") != nil else {
                 throw HarnessError("no stderr line naming the holder v4l2-ctl: \(pipcam.firstLine(containing: "in use")?.text ?? "none")")
             }
+            // So does the status (the window's notice draws the same text).
+            let named = (try? run.status())?["holder"] as? String ?? ""
+            guard named == "v4l2-ctl, pid \(holder.pid)" else {
+                throw HarnessError("status names the holder '\(named)', expected 'v4l2-ctl, pid \(holder.pid)'")
+            }
             // Stays up and keeps saying so while the other process streams.
             let check = GuestClock.now()
             guard try run.wait(10, until: { pipcam.firstStats(after: check + 2) { $0.camera == .interrupted(.inUse) } != nil }) else {
