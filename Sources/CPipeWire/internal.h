@@ -113,6 +113,7 @@ struct pwshim_stream {
 	int allow_dmabuf;
 	struct pw_buffer *bufs[MAXBUF];
 	int held_flag[MAXBUF];
+	struct pwshim_map *maps[MAXBUF];	/* own mapping of each buffer's memfd, or NULL */
 	int n_bufs;
 	int held;
 	uint64_t frames;

@@ -2,6 +2,10 @@
  * caller and queued back. */
 #include "internal.h"
 
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 /* ---------------------------------------------------------------- streams */
 
 static const struct { uint32_t bit; uint32_t spa; const char *name; } fmt_table[] = {
@@ -124,11 +128,73 @@ static void on_param_changed(void *data, uint32_t id, const struct spa_pod *para
 			s->fmt.format_name);
 }
 
+/* The shim's own mapping of a buffer's memory: readable through it until the last
+ * reference goes, whatever happens to the buffer, the stream or the connection
+ * meanwhile. */
+struct pwshim_map {
+	atomic_int refs;
+	void *base;
+	size_t len;
+	size_t delta;	/* the buffer's start inside the mapping */
+};
+
+static struct pwshim_map *map_buffer(struct spa_data *d)
+{
+	struct pwshim_map *m;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t at;
+	if (d->maxsize == 0 || page <= 0)
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	if (d->type == SPA_DATA_MemFd && d->fd >= 0) {
+		off_t start = (off_t)(d->mapoffset & ~(uint32_t)(page - 1));
+		m->delta = d->mapoffset - (uint32_t)start;
+		m->len = m->delta + d->maxsize;
+		/* private and writable: a stray write lands in a copy of the page, never in
+		 * the daemon's memory or a fault; pages not written follow the producer's */
+		m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE, (int)d->fd, start);
+	} else if (d->data) {
+		/* The daemon's shared memory as the library mapped it (it hands buffers in one
+		 * memfd as plain pointers): a second mapping of the same pages, which the
+		 * library's unmapping leaves alone. Private memory cannot be, and is copied. */
+		at = (uintptr_t)d->data & ~(uintptr_t)(page - 1);
+		m->delta = (uintptr_t)d->data - at;
+		m->len = (m->delta + d->maxsize + (size_t)page - 1) & ~(size_t)(page - 1);
+		m->base = mremap((void *)at, 0, m->len, MREMAP_MAYMOVE);
+	} else {
+		m->base = MAP_FAILED;
+	}
+	if (m->base == MAP_FAILED) {
+		free(m);
+		return NULL;
+	}
+	atomic_init(&m->refs, 1);
+	return m;
+}
+
+void pwshim_map_ref(void *map)
+{
+	if (map)
+		atomic_fetch_add(&((struct pwshim_map *)map)->refs, 1);
+}
+
+void pwshim_map_unref(void *map)
+{
+	struct pwshim_map *m = map;
+	if (m && atomic_fetch_sub(&m->refs, 1) == 1) {
+		munmap(m->base, m->len);
+		free(m);
+	}
+}
+
 static void on_add_buffer(void *data, struct pw_buffer *b)
 {
 	pwshim_stream *s = data;
 	if (s->n_bufs < MAXBUF) {
 		s->held_flag[s->n_bufs] = 0;
+		s->maps[s->n_bufs] = b->buffer->n_datas == 1 ? map_buffer(&b->buffer->datas[0]) : NULL;
 		s->bufs[s->n_bufs++] = b;
 	}
 	s->fmt.n_buffers = s->n_bufs;
@@ -143,8 +209,10 @@ static void on_remove_buffer(void *data, struct pw_buffer *b)
 		if (s->bufs[i] == b) {
 			if (s->held_flag[i])
 				s->held--;	/* caller's handle is now stale */
+			pwshim_map_unref(s->maps[i]);
 			s->bufs[i] = s->bufs[s->n_bufs - 1];
 			s->held_flag[i] = s->held_flag[s->n_bufs - 1];
+			s->maps[i] = s->maps[s->n_bufs - 1];
 			s->n_bufs--;
 			break;
 		}
@@ -420,6 +488,10 @@ int pwshim_stream_dequeue(pwshim_stream *s, int latest, pwshim_frame *out)
 	out->handle = b;
 	idx = buf_index(s, b);
 	out->buffer_id = (uint32_t)(idx < 0 ? 0 : idx);
+	if (idx >= 0 && s->maps[idx] && (uint64_t)off + size <= d->maxsize) {
+		out->own_map = s->maps[idx];
+		out->own_data = (const uint8_t *)s->maps[idx]->base + s->maps[idx]->delta + off;
+	}
 	if (idx >= 0 && s->held_flag[idx]) {
 		/* the stream handed us a buffer we still hold: the producer has
 		 * overwritten it. Do not count it twice. */
@@ -468,6 +540,10 @@ void pwshim_stream_close(pwshim_stream *s)
 		}
 	pwshim_api.stream_disconnect(s->stream);
 	spa_hook_remove(&s->listener);
+	for (i = 0; i < s->n_bufs; i++) {
+		pwshim_map_unref(s->maps[i]);	/* lent ones live on with their borrowers */
+		s->maps[i] = NULL;
+	}
 	pwshim_api.stream_destroy(s->stream);
 	pwshim__purge_events(s->ctx, s);	/* never hand out a dangling stream pointer */
 	free(s);

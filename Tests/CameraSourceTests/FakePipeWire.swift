@@ -17,6 +17,12 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
     /// Filled buffers waiting, oldest first; lent ones are out until given back.
     private var filled: [PipeWireBuffer] = []
     private(set) var lent: Set<UnsafeMutableRawPointer> = []
+    /// Buffers come in shared memory pipcam maps itself (`PipeWireBuffer.ownBase`).
+    var sharedMemory = false
+    /// References to each buffer's own mapping that pipcam keeps.
+    private(set) var kept: [UnsafeMutableRawPointer: Int] = [:]
+    /// Streams opened so far: the number of the one open now.
+    private var streams = 0
     private var memory: [UnsafeMutableRawPointer] = []
     private let wake = WakeSignal()
     private var producerSequence: UInt64 = 0
@@ -37,6 +43,7 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
 
     func openStream(_ request: PipeWireStreamRequest) throws(SourceError) {
         opened.append(request)
+        streams += 1
         log.append("open \(request.target)")
         if let formatOnOpen {
             streamFormat = formatOnOpen
@@ -49,6 +56,18 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
         fill(bytes: [UInt8](repeating: value, count: byteCount), stride: stride, skipped: skipped, sequence: sequence)
     }
 
+    /// The buffer `handle` (still lent) filled again and handed out again, as a producer that
+    /// writes into buffers it lent out does.
+    func refill(_ handle: UnsafeMutableRawPointer, value: UInt8, byteCount: Int) {
+        handle.initializeMemory(as: UInt8.self, repeating: value, count: byteCount)
+        producerSequence += 1
+        filled.append(PipeWireBuffer(
+            base: handle, byteCount: byteCount, stride: 0, sequence: producerSequence,
+            timestamp: MonotonicInstant(nanoseconds: 5_000_000_000 + producerSequence), handle: handle,
+            ownBase: sharedMemory ? UnsafeRawPointer(handle) : nil, ownMemory: sharedMemory ? handle : nil, redelivered: true,
+            stream: streams))
+    }
+
     /// A buffer holding `bytes`, as the daemon fills one.
     func fill(bytes: [UInt8], stride: Int = 0, skipped: Int = 0, sequence: UInt64? = nil) {
         let byteCount = bytes.count
@@ -58,7 +77,8 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
         producerSequence = sequence ?? producerSequence + 1
         filled.append(PipeWireBuffer(
             base: block, byteCount: byteCount, stride: stride, sequence: producerSequence,
-            timestamp: MonotonicInstant(nanoseconds: 5_000_000_000 + producerSequence), skipped: skipped, handle: block))
+            timestamp: MonotonicInstant(nanoseconds: 5_000_000_000 + producerSequence), skipped: skipped, handle: block,
+            ownBase: sharedMemory ? UnsafeRawPointer(block) : nil, ownMemory: sharedMemory ? block : nil, stream: streams))
     }
 
     /// A new format mid-stream, as when another program changed the camera's mode.
@@ -75,7 +95,17 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
     }
 
     func giveBack(_ buffer: PipeWireBuffer) {
+        guard buffer.stream == streams else { return }
         lent.remove(buffer.handle)
+    }
+
+    func keepMemory(of buffer: PipeWireBuffer) {
+        if let memory = buffer.ownMemory { kept[memory, default: 0] += 1 }
+    }
+
+    func dropMemory(of buffer: PipeWireBuffer) {
+        guard let memory = buffer.ownMemory, let n = kept[memory] else { return }
+        kept[memory] = n > 1 ? n - 1 : nil
     }
 
     func setActive(_ active: Bool) {
@@ -86,6 +116,7 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
     func closeStream() {
         streamFormat = nil
         filled.removeAll()
+        lent.removeAll()
         log.append("close")
     }
 

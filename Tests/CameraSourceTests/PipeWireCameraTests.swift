@@ -69,6 +69,75 @@ import PipCore
         #expect(again.plane0.base.load(as: UInt8.self) == 4)
     }
 
+    /// A camera whose daemon hands out shared memory, its connection taken over by this thread.
+    private func lending(_ format: PipeWireStreamFormat? = nil) throws -> (FakePipeWire, PipeWireCamera) {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: format ?? yuyv)
+        fake.sharedMemory = true
+        let (camera, _) = try started(fake)
+        _ = try camera.nextFrame(now: t0)
+        return (fake, camera)
+    }
+
+    /// Shared memory: frames are shown from the daemon's buffer itself (pipcam's own mapping of
+    /// it), which goes back once the display is done; two at most, a third is copied.
+    @Test func framesInSharedMemoryAreShownFromTheDaemonsBufferUntilTheDisplayIsDone() throws {
+        let (fake, camera) = try lending()
+        fake.fill(byteCount: 16, value: 1)
+        let first = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(first.bufferIndex >= PipeWireCamera.lentBase && fake.lent.count == 1 && fake.kept.values.sorted() == [1])
+        #expect(fake.lent.contains(UnsafeMutableRawPointer(mutating: first.plane0.base)), "the daemon's memory, not a copy")
+        fake.fill(byteCount: 16, value: 2)
+        let second = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(second.bufferIndex >= PipeWireCamera.lentBase && fake.lent.count == 2)
+        fake.fill(byteCount: 16, value: 3)
+        let third = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(third.bufferIndex < PipeWireCamera.lentBase && fake.lent.count == 2, "copied: its buffer went back at once")
+        #expect(third.plane0.base.load(as: UInt8.self) == 3)
+        camera.recycle(bufferIndex: first.bufferIndex)
+        #expect(fake.lent.count == 1 && fake.kept.count == 1, "given back and its mapping dropped once the display is done")
+        fake.fill(byteCount: 16, value: 4)
+        let fourth = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(fourth.bufferIndex == first.bufferIndex && fourth.plane0.base.load(as: UInt8.self) == 4)
+    }
+
+    /// A producer that writes into a buffer pipcam still shows: its frames are copied from then
+    /// on, and the buffer handed out twice goes back once.
+    @Test func aProducerThatWritesIntoALentBufferGetsItsFramesCopied() throws {
+        let (fake, camera) = try lending()
+        fake.fill(byteCount: 16, value: 1)
+        let shown = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        let handle = UnsafeMutableRawPointer(mutating: shown.plane0.base)
+        fake.refill(handle, value: 9, byteCount: 16)
+        let again = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(again.bufferIndex < PipeWireCamera.lentBase && again.plane0.base.load(as: UInt8.self) == 9)
+        #expect(fake.lent == [handle], "still lent: not given back while the display has it")
+        fake.fill(byteCount: 16, value: 5)
+        let later = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(later.bufferIndex < PipeWireCamera.lentBase, "copied from then on")
+        camera.recycle(bufferIndex: shown.bufferIndex)
+        #expect(fake.lent.isEmpty && fake.kept.isEmpty)
+    }
+
+    /// The stream closed while a frame is lent (the node gone): its memory stays pipcam's until the
+    /// display is done, and nothing is given back to a stream that is not there.
+    @Test func lentMemoryOutlivesItsStream() throws {
+        let (fake, camera) = try lending()
+        fake.fill(byteCount: 16, value: 1)
+        let shown = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        fake.events.append(.nodeRemoved(id: cam.id, name: cam.name))
+        _ = try camera.nextFrame(now: t0)
+        #expect(camera.cameraState == .interrupted(.disconnected) && fake.kept.values.sorted() == [1])
+        camera.recycle(bufferIndex: shown.bufferIndex)
+        #expect(fake.kept.isEmpty)
+    }
+
+    @Test func rgbxInSharedMemoryIsCopiedToBeTurned() throws {
+        let (fake, camera) = try lending(PipeWireStreamFormat(pixelFormat: .bgra, width: 2, height: 1, frameRate: 30, redFirst: true))
+        fake.fill(bytes: [1, 2, 3, 4, 5, 6, 7, 8])
+        let frame = try #require(expectFrame(try camera.nextFrame(now: t0)))
+        #expect(frame.bufferIndex < PipeWireCamera.lentBase && fake.lent.isEmpty && fake.kept.isEmpty)
+    }
+
     @Test func sequenceNumbersCountTheFramesTheDaemonSkipped() throws {
         let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
         let (camera, _) = try started(fake)

@@ -212,6 +212,11 @@ typedef struct pwshim_frame {
 	int32_t redelivered;    /* 1: this buffer was still held by the caller, i.e. the
 	                           producer overwrote a held buffer (handle is the same) */
 	void *handle;           /* pass to pwshim_stream_queue() */
+	const uint8_t *own_data;/* the same bytes through the shim's own mapping of the
+	                           buffer's memfd (NULL when it has none): valid while a
+	                           reference to own_map is held, even once the buffer or
+	                           the stream is gone */
+	void *own_map;          /* pwshim_map_ref() / pwshim_map_unref() */
 } pwshim_frame;
 
 /* Create + connect. Returns PWSHIM_OK and *out, or error. Progress arrives as
@@ -228,6 +233,12 @@ int pwshim_stream_format(pwshim_stream *s, pwshim_format *out);
 int pwshim_stream_dequeue(pwshim_stream *s, int latest, pwshim_frame *out);
 /* Give a buffer back (handle from pwshim_frame). */
 int pwshim_stream_queue(pwshim_stream *s, void *handle);
+/* A buffer's own mapping, counted: the stream holds one reference while the
+ * buffer exists; a caller that keeps the frame's own_data past queueing or
+ * closing takes another and drops it when done (the memory is unmapped with
+ * the last one). Any thread; never blocks. */
+void pwshim_map_ref(void *map);
+void pwshim_map_unref(void *map);
 int pwshim_stream_held(pwshim_stream *s);
 /* pw_stream_set_active: 0 pauses (node may go idle -> suspend), 1 resumes. */
 int pwshim_stream_set_active(pwshim_stream *s, int active);

@@ -6,6 +6,8 @@ import PipCore
 public final class LibPipeWire: PipeWireConnection {
     private var context: OpaquePointer?
     private var stream: OpaquePointer?
+    /// Streams opened so far: the number of the one open now.
+    private var streams = 0
 
     /// Connects to the daemon of `$XDG_RUNTIME_DIR` (or `$PIPEWIRE_REMOTE`).
     public static let connect: PipeWireConnector = { () throws(SourceError) -> PipeWireConnection in
@@ -79,8 +81,10 @@ public final class LibPipeWire: PipeWireConnection {
         params.min_fps = 1
         params.max_fps = 240
         // Another camera instead, had this one gone: never (pipcam says the camera went).
-        // Few buffers: each frame is copied out at once, and every buffer is mapped into pipcam.
-        params.buffers = 4
+        // Few buffers, every one mapped into pipcam: two may be lent to the display and one
+        // taken to copy, which leaves the producer two.
+        params.buffers = 5
+        params.max_held = 3
         params.dont_reconnect = 1
         params.exact_first = 1
         var opened: OpaquePointer?
@@ -95,6 +99,7 @@ public final class LibPipeWire: PipeWireConnection {
             throw SourceError.runtime(thing: "pipewire:\(request.target)", reason: String(cString: pwshim_last_error(context)))
         }
         stream = opened
+        streams += 1
     }
 
     public var streamFormat: PipeWireStreamFormat? {
@@ -121,13 +126,19 @@ public final class LibPipeWire: PipeWireConnection {
             // The producer's own numbering (a header) already counts the buffers given back unseen.
             timestamp: MonotonicInstant(nanoseconds: frame.recv_ns), skipped: frame.have_header != 0 ? 0 : Int(frame.dropped),
             corrupted: frame.corrupted != 0,
-            handle: handle)
+            handle: handle, ownBase: frame.own_data.map(UnsafeRawPointer.init), ownMemory: frame.own_map,
+            redelivered: frame.redelivered != 0, stream: streams)
     }
 
     public func giveBack(_ buffer: PipeWireBuffer) {
-        guard let stream else { return }
+        // A closed stream's buffers went with it; a handle of its may name one of the next's.
+        guard let stream, buffer.stream == streams else { return }
         pwshim_stream_queue(stream, buffer.handle)
     }
+
+    public func keepMemory(of buffer: PipeWireBuffer) { pwshim_map_ref(buffer.ownMemory) }
+
+    public func dropMemory(of buffer: PipeWireBuffer) { pwshim_map_unref(buffer.ownMemory) }
 
     public func setActive(_ active: Bool) {
         if let stream { pwshim_stream_set_active(stream, active ? 1 : 0) }

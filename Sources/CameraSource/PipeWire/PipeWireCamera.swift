@@ -7,10 +7,13 @@ import PipCore
 /// and hands its frames to every program that reads it, so pipcam and a call app show it at once.
 ///
 /// `start()` connects, picks the node (`PipeWireCameras.choose`), agrees on a format and pauses
-/// the stream; the capture thread then takes the connection over and starts it again. Each
-/// frame is copied out of the daemon's buffer into one of pipcam's own, which goes back at once:
-/// the daemon may take its buffers away at any moment (the camera unplugged), never pipcam's while
-/// a window draws from them.
+/// the stream; the capture thread then takes the connection over and starts it again. A frame in
+/// shared memory is shown from the daemon's buffer itself, through pipcam's own mapping of it
+/// (which stays readable if the daemon takes the buffer away, the camera unplugged), and the
+/// buffer goes back when the display is done with it; at most two are lent so, and none once
+/// the producer was seen writing into a buffer pipcam still held. Other frames (RGBx, memory
+/// pipcam cannot map) are copied into one of pipcam's own buffers, and the daemon's goes back at
+/// once.
 ///
 /// The node going away is `interrupted:disconnected` until a node of the same name comes back
 /// (plugged in again); the daemon going away too, while pipcam connects again after 1, 2, 4 … 30 s.
@@ -53,6 +56,12 @@ public final class PipeWireCamera: FrameSource {
     /// RGBx frames: turned into BGRx as they are copied.
     private var redFirst = false
     private var ring = BufferRing()
+    /// Buffers lent to the display straight from the daemon's memory, by slot: frame buffer
+    /// index `lentBase + slot`.
+    private var lent: [Lent?] = [nil, nil]
+    static let lentBase = 256
+    /// The producer wrote into a buffer pipcam still held: frames are copied from then on.
+    private var producerOverwrites = false
     private var sequence: UInt64 = 0
     private var lastProducerSequence: UInt64?
     /// Problems said on standard error, each once.
@@ -68,7 +77,10 @@ public final class PipeWireCamera: FrameSource {
         self.connect = connect
     }
 
-    deinit { ring.deallocate() }
+    deinit {
+        for slot in lent.indices { lent[slot]?.connection.dropMemory(of: lent[slot]!.buffer) }
+        ring.deallocate()
+    }
 
     public func start() throws {
         let c = try connect()
@@ -113,11 +125,25 @@ public final class PipeWireCamera: FrameSource {
         while let event = c.nextEvent() { follow(event, on: c, now: now) }
         if reconnectAt != nil { return .wait(deadline: reconnectAt) }
         guard streamOpen, !idle, interruption == nil, let buffer = c.takeNewestBuffer() else { return .wait(deadline: nil) }
-        defer { c.giveBack(buffer) }
-        return copy(buffer).map { .frame($0) } ?? .wait(deadline: nil)
+        if buffer.redelivered { producerOverwrites = true }
+        guard let (frameLayout, bytes) = admit(buffer) else {
+            giveBackUnlessLent(buffer, on: c)
+            return .wait(deadline: nil)
+        }
+        if let frame = lend(buffer, frameLayout, bytes, on: c) { return .frame(frame) }
+        defer { giveBackUnlessLent(buffer, on: c) }
+        return copy(buffer, frameLayout, bytes).map { .frame($0) } ?? .wait(deadline: nil)
     }
 
-    public func recycle(bufferIndex: Int) { ring.release(bufferIndex) }
+    public func recycle(bufferIndex: Int) {
+        guard bufferIndex >= Self.lentBase else { return ring.release(bufferIndex) }
+        let slot = bufferIndex - Self.lentBase
+        guard lent.indices.contains(slot), let done = lent[slot] else { return }
+        lent[slot] = nil
+        // A connection lost meanwhile took its buffers with it; the memory is pipcam's to drop.
+        if done.connection === connection { done.connection.giveBack(done.buffer) }
+        done.connection.dropMemory(of: done.buffer)
+    }
 
     public func stop() {
         connection?.disconnect()
@@ -164,14 +190,15 @@ public final class PipeWireCamera: FrameSource {
 
     // MARK: frames
 
-    /// The buffer's frame in one of pipcam's buffers (nil: all out, or skipped while throttled).
-    private func copy(_ buffer: PipeWireBuffer) -> VideoFrame? {
+    /// Counts the buffer's frame; its layout and payload when it is one to show (not damaged,
+    /// not skipped while throttled, not short).
+    private func admit(_ buffer: PipeWireBuffer) -> (V4L2FrameLayout, Int)? {
         let producer = buffer.sequence
         let step = lastProducerSequence.map { producer > $0 ? producer - $0 : 1 } ?? 1
         lastProducerSequence = producer
         sequence += max(1, step) + UInt64(buffer.skipped)
         guard let layout, !buffer.corrupted, sequence % (1 << UInt64(min(throttle, 6))) == 0,
-            buffer.byteCount >= (layout.minimumBytes ?? 1), let index = ring.acquire()
+            buffer.byteCount >= (layout.minimumBytes ?? 1)
         else { return nil }
         let stride = buffer.stride
         let frameLayout = stride > 0 && stride != layout.planes.strides.0
@@ -179,7 +206,33 @@ public final class PipeWireCamera: FrameSource {
                 pixelFormat: layout.pixelFormat, width: layout.width, height: layout.height, bytesPerLine: stride,
                 colorimetry: layout.colorimetry)
             : layout
-        let bytes = min(buffer.byteCount, frameLayout.minimumBytes ?? buffer.byteCount)
+        return (frameLayout, min(buffer.byteCount, frameLayout.minimumBytes ?? buffer.byteCount))
+    }
+
+    /// The frame shown from the daemon's buffer itself, which stays lent until recycled (nil: not
+    /// shared memory, RGBx, a producer that overwrites, or two lent already).
+    private func lend(_ buffer: PipeWireBuffer, _ frameLayout: V4L2FrameLayout, _ bytes: Int, on c: PipeWireConnection) -> VideoFrame? {
+        guard !producerOverwrites, !redFirst, let own = buffer.ownBase, !isLent(buffer),
+            let slot = lent.firstIndex(where: { $0 == nil })
+        else { return nil }
+        c.keepMemory(of: buffer)
+        lent[slot] = Lent(buffer: buffer, connection: c)
+        return frameLayout.frame(
+            base: own, bytesUsed: bytes, timestamp: buffer.timestamp, sequence: sequence, bufferIndex: Self.lentBase + slot)
+    }
+
+    private func isLent(_ buffer: PipeWireBuffer) -> Bool {
+        lent.contains { $0?.buffer.handle == buffer.handle && $0?.buffer.stream == buffer.stream }
+    }
+
+    /// A buffer handed out again while lent goes back once, when the display gives it back.
+    private func giveBackUnlessLent(_ buffer: PipeWireBuffer, on c: PipeWireConnection) {
+        if !isLent(buffer) { c.giveBack(buffer) }
+    }
+
+    /// The buffer's frame copied into one of pipcam's buffers (nil: all out).
+    private func copy(_ buffer: PipeWireBuffer, _ frameLayout: V4L2FrameLayout, _ bytes: Int) -> VideoFrame? {
+        guard let index = ring.acquire() else { return nil }
         ring.reserve(index, byteCount: bytes, keeping: 0)
         if redFirst {
             Self.copySwappingRedAndBlue(from: buffer.base, to: ring.bases[index], byteCount: bytes)
@@ -285,4 +338,10 @@ public final class PipeWireCamera: FrameSource {
     private func say(_ line: String) {
         if said.insert(line).inserted { writeErrorLine(line) }
     }
+}
+
+/// A daemon's buffer a frame is shown from, and the connection it came through.
+private struct Lent {
+    var buffer: PipeWireBuffer
+    var connection: PipeWireConnection
 }

@@ -110,10 +110,24 @@ public struct PipeWireBuffer: @unchecked Sendable {
     /// The producer says the data is damaged.
     public var corrupted: Bool
     public var handle: UnsafeMutableRawPointer
+    /// The same bytes through pipcam's own mapping of the daemon's memory, readable for as long
+    /// as `PipeWireConnection.keepMemory` holds it (the buffer, the stream or the daemon may go
+    /// meanwhile); nil when the buffer is not shared memory pipcam could map.
+    public var ownBase: UnsafeRawPointer?
+    public var ownMemory: UnsafeMutableRawPointer?
+    /// The producer handed out again a buffer pipcam still holds: it writes into buffers lent out.
+    public var redelivered: Bool
+    /// Which stream of the connection it came from (a buffer of a closed stream is not given back).
+    public var stream: Int
     public init(
         base: UnsafeRawPointer, byteCount: Int, stride: Int, sequence: UInt64, timestamp: MonotonicInstant, skipped: Int = 0,
-        corrupted: Bool = false, handle: UnsafeMutableRawPointer
+        corrupted: Bool = false, handle: UnsafeMutableRawPointer, ownBase: UnsafeRawPointer? = nil,
+        ownMemory: UnsafeMutableRawPointer? = nil, redelivered: Bool = false, stream: Int = 0
     ) {
+        self.ownBase = ownBase
+        self.ownMemory = ownMemory
+        self.redelivered = redelivered
+        self.stream = stream
         self.base = base
         self.byteCount = byteCount
         self.stride = stride
@@ -144,7 +158,12 @@ public protocol PipeWireConnection: AnyObject {
     var streamFormat: PipeWireStreamFormat? { get }
     /// The newest filled buffer (older ones go back at once), or nil.
     func takeNewestBuffer() -> PipeWireBuffer?
+    /// Gives the buffer back to the stream it came from (nothing when that stream is closed).
     func giveBack(_ buffer: PipeWireBuffer)
+    /// Keeps the buffer's own mapping (`ownBase`) readable until `dropMemory`, from any thread,
+    /// also once the connection is closed.
+    func keepMemory(of buffer: PipeWireBuffer)
+    func dropMemory(of buffer: PipeWireBuffer)
     /// Starts or pauses the stream (paused, the daemon lets the camera go after a while).
     func setActive(_ active: Bool)
     func closeStream()

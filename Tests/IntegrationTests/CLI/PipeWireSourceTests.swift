@@ -44,6 +44,12 @@ struct PipeWireSourceTests {
         // Both read the node's 30 frames a second at once (the harness's busy CPUs allow a little less).
         #expect(measured.pipcam >= 24 && measured.reader >= 24, "pipcam \(measured.pipcam)/s, GStreamer \(measured.reader)/s")
         #expect(pipcam.isRunning && reader.process.isRunning)
+        // Frames are shown from the daemon's shared memory, not copied: pipcam maps each buffer a
+        // second time itself (the same file offset of the daemon's memfd twice), so that a frame
+        // stays readable whatever the library unmaps.
+        let maps = ((try? String(contentsOfFile: "/proc/\(pipcam.pid)/maps", encoding: .utf8)) ?? "").split(separator: "\n")
+        let regions = maps.filter { $0.contains("memfd:pipewire") }.map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).prefix(3).joined(separator: " ") }
+        #expect(Set(regions).count < regions.count, "no buffer of the daemon's mapped twice: \(maps.filter { $0.contains("memfd:") })")
     }
 
     /// 32-bit RGB either way round shows its colours: RGBx is turned into BGRx as it is copied.
