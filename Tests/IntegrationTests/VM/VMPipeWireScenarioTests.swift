@@ -11,19 +11,21 @@ extension VMScenarioTests {
             // node of it): pipcam, started without --source, takes the camera node, and a GStreamer
             // reader reads the same node at the same time, each at >= 0.9 of vivid's rate. The
             // daemon holds the device: a direct reader is refused, and pipcam asked for the device
-            // directly waits and names the holder. pipcam ending leaves the other reader reading.
-            // First the direct path on the same camera at the same rate, for the comparison (CPU
-            // and latency are measured, not asserted).
+            // directly waits and names the holder. The camera through PipeWire feeds --share's
+            // virtual camera. pipcam ending leaves the other reader reading.
+            // First the direct path on the same camera at the same rate, feeding the same virtual
+            // camera, for the comparison (CPU and latency are measured, not asserted).
             // GStreamer's first run in the guest's fresh HOME reads every plugin (tens of seconds
             // under TCG on a busy host): done meanwhile, so the reader later starts in seconds.
             let registry = try run.start("gst-registry", ["gst-inspect-1.0", "pipewiresrc"])
-            let directly = try run.startStreaming()
+            let share = ["--share", VMDevices.loopback, "--share-size", VMDevices.shareSize]
+            let directly = try run.startStreaming(share)
             try run.slowDown(directly)
             let direct = try run.measure(directly, seconds: 8)
             let directLatency = directly.lastStats
             try run.sigtermAndCheckReleased(directly)
             let daemon = try GuestPipeWire(run)
-            let pipcam = try run.startPipcam(["--pip", "--size", Self.size, "--stats"], environment: daemon.environment)
+            let pipcam = try run.startPipcam(["--pip", "--size", Self.size, "--stats"] + share, environment: daemon.environment)
             try run.waitForFiveFrames(pipcam)
             let source = (try? run.status())?["source"] as? String ?? ""
             guard source == "pipewire:\(GuestPipeWire.vividNode)" else {
@@ -57,6 +59,12 @@ extension VMScenarioTests {
                 throw HarnessError(
                     String(format: "at once through PipeWire: pipcam %.2f fps, the GStreamer reader %.2f fps, expected >= %.1f each (vivid at %.0f)",
                         through.fps, readerRate, 0.9 * vividRate, vividRate))
+            }
+            // The camera through PipeWire feeds the virtual camera too (--share).
+            try run.waitForSharedFormat(
+                "\(VMDevices.loopback) offers '\(V4L2Queries.sizeAndFourCC(of: VMDevices.loopback))', expected \(ScenarioRun.sharedFormat)")
+            guard try run.streamThreeFrames(from: VMDevices.loopback, log: "share-reader.txt").streamed else {
+                throw HarnessError("no frame read from \(VMDevices.loopback), which pipcam feeds with the camera through PipeWire")
             }
             // The daemon holds the device: a direct reader is refused.
             let directReader = try run.streamThreeFrames(from: Self.camera, log: "direct-reader.txt")

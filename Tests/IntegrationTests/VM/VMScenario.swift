@@ -32,7 +32,7 @@ enum VMScenario: String, CaseIterable, Sendable {
     /// scripts/vm-test) is loaded afresh before each of them, and unloaded before the others.
     var needsLoopback: Bool {
         switch self {
-        case .shareReader, .shareUnplug, .loopbackSource, .shareErrors, .switchCameras: true
+        case .shareReader, .shareUnplug, .loopbackSource, .shareErrors, .switchCameras, .pipewireCamera: true
         default: false
         }
     }
