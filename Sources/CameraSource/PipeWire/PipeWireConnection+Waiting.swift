@@ -46,11 +46,8 @@ extension PipeWireConnection {
 extension PipeWireCameras {
     /// The camera nodes of the daemon `connect` reaches; nil when there is none to reach (no
     /// daemon, no libpipewire). For `--list-cameras` and the default route.
-    public static func list(connect: PipeWireConnector = LibPipeWire.connect) -> [PipeWireNode]? {
-        guard let c = try? connect() else { return nil }
-        defer { c.disconnect() }
-        guard (try? c.dispatch(for: "pipewire", until: "the daemon's node list", { $0 == .registryReady })) != nil else { return nil }
-        c.settle()
-        return cameras(among: c.nodes)
+    public static func list(connect: @escaping PipeWireConnector = LibPipeWire.connect) -> [PipeWireNode]? {
+        // One look of a watch, whose connection closes with it.
+        PipeWireNodeWatch(connect: connect).cameras()
     }
 }
