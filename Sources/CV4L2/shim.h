@@ -51,6 +51,13 @@ static const unsigned long CV4L2_VIDIOC_QBUF = VIDIOC_QBUF;
 static const unsigned long CV4L2_VIDIOC_DQBUF = VIDIOC_DQBUF;
 static const unsigned long CV4L2_VIDIOC_STREAMON = VIDIOC_STREAMON;
 static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
+static const unsigned long CV4L2_VIDIOC_QUERYCTRL = VIDIOC_QUERYCTRL;
+static const unsigned long CV4L2_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
+static const unsigned long CV4L2_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
+static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
+static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+static const unsigned long CV4L2_VIDIOC_G_EXT_CTRLS = VIDIOC_G_EXT_CTRLS;
+static const unsigned long CV4L2_VIDIOC_S_EXT_CTRLS = VIDIOC_S_EXT_CTRLS;
 
 /* V4L2_PIX_FMT_* go through the function-like v4l2_fourcc macro. */
 static const unsigned int CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
@@ -86,6 +93,25 @@ static const unsigned int CV4L2_FRMSIZE_TYPE_STEPWISE = V4L2_FRMSIZE_TYPE_STEPWI
 static const unsigned int CV4L2_FRMIVAL_TYPE_DISCRETE = V4L2_FRMIVAL_TYPE_DISCRETE;
 static const unsigned int CV4L2_FRMIVAL_TYPE_CONTINUOUS = V4L2_FRMIVAL_TYPE_CONTINUOUS;
 static const unsigned int CV4L2_FRMIVAL_TYPE_STEPWISE = V4L2_FRMIVAL_TYPE_STEPWISE;
+
+/* Controls: the query flags, the control flags and the types (enum v4l2_ctrl_type). */
+static const unsigned int CV4L2_CTRL_FLAG_NEXT_CTRL = V4L2_CTRL_FLAG_NEXT_CTRL;
+static const unsigned int CV4L2_CTRL_FLAG_NEXT_COMPOUND = V4L2_CTRL_FLAG_NEXT_COMPOUND;
+static const unsigned int CV4L2_CTRL_FLAG_DISABLED = V4L2_CTRL_FLAG_DISABLED;
+static const unsigned int CV4L2_CTRL_FLAG_GRABBED = V4L2_CTRL_FLAG_GRABBED;
+static const unsigned int CV4L2_CTRL_FLAG_READ_ONLY = V4L2_CTRL_FLAG_READ_ONLY;
+static const unsigned int CV4L2_CTRL_FLAG_INACTIVE = V4L2_CTRL_FLAG_INACTIVE;
+static const unsigned int CV4L2_CTRL_FLAG_WRITE_ONLY = V4L2_CTRL_FLAG_WRITE_ONLY;
+static const unsigned int CV4L2_CTRL_FLAG_VOLATILE = V4L2_CTRL_FLAG_VOLATILE;
+static const unsigned int CV4L2_CTRL_TYPE_INTEGER = V4L2_CTRL_TYPE_INTEGER;
+static const unsigned int CV4L2_CTRL_TYPE_BOOLEAN = V4L2_CTRL_TYPE_BOOLEAN;
+static const unsigned int CV4L2_CTRL_TYPE_MENU = V4L2_CTRL_TYPE_MENU;
+static const unsigned int CV4L2_CTRL_TYPE_BUTTON = V4L2_CTRL_TYPE_BUTTON;
+static const unsigned int CV4L2_CTRL_TYPE_INTEGER64 = V4L2_CTRL_TYPE_INTEGER64;
+static const unsigned int CV4L2_CTRL_TYPE_CTRL_CLASS = V4L2_CTRL_TYPE_CTRL_CLASS;
+static const unsigned int CV4L2_CTRL_TYPE_BITMASK = V4L2_CTRL_TYPE_BITMASK;
+static const unsigned int CV4L2_CTRL_TYPE_INTEGER_MENU = V4L2_CTRL_TYPE_INTEGER_MENU;
+static const unsigned int CV4L2_CTRL_COMPOUND_TYPES = V4L2_CTRL_COMPOUND_TYPES;
 
 /* Colorimetry enums, as plain integers (the fields in v4l2_pix_format are __u32). */
 static const unsigned int CV4L2_COLORSPACE_DEFAULT = V4L2_COLORSPACE_DEFAULT;

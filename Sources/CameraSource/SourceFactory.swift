@@ -1,7 +1,10 @@
 /// Makes the source a spec names (not started yet: `start()` reports bad input).
 public enum SourceFactory {
-    public static func make(_ spec: SourceSpec, request: SourceRequest) -> FrameSource {
-        if case .camera(let path) = spec { return ResilientCamera(path: path, request: request) }
+    /// `controls`: restores a V4L2 camera's remembered controls each time it is opened.
+    public static func make(_ spec: SourceSpec, request: SourceRequest, controls: ControlRestorer? = nil) -> FrameSource {
+        if case .camera(let path) = spec {
+            return ResilientCamera(path: path, request: request) { V4L2Camera(path: $0, request: $1, controls: controls) }
+        }
         // Every other spec is a file or the test pattern, which SourceSpec makes itself.
         return spec.makeSource(request: request)!
     }

@@ -26,6 +26,8 @@ final class FrameDesk {
     var didPresent: (UInt64) -> Void = { _ in }
     /// The source's status changed (mirroring follows the source's own preference).
     var statusChanged: () -> Void = {}
+    /// A short line drawn at the top of the picture until a time (a camera control's new value).
+    var readout: (mask: AlphaMask, until: MonotonicInstant)?
     /// `frameLimit` frames were shown.
     var limitReached: () -> Void = {}
 
@@ -126,6 +128,11 @@ final class FrameDesk {
         let compositor = Compositor(layout: layout)
         let banner = notices.noCamera, clearance = notices.controlsClearance
         return { [unowned self] pixels, stride, w, h in
+            if let readout, MonotonicInstant.now() < readout.until {
+                let m = readout.mask
+                compositor.dim(x: 0, y: 4, w: w, h: m.height + 8, amount: 0.6, into: pixels, stride: stride, width: w, height: h)
+                compositor.draw(m, at: (w - m.width) / 2, y: 8, into: pixels, stride: stride, width: w, height: h)
+            }
             guard status.camera == .waiting else { return }
             let y = h - banner.height - clearance  // above the PiP controls' bottom row
             compositor.dim(x: 0, y: y - 6, w: w, h: banner.height + 12, amount: 0.6, into: pixels, stride: stride, width: w, height: h)

@@ -9,7 +9,7 @@ final class MainWindow {
     /// The share of the work area's width and height a top-level main window takes at most.
     static let workAreaShare = 0.7
     /// What a click asked for; `close` also when the window is gone (see `handle`).
-    enum Intent { case startPip, returnFromPip, togglePip, close }
+    enum Intent: Equatable { case startPip, returnFromPip, togglePip, close, frame(FramingGesture), digit(Int) }
 
     let id: WindowID
     let presenter: Presenter
@@ -40,6 +40,7 @@ final class MainWindow {
     /// The size `fitParent` last asked for.
     private var requestedSize: (width: Int, height: Int)?
     private var hasFocus = false
+    private var framing = FramingInput()
 
     /// - Parameter parent: create the view inside this window, filling it (`--wid`); nil for a
     ///   top-level window centred in `workArea`.
@@ -49,7 +50,11 @@ final class MainWindow {
     ) throws {
         self.display = display
         self.parent = parent
-        let events: EventMask = [.exposure, .structureNotify, .buttonPress, .buttonRelease, .keyPress, .propertyChange, .visibilityChange]
+        // Pointer motion for Ctrl + drag, which pans the picture.
+        let events: EventMask = [
+            .exposure, .structureNotify, .buttonPress, .buttonRelease, .pointerMotion, .keyPress, .propertyChange,
+            .visibilityChange,
+        ]
         if let parent {
             let area = display.rootGeometry(of: parent) ?? Rect(x: 0, y: 0, width: 640, height: 360)
             size = (max(1, area.width), max(1, area.height))
@@ -132,6 +137,10 @@ final class MainWindow {
 
     /// Handles an event about the window; returns what the user asked for, if anything.
     func handle(_ event: WindowEvent) -> Intent? {
+        if content == .video {
+            let framed = framing.handle(event)
+            if framed.consumed { return framed.gesture.map { .frame($0) } }
+        }
         switch event {
         // The embedder destroyed its window, and this one with it.
         case .destroyed:
@@ -171,6 +180,7 @@ final class MainWindow {
             switch keysym {
             case .escape: return content == .placeholder ? .returnFromPip : nil
             case .p: return .togglePip
+            case _ where keysym.digit != nil && content == .video: return .digit(keysym.digit!)
             // The view has nothing of its own to move the focus to: Tab hands it back to the
             // embedder's next (Shift+Tab, ISO_Left_Tab: previous) widget.
             case .tab, .isoLeftTab:

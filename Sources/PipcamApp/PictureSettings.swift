@@ -1,3 +1,4 @@
+import PipCore
 import PipWindow
 
 /// How the picture is turned and mirrored, and the shape it has once turned — what the windows'
@@ -11,6 +12,8 @@ struct PictureSettings {
     private(set) var rotation: Rotation
     /// The picture's size after rotation, as the windows' shape was last set from it.
     private(set) var contentSize: (width: Int, height: Int)
+    /// The part of the picture shown: `--zoom` / `--pan`, then the user's gestures.
+    var framing = Framing.full
 
     /// Settings for a source of `width`×`height` (0×0: not known yet, laid out as a large 16:9
     /// picture until the first frame says otherwise, not as a 1×1 one).
@@ -27,6 +30,12 @@ struct PictureSettings {
     /// PiP's mirror control: the other way round from now.
     mutating func toggleMirror(sourcePrefers: Bool) { mirrorOverride = !mirror(sourcePrefers: sourcePrefers) }
 
+    /// The framing after `gesture` in a window that draws the picture in `content`.
+    mutating func frame(_ gesture: FramingGesture, in content: ContentGeometry, sourcePrefersMirror: Bool) {
+        framing = gesture.applied(
+            to: framing, content: content, rotation: rotation, mirror: mirror(sourcePrefers: sourcePrefersMirror))
+    }
+
     /// A quarter turn clockwise.
     mutating func rotate() { rotation = rotation.followed(by: .deg90) }
 
@@ -41,5 +50,9 @@ struct PictureSettings {
     }
 
     /// The size a window of `rect`'s size shows the unturned picture at (what the source is told).
-    func sourceSize(of rect: Rect) -> (width: Int, height: Int) { rotation.rotatedSize(width: rect.width, height: rect.height) }
+    /// Zoomed in, the shown part needs that many more of the camera's pixels to stay sharp.
+    func sourceSize(of rect: Rect) -> (width: Int, height: Int) {
+        let (w, h) = rotation.rotatedSize(width: rect.width, height: rect.height)
+        return (Int((Double(w) * framing.zoom).rounded()), Int((Double(h) * framing.zoom).rounded()))
+    }
 }

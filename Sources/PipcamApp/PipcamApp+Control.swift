@@ -12,6 +12,7 @@ extension PipcamApp {
             let server = ControlServer(display: loop.display, claim: claim) { [unowned self] in statusSnapshot }
             server.onCommand = { [unowned self] in perform($0) }
             server.onSwitch = { [unowned self] in switches.switchSource(to: $0, reply: $1) }
+            server.onCamera = { [unowned self] in cameras.answer($0) }
             server.install(on: loop)
         }
         if let spec = options.hotkey { grab(spec, as: .toggle) { [unowned self] in perform(.toggle) } }
@@ -54,6 +55,7 @@ extension PipcamApp {
             holder: frames.status.holder, shown: stats.shown, dropped: stats.dropped, unseen: stats.unseen, fps: stats.fps, pip: pip.pipFrame,
             main: (window != 0 ? loop.display.rootGeometry(of: window) : nil) ?? fallback,
             // Viewable, not just mapped: an embedded view stays mapped in a minimized embedder.
-            mainVisible: window != 0 && loop.display.isViewable(window) == true, share: pump.share.map(SharedStreamStatus.init(share:)))
+            mainVisible: window != 0 && loop.display.isViewable(window) == true, share: pump.share.map(SharedStreamStatus.init(share:)),
+            framing: picture.framing, controls: cameras.changed)
     }
 }

@@ -6,7 +6,24 @@ import PipWindow
 /// the source.
 extension PipcamApp {
     func applyPicture() {
-        output.setPicture(mirror: picture.mirror(sourcePrefers: frames.status.prefersMirror), rotation: picture.rotation)
+        output.setPicture(
+            mirror: picture.mirror(sourcePrefers: frames.status.prefersMirror), rotation: picture.rotation,
+            framing: picture.framing)
+        // The call sees the framed picture too, unless --share-full-frame.
+        pump.share?.framing = options.shareFullFrame ? .full : picture.framing
+    }
+
+    /// The user zoomed or panned in a window that draws the picture in `content`: every window
+    /// and the share show the new framing, the camera is asked for the detail it needs, and the
+    /// camera's memory keeps it.
+    func frame(_ gesture: FramingGesture, in content: ContentGeometry) {
+        let before = picture.framing
+        picture.frame(gesture, in: content, sourcePrefersMirror: frames.status.prefersMirror)
+        guard picture.framing != before else { return }
+        applyPicture()
+        frames.redraw()
+        if pip.isShowingVideo { noteDisplaySize(pip.pipFrame) } else { noteMainDisplaySize() }
+        rememberFraming()
     }
 
     /// The PiP frame remembered from the last run, fitted to this source's shape: on its monitor,

@@ -50,6 +50,12 @@ extension PipcamApp {
             case .returnFromPip: pip.stop()
             case .togglePip: perform(.toggle)  // as the hotkey: a second press turns a PiP on its way up back
             case .close: loop.stop(exitCode: 0)
+            case .digit(let digit): stepControl(digit: digit)
+            case .frame(let gesture):
+                guard let main else { return }
+                frame(gesture, in: ContentGeometry(
+                    sourceWidth: picture.contentSize.width, sourceHeight: picture.contentSize.height, rotation: .deg0,
+                    destinationWidth: main.size.width, destinationHeight: main.size.height))
             }
         }, resized: { [unowned self] in noteMainDisplaySize() })
     }
@@ -76,6 +82,8 @@ extension PipcamApp {
             if let frame = frames.held { followContentSize(width: frame.width, height: frame.height) }
             frames.redraw()
         }
+        pip.onFraming = { [unowned self] gesture, content in frame(gesture, in: content) }
+        pip.onKey = { [unowned self] keysym in if let digit = keysym.digit { stepControl(digit: digit) } }
         pip.onFrameChanged = { [unowned self] rect in noteDisplaySize(rect) }
         // As when the main window is destroyed: nothing is left to show PiP in.
         pip.onWindowDestroyed = { [unowned self] in loop.stop(exitCode: 0) }

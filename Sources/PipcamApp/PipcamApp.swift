@@ -35,6 +35,10 @@ public final class PipcamApp {
     let switches: SwitchDesk
     /// Where the PiP's place is remembered between runs (one file per `--name`); tests point it elsewhere.
     var geometryFile: () -> String?
+    /// The camera's controls and what is remembered of each camera.
+    let cameras = CameraDesk()
+    /// Whether `--zoom` / `--pan` still stand over the first camera's remembered framing.
+    var framingGiven: Bool
 
     /// - Parameters:
     ///   - source: a started source; the app runs it on a capture thread.
@@ -56,6 +60,8 @@ public final class PipcamApp {
             findCamera: findCamera)
         viewing = ViewingPolicy(configuration: .init(idleReleaseSeconds: options.idleReleaseSeconds))
         picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
+        picture.framing = options.framing ?? .full
+        framingGiven = options.framing != nil
     }
 
     /// Runs until the source ends, the main window is closed, a frame limit is reached or a signal
@@ -129,6 +135,7 @@ public final class PipcamApp {
             checkEnding()
         }
         scheduleStats()
+        followCamera()
         installControl()
         frames.announceFrames()
         if options.startInPip { pip.start() } else { main?.show() }
@@ -143,7 +150,10 @@ public final class PipcamApp {
     private func wireFrames() {
         frames.willShow = { [unowned self] frame in followContentSize(width: frame.width, height: frame.height) }
         frames.didPresent = { [unowned self] in switches.notePresented(sequence: $0) }
-        frames.statusChanged = { [unowned self] in applyPicture() }
+        frames.statusChanged = { [unowned self] in
+            followCamera()
+            applyPicture()
+        }
         frames.limitReached = { [unowned self] in loop.stop(exitCode: 0) }
         switches.currentName = { [unowned self] in frames.status.name ?? options.sourceName }
         switches.isShowingVideo = { [unowned self] in output.isShowingVideo }

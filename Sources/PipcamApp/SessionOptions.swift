@@ -1,3 +1,4 @@
+import PipCore
 import CameraSource
 import MJPEG
 import PipWindow
@@ -10,6 +11,10 @@ public struct SessionOptions: Sendable {
     /// Horizontal flip; nil for the source's default (on for cameras).
     public var mirror: Bool?
     public var rotation: Rotation = .deg0
+    /// The framing to start with (`--zoom`, `--pan`); nil: the camera's remembered one.
+    public var framing: Framing?
+    /// Share the whole picture, not the window's framing (`--share-full-frame`).
+    public var shareFullFrame = false
     /// Exit after this many frames were shown.
     public var frameLimit: Int?
     /// Print a stats line every second and at exit.

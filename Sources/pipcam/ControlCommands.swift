@@ -9,7 +9,7 @@ import Glibc
 
 /// The arguments of `pipcam toggle|start|stop|status|switch|quit|help`, looked at before parsing.
 enum ControlArguments {
-    static let subcommands: Set<String> = ["toggle", "start", "stop", "status", "switch", "quit", "help"]
+    static let subcommands: Set<String> = ["toggle", "start", "stop", "status", "switch", "quit", "controls", "set", "help"]
 
     static func isNameOption(_ argument: String) -> Bool { argument == "--name" || argument.hasPrefix("--name=") }
 

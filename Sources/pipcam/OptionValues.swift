@@ -1,5 +1,6 @@
 import ArgumentParser
 import CameraSource
+import PipCore
 import PipcamApp
 import PipWindow
 
@@ -61,6 +62,37 @@ struct ShareSizeValue: CheckedValue {
         } else {
             size = Self.standard
             problem = "--share-size: bad size '\(argument)': expected WxH from \(Self.sides.lowerBound) to \(Self.sides.upperBound), e.g. 1280x720"
+        }
+    }
+}
+
+/// `--zoom Z`: the digital zoom to start at, 1 to `Framing.maximumZoom`.
+struct ZoomValue: CheckedValue {
+    let zoom: Double
+    let problem: String?
+
+    init(argument: String) {
+        if let z = Double(argument), z.isFinite, (1...Framing.maximumZoom).contains(z) {
+            (zoom, problem) = (z, nil)
+        } else {
+            zoom = 1
+            problem = "--zoom: '\(argument)' is not a zoom from 1 to \(Int(Framing.maximumZoom)) (e.g. 2 or 1.5)"
+        }
+    }
+}
+
+/// `--pan X,Y`: the middle of the part shown, in fractions of the picture's width and height.
+struct PanValue: CheckedValue {
+    let centre: (x: Double, y: Double)
+    let problem: String?
+
+    init(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0)) }
+        if parts.count == 2, let x = parts[0], let y = parts[1], (0...1).contains(x), (0...1).contains(y) {
+            (centre, problem) = ((x, y), nil)
+        } else {
+            centre = (0.5, 0.5)
+            problem = "--pan: '\(argument)' is not X,Y with each from 0 to 1 (the middle of the part shown, e.g. 0.5,0.4)"
         }
     }
 }

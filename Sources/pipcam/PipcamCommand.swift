@@ -1,4 +1,5 @@
 import ArgumentParser
+import PipCore
 import PipWindow
 import PipcamApp
 
@@ -11,6 +12,8 @@ struct PipcamCommand: ParsableCommand {
             pipcam [<options>]
               pipcam toggle|start|stop|status|quit [--name <name>]
               pipcam switch <source>|next [--name <name>]
+              pipcam controls [--name <name>]
+              pipcam set <name>=<value>... | --reset [<name>] [--name <name>]
             """,
         discussion: """
             With no --source, pipcam shows the first capture camera, or the built-in test pattern \
@@ -21,6 +24,7 @@ struct PipcamCommand: ParsableCommand {
         version: pipcamVersion,
         subcommands: [
             ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, SwitchCommand.self, QuitCommand.self,
+            ControlsCommand.self, SetCommand.self,
         ])
 
     // Flags a config file may set have a --no- form, so that the command line can still win.
@@ -105,6 +109,18 @@ struct PipcamCommand: ParsableCommand {
         "The camera mode for sharing, e.g. 1280x720 (the default; the camera's nearest mode at 25 fps or more).", valueName: "WxH"))
     var shareSize: ShareSizeValue?
 
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Share the whole picture even when the window shows it zoomed in.")
+    var shareFullFrame = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Start zoomed in this many times (1 to 8; digital zoom, over the camera's remembered framing).", valueName: "zoom"))
+    var zoom: ZoomValue?
+
+    @Option(help: ArgumentHelp(
+        "The middle of the part shown when zoomed, as fractions of the picture's width and height (default 0.5,0.5).",
+        valueName: "X,Y"))
+    var pan: PanValue?
+
     @Flag(help: "List capture devices with their formats, sizes and frame rates.")
     var listCameras = false
 
@@ -118,7 +134,9 @@ struct PipcamCommand: ParsableCommand {
     var followWindow: WindowIDValue<FollowWindowFlag>?
 
     func validate() throws {
-        let checked: [(any CheckedValue)?] = [source, name, size, corner, autoPip, hotkey, switchKey, wid, followWindow, shape, share, shareSize]
+        let checked: [(any CheckedValue)?] = [
+            source, name, size, corner, autoPip, hotkey, switchKey, wid, followWindow, shape, share, shareSize, zoom, pan,
+        ]
         if let problem = checked.lazy.compactMap({ $0?.problem }).first { throw ValidationError(problem) }
         if ![0, 90, 180, 270].contains(rotate) {
             throw ValidationError("--rotate: \(rotate) is not 0, 90, 180 or 270")
@@ -170,6 +188,10 @@ struct PipcamCommand: ParsableCommand {
         o.remembersGeometry = size?.size == nil && corner?.corner == nil
         o.mirror = mirror
         o.rotation = Rotation(degrees: rotate) ?? Rotation(degrees: 0)!
+        if zoom != nil || pan != nil {
+            o.framing = Framing(zoom: zoom?.zoom ?? 1, centreX: pan?.centre.x ?? 0.5, centreY: pan?.centre.y ?? 0.5)
+        }
+        o.shareFullFrame = shareFullFrame
         o.frameLimit = frames
         o.printStats = stats
         o.startInPip = pip

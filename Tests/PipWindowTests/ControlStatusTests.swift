@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PipCore
 @testable import PipWindow
 
 @Suite struct ControlStatusTests {
@@ -11,7 +12,7 @@ import Testing
     @Test func encodesTheDocumentedExampleExactly() {
         #expect(
             sample.json.encoded
-                == #"{"state":"active","source":"/dev/video0","camera":"streaming","shown":1234,"dropped":0,"unseen":0,"fps":30.0,"pip":{"x":1400,"y":780,"width":480,"height":270},"main":{"x":100,"y":100,"width":1280,"height":720,"visible":false}}"#
+                == #"{"state":"active","source":"/dev/video0","camera":"streaming","shown":1234,"dropped":0,"unseen":0,"fps":30.0,"pip":{"x":1400,"y":780,"width":480,"height":270},"main":{"x":100,"y":100,"width":1280,"height":720,"visible":false},"zoom":1.0,"pan":{"x":0.5,"y":0.5},"controls":{}}"#
         )
     }
 
@@ -22,7 +23,7 @@ import Testing
             device: "/dev/video10", format: "yuyv", width: 1280, height: 720, written: 1300, placeholders: 66, readers: nil,
             latency: nil)
         #expect(status.json.encoded.hasSuffix(
-            #","visible":false},"share":{"device":"/dev/video10","format":"yuyv","width":1280,"height":720,"written":1300,"placeholders":66,"readers":null}}"#))
+            #","visible":false},"zoom":1.0,"pan":{"x":0.5,"y":0.5},"controls":{},"share":{"device":"/dev/video10","format":"yuyv","width":1280,"height":720,"written":1300,"placeholders":66,"readers":null}}"#))
         status.share?.readers = 2
         status.share?.latency = (0.25, 1.5)
         #expect(status.json.encoded.hasSuffix(#""readers":2,"latency_p50_ms":0.25,"latency_p99_ms":1.5}}"#))
@@ -38,12 +39,21 @@ import Testing
         #expect(!sample.json.encoded.contains("holder"))
     }
 
+    /// Zoomed in, with a control changed: the framing and the control after `main`.
+    @Test func framingAndChangedControlsFollowTheMainWindow() {
+        var status = sample
+        status.framing = Framing(zoom: 2, centreX: 0.4, centreY: 0.55)
+        status.controls = [("brightness", "200"), ("auto_exposure", "Manual Mode")]
+        #expect(status.json.encoded.hasSuffix(
+            #""visible":false},"zoom":2.0,"pan":{"x":0.4,"y":0.55},"controls":{"brightness":"200","auto_exposure":"Manual Mode"}}"#))
+    }
+
     @Test func fieldOrderIsTheContractsOrder() throws {
         let keys = sample.json.encoded.matches(of: /"([a-z]+)":/).map { String($0.output.1) }
         #expect(
             keys == [
                 "state", "source", "camera", "shown", "dropped", "unseen", "fps", "pip", "x", "y", "width", "height", "main", "x", "y",
-                "width", "height", "visible",
+                "width", "height", "visible", "zoom", "pan", "x", "y", "controls",
             ])
     }
 

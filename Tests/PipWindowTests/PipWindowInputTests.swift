@@ -9,8 +9,8 @@ import Testing
 
     static func at(_ ms: Double) -> MonotonicInstant { MonotonicInstant(nanoseconds: UInt64(ms * 1_000_000)) }
 
-    static func press(_ button: Int = 1, x: Int, y: Int, time: UInt) -> WindowEvent {
-        .buttonPress(PointerEvent(window: 7, button: button, x: x, y: y, rootX: 1000 + x, rootY: 500 + y, time: time, state: 0))
+    static func press(_ button: Int = 1, x: Int, y: Int, time: UInt, state: UInt32 = 0) -> WindowEvent {
+        .buttonPress(PointerEvent(window: 7, button: button, x: x, y: y, rootX: 1000 + x, rootY: 500 + y, time: time, state: state))
     }
 
     static func release(x: Int, y: Int, time: UInt) -> WindowEvent {
@@ -66,11 +66,16 @@ import Testing
         let keys: [(Keysym, PipWindowInput.Intent?)] = [
             (.escape, .stop), (.m, .toggleMirror), (.r, .rotate),
             (.plus, .zoom(by: PipTuning.keyZoomFactor, aroundX: nil, y: nil)),
-            (.keypadSubtract, .zoom(by: 1 / PipTuning.keyZoomFactor, aroundX: nil, y: nil)), (.p, nil),
+            (.keypadSubtract, .zoom(by: 1 / PipTuning.keyZoomFactor, aroundX: nil, y: nil)),
         ]
         for (keysym, intent) in keys {
             #expect(input.handle(.keyPress(window: 7, keysym: keysym, state: 0), size: Self.size, now: Self.at(0)) == (intent.map { [$0] } ?? []))
         }
+        // Keys PiP has no use for go to its owner (digits step camera controls in pipcam).
+        #expect(input.handle(.keyPress(window: 7, keysym: .p, state: 0), size: Self.size, now: Self.at(0)) == [.key(.p)])
+        // Ctrl + wheel zooms the picture, not the window.
+        #expect(input.handle(Self.press(4, x: 10, y: 20, time: 0, state: 4), size: Self.size, now: Self.at(0))
+            == [.frame(.zoom(by: 1.25, atX: 10, y: 20))])
         // With Control held a key is someone else's shortcut.
         #expect(input.handle(.keyPress(window: 7, keysym: .escape, state: 4), size: Self.size, now: Self.at(0)).isEmpty)
     }

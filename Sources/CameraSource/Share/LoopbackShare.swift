@@ -40,6 +40,14 @@ public final class LoopbackShare: @unchecked Sendable {
     private var lastFrameAt: MonotonicInstant?
     private var nextPlaceholderAt: MonotonicInstant
     private let clock: @Sendable () -> MonotonicInstant
+    private let framingNow = Locked(Framing.full)
+
+    /// The part of the picture readers get: the window's digital zoom and pan, or the whole
+    /// picture (`--share-full-frame`). Set from the display thread, read for each frame.
+    public var framing: Framing {
+        get { framingNow.withLock { $0 } }
+        set { framingNow.withLock { $0 = newValue } }
+    }
 
     /// How long after the last frame the first placeholder goes out: a few frames' time, but
     /// not less than `placeholderDelayNanoseconds`, so a camera's jitter never shows one.
@@ -90,7 +98,7 @@ public final class LoopbackShare: @unchecked Sendable {
             jpeg?.submit(frame)
             return
         }
-        guard let bytes = converter.convert(frame) else { return }
+        guard let bytes = converter.convert(frame, framing: framing) else { return }
         write(bytes, placeholder: false, capturedAt: frame.timestamp)
     }
 

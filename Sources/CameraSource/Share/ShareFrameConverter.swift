@@ -3,8 +3,8 @@ import PipCore
 /// Turns camera frames into the frames a virtual camera carries: YUYV or I420, tightly packed,
 /// limited range, at one fixed size — what call apps (Chromium, Firefox, Zoom) open.
 ///
-/// The picture is the camera's own: never mirrored, rotated or cropped (call apps mirror their
-/// self-view themselves). A frame of the output's format and size whose rows are packed goes out
+/// The picture is the camera's own: never mirrored or rotated (call apps mirror their self-view
+/// themselves), cropped only as the window's digital zoom frames it (`Framing`). A frame of the output's format and size whose rows are packed goes out
 /// as it is; other formats are converted; a frame of another size (a camera that came back in
 /// another mode, another source switched to) is resampled to the nearest pixel, fitted at its own
 /// shape with black bars, so readers never see the format change.
@@ -59,12 +59,13 @@ public final class ShareFrameConverter {
     /// The frame shown to readers while the camera gives none: dark grey, the same size and format.
     public var placeholder: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: placeholderFrame, count: byteCount) }
 
-    /// The bytes to write for `frame`: the frame's own memory when it already is what readers
-    /// get, else the converter's buffer. nil for a compressed frame.
-    public func convert(_ frame: VideoFrame) -> UnsafeRawBufferPointer? {
+    /// The bytes to write for `frame`'s part `framing` shows: the frame's own memory when it
+    /// already is what readers get, else the converter's buffer. nil for a compressed frame.
+    public func convert(_ frame: VideoFrame, framing: Framing = .full) -> UnsafeRawBufferPointer? {
         guard frame.format != .mjpeg, frame.width > 0, frame.height > 0 else { return nil }
         let full = frame.colorimetry.range == .full && frame.format.isYUV
-        let sameSize = frame.width == width && frame.height == height
+        let crop = framing.crop(width: frame.width, height: frame.height)
+        let sameSize = frame.width == width && frame.height == height && crop.isWhole(width: width, height: height)
         if sameSize && !full && frame.format == format && frame.plane0.stride == layout.strides.0 && format == .yuyv {
             return UnsafeRawBufferPointer(start: frame.plane0.base, count: byteCount)
         }
@@ -79,7 +80,7 @@ public final class ShareFrameConverter {
         } else if sameSize && format == .yuyv && frame.format == .yuyv {
             copyPlane(frame.plane0, rows: height, bytes: 2 * width, to: output, stride: 2 * width, full ? lumaRange : nil, alternate: chromaRange)
         } else {
-            resample(frame, full: full)
+            resample(frame, crop: crop, full: full)
         }
         return UnsafeRawBufferPointer(start: output, count: byteCount)
     }
@@ -250,14 +251,20 @@ public final class ShareFrameConverter {
     /// stretched), black bars around it. Made when a frame of a new size comes, not per frame.
     struct FitMap: Equatable {
         let sourceWidth: Int, sourceHeight: Int
+        /// The part of the source shown (`Framing.crop`).
+        let crop: PictureCrop
         /// The picture's place in the output; even, so chroma pairs never straddle a bar.
         let left: Int, top: Int, width: Int, height: Int
         /// Source column of each picture column, source row of each picture row.
         let xs: [Int], ys: [Int]
 
-        init(sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int) {
+        init(sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int, crop: PictureCrop? = nil) {
             self.sourceWidth = sourceWidth
             self.sourceHeight = sourceHeight
+            let crop = crop ?? .whole(width: sourceWidth, height: sourceHeight)
+            self.crop = crop
+            // The part shown keeps the picture's shape, give or take a pixel of rounding.
+            let (sourceWidth, sourceHeight) = (crop.width, crop.height)
             // Width or height fills the output, the other side keeps the source's shape.
             let wide = sourceWidth * outputHeight >= sourceHeight * outputWidth
             let w = wide ? outputWidth : max(2, (outputHeight * sourceWidth / sourceHeight) & ~1)
@@ -266,16 +273,17 @@ public final class ShareFrameConverter {
             left = ((outputWidth - width) / 2) & ~1
             top = ((outputHeight - height) / 2) & ~1
             let (pictureWidth, pictureHeight) = (width, height)
-            xs = (0..<pictureWidth).map { $0 * sourceWidth / pictureWidth }
-            ys = (0..<pictureHeight).map { $0 * sourceHeight / pictureHeight }
+            xs = (0..<pictureWidth).map { crop.x + $0 * sourceWidth / pictureWidth }
+            ys = (0..<pictureHeight).map { crop.y + $0 * sourceHeight / pictureHeight }
         }
     }
 
     private var fitMap: FitMap?
 
-    private func resample(_ frame: VideoFrame, full: Bool) {
-        if fitMap?.sourceWidth != frame.width || fitMap?.sourceHeight != frame.height {
-            fitMap = FitMap(sourceWidth: frame.width, sourceHeight: frame.height, outputWidth: width, outputHeight: height)
+    private func resample(_ frame: VideoFrame, crop: PictureCrop, full: Bool) {
+        if fitMap?.sourceWidth != frame.width || fitMap?.sourceHeight != frame.height || fitMap?.crop != crop {
+            fitMap = FitMap(
+                sourceWidth: frame.width, sourceHeight: frame.height, outputWidth: width, outputHeight: height, crop: crop)
         }
         guard let map = fitMap else { return }
         let sampler = YCbCrSampler(frame)

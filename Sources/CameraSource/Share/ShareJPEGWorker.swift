@@ -86,8 +86,11 @@ final class ShareJPEGWorker: @unchecked Sendable {
             frame.plane0 = FramePlane(base: UnsafeRawPointer(working.bytes), stride: working.count)
             frame.byteCount = working.count
             do {
-                let decoded = try decoder.decode(frame, minWidth: converter.width, minHeight: converter.height)
-                if let bytes = converter.convert(decoded) {
+                let framing = share.framing
+                // Zoomed in, the shown part must still cover the stream's size.
+                let decoded = try decoder.decode(
+                    frame, minWidth: Int(Double(converter.width) * framing.zoom), minHeight: Int(Double(converter.height) * framing.zoom))
+                if let bytes = converter.convert(decoded, framing: framing) {
                     share.write(bytes, placeholder: false, capturedAt: frame.timestamp)
                 }
             } catch {

@@ -62,6 +62,8 @@ public final class V4L2Camera: FrameSource {
     public internal(set) var unqueuedDeliveries = 0
 
     let openDevice: V4L2DeviceOpener
+    /// Sets the camera's remembered controls at each open, before it streams.
+    let controls: ControlRestorer?
     var device: (any V4L2Device)?
     var layout: V4L2FrameLayout?
     var buffers: [V4L2MappedBuffer] = []
@@ -97,13 +99,15 @@ public final class V4L2Camera: FrameSource {
     }
 
     /// A camera at `path` (`/dev/video0`, `/dev/v4l/by-id/...`), opened on `start()` with
-    /// `openDevice` (the real libv4l2 device unless a test passes a fake).
+    /// `openDevice` (the real libv4l2 device unless a test passes a fake); `controls` restores
+    /// its remembered controls on each open.
     public init(
-        path: String, request: SourceRequest = SourceRequest(),
+        path: String, request: SourceRequest = SourceRequest(), controls: ControlRestorer? = nil,
         openDevice: @escaping V4L2DeviceOpener = LibV4L2Device.open(path:)
     ) {
         name = path
         self.request = request
+        self.controls = controls
         self.openDevice = openDevice
     }
 
@@ -124,6 +128,9 @@ public final class V4L2Camera: FrameSource {
             let refusal: V4L2Error
             do {
                 try configure(dev, excluding: refused)
+                // After S_FMT, which some drivers reset controls on; before STREAMON, so the first
+                // frame already has them.
+                controls?.restore(on: dev, path: name, capabilities: capabilities)
                 guard let error = try startStreaming(dev) else { return }
                 refusal = error
             } catch {

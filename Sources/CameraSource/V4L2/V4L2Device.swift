@@ -43,8 +43,9 @@ public enum V4L2DequeueError: Error, Equatable {
 /// and the kernel (`LibV4L2Device`) or a test's scripted fake.
 ///
 /// Calls mirror the V4L2 ioctls one to one and throw `V4L2Error` with the call's errno.
-/// Single-planar video capture with memory-mapped buffers only.
-public protocol V4L2Device: AnyObject {
+/// Single-planar video capture with memory-mapped buffers only. Its controls are those of
+/// `CameraControlAccess`: remembered ones are set on it after open, before streaming.
+public protocol V4L2Device: CameraControlAccess {
     /// The descriptor to poll for filled buffers.
     var fileDescriptor: Int32 { get }
     /// `VIDIOC_QUERYCAP`.

@@ -86,6 +86,25 @@ public struct ControlClient {
         }
     }
 
+    /// `pipcam controls|set`: asks the instance about its camera's controls.
+    public func camera(_ request: CameraRequest) -> Outcome {
+        withInstance(orIfGone: notRunning()) { owner, requestor, selection in
+            display.setProperty(requestor, atom: display[._PIPCAM_REPLY], bytes: request.encoded)
+            display.convertSelection(selection, target: display[._PIPCAM_CAMERA], property: display[._PIPCAM_REPLY], requestor: requestor)
+            display.flush()
+            switch waitForReply(target: display[._PIPCAM_CAMERA], requestor: requestor, owner: owner, selection: selection, within: replyMilliseconds) {
+            case .answered(let bytes):
+                switch CameraReply(bytes) {
+                case .done(let text)?: return done(text.isEmpty ? nil : text)
+                case .failed(let line)?: return Outcome(exitCode: 1, output: nil, error: line)
+                case nil: return failed("the \(who) gave an answer pipcam does not know")
+                }
+            case .failed(let outcome): return outcome
+            case .timedOut: return failed("no answer from the \(who) within \(seconds(replyMilliseconds))")
+            }
+        }
+    }
+
     /// Runs `body` with the instance's control window, a window of ours to receive answers on, and
     /// the selection; `gone` when there is no instance (or it went while being looked at).
     private func withInstance(orIfGone gone: @autoclosure () -> Outcome, _ body: (WindowID, WindowID, Atom) -> Outcome) -> Outcome {

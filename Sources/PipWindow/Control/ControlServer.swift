@@ -16,6 +16,8 @@ public final class ControlServer {
     /// reply is sent when the handler calls back, which may be much later. nil: refused with a
     /// reason (while the first source starts).
     public var onSwitch: ((String, @escaping (SwitchReply) -> Void) -> Void)?
+    /// Answers `pipcam controls|set` (the camera's controls); nil: refused.
+    public var onCamera: ((CameraRequest) -> CameraReply)?
     /// The current status, asked for each `status` request.
     public var status: () -> InstanceStatus?
     /// Whether another client holds the selection now (commands then reach that client).
@@ -150,6 +152,16 @@ public final class ControlServer {
         onSwitch(String(decoding: bytes, as: UTF8.self), reply)
     }
 
+    /// `pipcam controls|set`: the request is the parameter; answered at once.
+    private func answerCamera(_ request: SelectionRequest) {
+        guard let bytes = display.parameter(of: request), let asked = CameraRequest(bytes) else {
+            display.answer(request, text: nil, type: .none)
+            return
+        }
+        let reply = onCamera?(asked) ?? .failed("pipcam: the source is still starting; ask again once it shows frames")
+        display.answer(request, text: reply.encoded, type: display[.UTF8_STRING])
+    }
+
     private func answer(_ request: SelectionRequest) {
         guard request.requestor != 0 else { return }
         // ICCCM 2.2: refuse requests for a selection we do not own or from before we owned it.
@@ -157,9 +169,13 @@ public final class ControlServer {
             && (request.time == 0 || (request.time &- claim.since) & 0xffff_ffff < 1 << 31)
         let target = request.target
         if current && target == display[.TARGETS] {
-            display.answer(request, atoms: [display[.TARGETS], display[._PIPCAM_STATUS], display[._PIPCAM_SWITCH], display[.UTF8_STRING]])
+            display.answer(request, atoms: [
+                display[.TARGETS], display[._PIPCAM_STATUS], display[._PIPCAM_SWITCH], display[._PIPCAM_CAMERA], display[.UTF8_STRING],
+            ])
         } else if current && target == display[._PIPCAM_SWITCH] {
             startSwitch(request)
+        } else if current && target == display[._PIPCAM_CAMERA] {
+            answerCamera(request)
         } else if current && (target == display[._PIPCAM_STATUS] || target == display[.UTF8_STRING]),
             let snapshot = status()
         {

@@ -1,3 +1,5 @@
+import PipCore
+
 /// What `pipcam status` reports about a running instance (docs/BEHAVIOUR.md, "`pipcam status`").
 public struct InstanceStatus: Sendable, Equatable {
     /// `idle`, `starting`, `active` or `stopping`.
@@ -21,11 +23,18 @@ public struct InstanceStatus: Sendable, Equatable {
     public var mainVisible: Bool
     /// The virtual camera fed with `--share`, if any.
     public var share: SharedStreamStatus?
+    /// The digital zoom and the middle of the part shown (fractions of the picture).
+    public var framing = Framing.full
+    /// The camera's controls changed from their defaults (remembered for it), by name, in ID order.
+    public var controls: [(name: String, value: String)] = []
 
     public init(
         state: String, source: String, camera: String, holder: String? = nil, shown: Int, dropped: Int, unseen: Int = 0,
-        fps: Double, pip: Rect, main: Rect, mainVisible: Bool, share: SharedStreamStatus? = nil
+        fps: Double, pip: Rect, main: Rect, mainVisible: Bool, share: SharedStreamStatus? = nil, framing: Framing = .full,
+        controls: [(name: String, value: String)] = []
     ) {
+        self.framing = framing
+        self.controls = controls
         self.holder = holder
         self.share = share
         self.state = state
@@ -40,6 +49,8 @@ public struct InstanceStatus: Sendable, Equatable {
         self.mainVisible = mainVisible
     }
 
+    public static func == (a: InstanceStatus, b: InstanceStatus) -> Bool { a.json == b.json }
+
     /// The JSON object, fields in the order docs/BEHAVIOUR.md gives them.
     public var json: JSONText {
         func frame(_ r: Rect) -> [(String, JSONText)] {
@@ -51,6 +62,9 @@ public struct InstanceStatus: Sendable, Equatable {
             ("shown", .integer(shown)), ("dropped", .integer(dropped)), ("unseen", .integer(unseen)),
             ("fps", .number(fps, decimals: 2)),
             ("pip", .object(frame(pip))), ("main", .object(frame(main) + [("visible", .bool(mainVisible))])),
+            ("zoom", .number(framing.zoom, decimals: 2)),
+            ("pan", .object([("x", .number(framing.centreX, decimals: 3)), ("y", .number(framing.centreY, decimals: 3))])),
+            ("controls", .object(controls.map { ($0.name, .string($0.value)) })),
         ] + (share.map { [("share", $0.json)] } ?? []))
     }
 }

@@ -8,13 +8,25 @@ struct ConversionKey: Equatable {
     var content: ContentGeometry
     var rotation: Rotation
     var mirror: Bool
+    /// The part of the picture shown (the whole of it unless zoomed).
+    var crop: PictureCrop
 }
 
 extension ConversionKey {
-    /// The key for `picture` shown in `content`, turned and mirrored.
-    init(picture: VideoFrame, content: ContentGeometry, rotation: Rotation, mirror: Bool) {
+    /// The key for `picture`'s part `framing` shows, in `content`, turned and mirrored.
+    init(picture: VideoFrame, content: ContentGeometry, rotation: Rotation, mirror: Bool, framing: Framing = .full) {
         self.init(
             format: picture.format, sourceWidth: picture.width, sourceHeight: picture.height,
-            content: content, rotation: rotation, mirror: mirror)
+            content: content, rotation: rotation, mirror: mirror, crop: framing.crop(width: picture.width, height: picture.height))
     }
+
+    /// The whole picture shown.
+    init(format: PixelFormat, sourceWidth: Int, sourceHeight: Int, content: ContentGeometry, rotation: Rotation, mirror: Bool) {
+        self.init(
+            format: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight, content: content, rotation: rotation,
+            mirror: mirror, crop: .whole(width: sourceWidth, height: sourceHeight))
+    }
+
+    /// Whether the whole picture is shown.
+    var showsWholePicture: Bool { crop.isWhole(width: sourceWidth, height: sourceHeight) }
 }

@@ -27,7 +27,7 @@ struct DirectPass {
     /// Whether `key` is a case this pass converts: upright, planar Y′CbCr or grey, no scaling, and
     /// (when rows run right to left) whole chroma pairs.
     static func handles(_ key: ConversionKey) -> Bool {
-        guard UprightPlan.handles(key.rotation), key.content.width == key.sourceWidth,
+        guard UprightPlan.handles(key.rotation), key.showsWholePicture, key.content.width == key.sourceWidth,
             key.content.height == key.sourceHeight
         else { return false }
         switch key.format {

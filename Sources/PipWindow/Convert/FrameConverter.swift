@@ -55,15 +55,17 @@ public final class FrameConverter {
     }
 
     /// Fills the `width`×`height` destination (rows `stride` bytes apart; bytes past `width × 4`
-    /// in a row are not touched) with `frame` turned by `rotation` (clockwise), then mirrored
-    /// left-right if `mirror`, fitted into `ContentGeometry` and surrounded by black bars.
+    /// in a row are not touched) with the part of `frame` that `framing` shows, turned by
+    /// `rotation` (clockwise), then mirrored left-right if `mirror`, fitted into `ContentGeometry`
+    /// (by the whole picture's shape) and surrounded by black bars. The zoom costs nothing extra:
+    /// the scaling that fits the picture reads the shown part only.
     ///
     /// MJPEG frames are decoded first, at the smallest DCT scale that still covers the content
-    /// rectangle. Throws `JPEGError` for a corrupt JPEG and `FrameConversionError` for a frame
+    /// rectangle with the shown part. Throws `JPEGError` for a corrupt JPEG and `FrameConversionError` for a frame
     /// without pixels or planes; the destination may then be partly written.
     public func convert(
         _ frame: VideoFrame, into destination: UnsafeMutableRawPointer, stride: Int,
-        width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool
+        width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool, framing: Framing = .full
     ) throws {
         guard width > 0, height > 0 else { return }
         precondition(stride >= width * 4, "destination rows overlap")
@@ -78,27 +80,28 @@ public final class FrameConverter {
             destinationWidth: width, destinationHeight: height)
         try convert(
             frame, content: content, into: destination, stride: stride, width: width, height: height,
-            layout: layout, rotation: rotation, mirror: mirror)
+            layout: layout, rotation: rotation, mirror: mirror, framing: framing)
     }
 
     /// Gets ready for frames of `format` and `sourceWidth`×`sourceHeight` to be converted into a
     /// `width`×`height` destination turned by `rotation`, before the first one arrives: an MJPEG
     /// decoder makes and faults in what the first picture needs (`JPEGDecoder.prepare`).
     public func prepare(
-        format: PixelFormat, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, rotation: Rotation
+        format: PixelFormat, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, rotation: Rotation,
+        framing: Framing = .full
     ) {
         guard format == .mjpeg, sourceWidth > 0, sourceHeight > 0, width > 0, height > 0 else { return }
         let content = ContentGeometry(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, rotation: rotation,
             destinationWidth: width, destinationHeight: height)
-        let (w, h) = rotation.rotatedSize(width: content.width, height: content.height)
+        let (w, h) = Self.decodedSize(content: content, rotation: rotation, framing: framing)
         jpegDecoder().prepare(width: sourceWidth, height: sourceHeight, minWidth: w, minHeight: h)
     }
 
     /// `convert` with the content rectangle given (it need not keep the picture's aspect ratio).
     func convert(
         _ frame: VideoFrame, content: ContentGeometry, into destination: UnsafeMutableRawPointer, stride: Int,
-        width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool
+        width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool, framing: Framing = .full
     ) throws {
         let target = ImageTarget(pixels: destination, stride: stride, width: width, height: height)
         guard !content.isEmpty else {
@@ -107,9 +110,11 @@ public final class FrameConverter {
         }
         var picture = frame
         if frame.format == .mjpeg {
-            let (w, h) = rotation.rotatedSize(width: content.width, height: content.height)
+            let (w, h) = Self.decodedSize(content: content, rotation: rotation, framing: framing)
             let rows = allowsProgressive && allowsDirectPass ? progressive : nil
-            rows?.begin(content: content, rotation: rotation, mirror: mirror, layout: layout, target: target, plans: self)
+            rows?.begin(
+                content: content, rotation: rotation, mirror: mirror, framing: framing, layout: layout, target: target,
+                plans: self)
             picture = try jpegDecoder().decode(frame, minWidth: w, minHeight: h, rows: rows)
             if let rows, rows.finish() { return }
         }
@@ -118,7 +123,7 @@ public final class FrameConverter {
         }
         let planes = try Self.planes(of: picture)
 
-        let key = ConversionKey(picture: picture, content: content, rotation: rotation, mirror: mirror)
+        let key = ConversionKey(picture: picture, content: content, rotation: rotation, mirror: mirror, framing: framing)
         if UprightPlan.handles(rotation) {
             convertUpright(picture, planes: planes, key: key, into: target, layout: layout)
             return
@@ -126,6 +131,14 @@ public final class FrameConverter {
         let turn = Self.reuse(&quarterTurn, for: key, make: QuarterTurn.init).plan
         convertUpright(picture, planes: planes, key: turn.uprightKey, into: turn.scratchTarget, layout: layout)
         turn.transpose(into: target, black: layout.black)
+    }
+
+    /// The smallest size a JPEG must be decoded at for `content` to show `framing`'s part of it
+    /// without scaling up: the content's unturned size times the zoom.
+    static func decodedSize(content: ContentGeometry, rotation: Rotation, framing: Framing) -> (width: Int, height: Int) {
+        let (w, h) = rotation.rotatedSize(width: content.width, height: content.height)
+        guard !framing.isFull else { return (w, h) }
+        return (Int((Double(w) * framing.zoom).rounded(.up)), Int((Double(h) * framing.zoom).rounded(.up)))
     }
 
     /// An upright `key` (0° or 180°) by the unscaled pass when it applies, else the resampling one.

@@ -14,6 +14,7 @@ final class ProgressivePass: DecodedRows {
         let content: ContentGeometry
         let rotation: Rotation
         let mirror: Bool
+        let framing: Framing
         let layout: PixelLayout
         let target: ImageTarget
         /// Makes or finds the resampling plan (the converter's, shared with its other passes). The
@@ -42,11 +43,12 @@ final class ProgressivePass: DecodedRows {
     /// Gets ready for the next picture, to be shown in `content` of `target`; `plans` makes the
     /// resampling plans.
     func begin(
-        content: ContentGeometry, rotation: Rotation, mirror: Bool, layout: PixelLayout, target: ImageTarget,
-        plans: FrameConverter
+        content: ContentGeometry, rotation: Rotation, mirror: Bool, framing: Framing, layout: PixelLayout,
+        target: ImageTarget, plans: FrameConverter
     ) {
         state = .waiting(Destination(
-            content: content, rotation: rotation, mirror: mirror, layout: layout, target: target, plans: plans))
+            content: content, rotation: rotation, mirror: mirror, framing: framing, layout: layout, target: target,
+            plans: plans))
     }
 
     func decoded(_ picture: VideoFrame, rows: Int) {
@@ -68,7 +70,7 @@ final class ProgressivePass: DecodedRows {
 
     /// The pass for `picture` at `d`, with the bars above and below the content filled.
     private static func start(_ picture: VideoFrame, at d: Destination) -> State {
-        let key = ConversionKey(picture: picture, content: d.content, rotation: d.rotation, mirror: d.mirror)
+        let key = ConversionKey(picture: picture, content: d.content, rotation: d.rotation, mirror: d.mirror, framing: d.framing)
         guard let planes = try? FrameConverter.planes(of: picture) else { return .declined }
         if let pass = DirectPass(picture: picture, planes: planes, key: key, layout: d.layout, target: d.target) {
             pass.fillAboveAndBelow()

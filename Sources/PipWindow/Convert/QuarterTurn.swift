@@ -33,7 +33,7 @@ final class QuarterTurn {
         uprightKey = ConversionKey(
             format: key.format, sourceWidth: key.sourceWidth, sourceHeight: key.sourceHeight,
             content: ContentGeometry(x: 0, y: 0, width: content.height, height: content.width),
-            rotation: flip.0, mirror: flip.1)
+            rotation: flip.0, mirror: flip.1, crop: key.crop)
         scratchStride = max(1, content.height) * 4
         scratch = .allocate(byteCount: scratchStride * max(1, content.width), alignment: 64)
     }

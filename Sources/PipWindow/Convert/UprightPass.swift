@@ -45,7 +45,7 @@ struct UprightPass {
     /// then their transpose into columns.
     private func filterBlock(_ plane: UprightPlan.Plane, first: Int, lines: Int) {
         let taps = plane.taps, source = self.plane(plane.index), n = plane.rowSamples
-        let base = source.base.assumingMemoryBound(to: UInt8.self)
+        let base = source.base.assumingMemoryBound(to: UInt8.self) + plane.firstByte
         for j in 0..<lines {
             let line = first + j, out = plane.lines + j &* n
             let start = plane.starts[line], weights = plane.weights + line &* taps

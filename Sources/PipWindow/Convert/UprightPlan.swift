@@ -9,13 +9,17 @@
 ///    output pixel at once, which are transposed back for colour conversion and storing.
 ///
 /// Intermediate samples are 16-bit, 2⁸ × the value; weights are 16-bit fractions of 2¹⁶
-/// (`mulhi` style). Quarter turns use it too, through `QuarterTurn`.
+/// (`mulhi` style). Quarter turns use it too, through `QuarterTurn`. A zoomed picture's tables
+/// cover its shown part only (`ConversionKey.crop`): no pass reads the rest.
 final class UprightPlan {
     static let block = 8
 
     /// One plane's vertical pass: which source rows each output line combines, with what weights.
     struct Plane {
         var index: Int
+        /// Where the shown part (`ConversionKey.crop`) begins in each of the plane's rows, in bytes:
+        /// the taps below count from there.
+        var firstByte: Int
         /// Bytes of a source row the horizontal taps read, and that rounded up to whole vectors.
         var rowBytes: Int
         var rowSamples: Int
@@ -90,9 +94,10 @@ final class UprightPlan {
         var channels: [Channel] = []
         var reach: [Int: Int] = [:]
         var verticalShifts: [Int: Int] = [:]
+        let crop = key.crop
         for source in layout.channels {
             let inner = ScaleTable(
-                sourceLength: key.sourceWidth, outputLength: innerCount,
+                sourceLength: crop.width, outputLength: innerCount,
                 subsampling: source.horizontalShift, reversed: upsideDown != key.mirror)
             var starts = inner.starts.map { Int32(source.offset) + $0 * Int32(source.step) }
             reach[source.plane] = max(
@@ -109,9 +114,12 @@ final class UprightPlan {
             verticalShifts[source.plane] = source.verticalShift
             if !planes.contains(where: { $0.index == source.plane }) {
                 let outer = ScaleTable(
-                    sourceLength: key.sourceHeight, outputLength: outerCount, subsampling: source.verticalShift)
+                    sourceLength: crop.height, outputLength: outerCount, subsampling: source.verticalShift)
+                // The crop's edges are even, so every subsampled plane's part starts on a whole sample.
+                let firstRow = Int32(crop.y >> source.verticalShift)
                 planes.append(Plane(
-                    index: source.plane, rowBytes: 0, rowSamples: 0, taps: outer.taps, starts: copy(outer.starts),
+                    index: source.plane, firstByte: (crop.x >> source.horizontalShift) * source.step,
+                    rowBytes: 0, rowSamples: 0, taps: outer.taps, starts: copy(outer.starts.map { $0 + firstRow }),
                     weights: copy(outer.weights.map(Self.weight16)), lines: UnsafeMutablePointer(bitPattern: 2)!,
                     columns: UnsafeMutablePointer(bitPattern: 2)!))
             }

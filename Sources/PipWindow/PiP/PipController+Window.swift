@@ -41,6 +41,13 @@ extension PipController {
         case .close: close()
         case .toggleMirror: onMirrorToggle?()
         case .rotate: onRotate?()
+        case .key(let keysym): onKey?(keysym)
+        case .frame(let gesture):
+            let shape = contentSource.map { ($0.preferredContentWidth, $0.preferredContentHeight) }
+                ?? (pipWindow.rect.width, pipWindow.rect.height)
+            onFraming?(gesture, ContentGeometry(
+                sourceWidth: shape.0, sourceHeight: shape.1, rotation: .deg0,
+                destinationWidth: pipWindow.rect.width, destinationHeight: pipWindow.rect.height))
         case .zoom(let factor, let x, let y):
             place(.zoom(by: factor, around: x.flatMap { x in y.map { (x, $0) } }, aspect: pipWindow.aspect))
         case .gesture:

@@ -43,6 +43,11 @@ public final class PipController {
     public var onMirrorToggle: (() -> Void)?
     /// The user asked to rotate the picture a quarter turn (`r`).
     public var onRotate: (() -> Void)?
+    /// A plain key pressed in the PiP window that PiP has no use for.
+    public var onKey: ((Keysym) -> Void)?
+    /// The user zoomed or panned the picture (`FramingInput`); with where the picture is drawn in
+    /// the PiP window, for the gesture's window coordinates (`FramingGesture.applied`).
+    public var onFraming: ((FramingGesture, ContentGeometry) -> Void)?
     /// The user finished moving, resizing or zooming the PiP window (after snapping); for remembering it.
     public var onFrameSettled: ((Rect) -> Void)?
     /// PiP's frame settled after any change: the user's, or pipcam's own (a reshape for a picture

@@ -13,6 +13,10 @@ struct PipWindowInput {
         case rotate
         /// Zoom by a factor around a point in root coordinates, or (nil) around the centre.
         case zoom(by: Double, aroundX: Int?, y: Int?)
+        /// The framing (digital zoom and pan) of the picture changes (`FramingInput`).
+        case frame(FramingGesture)
+        /// A plain key PiP has no use for (the owner's: `PipController.onKey`).
+        case key(Keysym)
         /// Hand the event to the window's own move and resize gesture.
         case gesture
         /// The controls appeared (`redraw`: they were hidden) and show until the given time.
@@ -24,16 +28,19 @@ struct PipWindowInput {
     private(set) var controls: PipControls
     private var lastClick: PointerEvent?
     private var pressedControl: PipControls.Control?
+    private var framing = FramingInput()
 
     init(controls: PipControls) { self.controls = controls }
 
     /// The intents of `event` on a window of `size`.
     mutating func handle(_ event: WindowEvent, size: (width: Int, height: Int), now: MonotonicInstant) -> [Intent] {
+        let framed = framing.handle(event)
+        if framed.consumed { return framed.gesture.map { [.frame($0)] } ?? [] }
         switch event {
         case .keyPress(_, let keysym, let state):
             // With a modifier held, a key is someone else's shortcut.
             guard KeyModifiers.isPlainKeyPress(state: state) else { return [] }
-            return Self.intent(forKey: keysym).map { [$0] } ?? []
+            return [Self.intent(forKey: keysym) ?? .key(keysym)]
         case .motion, .pointerEntered:
             let wasVisible = controls.isVisible(at: now)
             controls.pointerMoved(at: now)

@@ -38,6 +38,8 @@ public final class Presenter {
     public var height: Int { drawn.height }
     public var rotation: Rotation = .deg0
     public var mirror = false
+    /// The part of the picture shown (digital zoom and pan).
+    public var framing = Framing.full
 
     /// A picture could not be put because both images were still with the server (or the last one
     /// was, for `redraw`): the owner should draw it again after the next completion, since a static
@@ -155,7 +157,7 @@ public final class Presenter {
         guard let e = expectedFrames else { return }
         converter.prepare(
             format: e.format, sourceWidth: e.width, sourceHeight: e.height, width: width, height: height,
-            rotation: rotation)
+            rotation: rotation, framing: framing)
         preparedFrames = e
     }
 
@@ -179,7 +181,7 @@ public final class Presenter {
         try render(capturedAt: counted ? frame.timestamp : nil) { pixels, stride, width, height in
             try converter.convert(
                 frame, into: pixels, stride: stride, width: width, height: height,
-                layout: layout, rotation: rotation, mirror: mirror)
+                layout: layout, rotation: rotation, mirror: mirror, framing: framing)
         }
     }
 

@@ -70,11 +70,12 @@ public final class VideoOutput {
         _ = currentPresenter?.present(drawing: body)
     }
 
-    /// Mirror and rotation of the picture in every window.
-    public func setPicture(mirror: Bool, rotation: Rotation) {
+    /// Mirror, rotation and framing (digital zoom and pan) of the picture in every window.
+    public func setPicture(mirror: Bool, rotation: Rotation, framing: Framing = .full) {
         for a in attached.values {
             a.presenter.mirror = mirror
             a.presenter.rotation = rotation
+            a.presenter.framing = framing
         }
     }
 

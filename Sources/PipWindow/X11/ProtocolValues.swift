@@ -17,6 +17,11 @@ public struct Keysym: XIdentifier, CustomStringConvertible {
     package static let m = Keysym(0x6d)
     package static let p = Keysym(0x70)
     package static let r = Keysym(0x72)
+    package static let z = Keysym(0x7a)
+    package static let digit0 = Keysym(0x30)
+    package static let keypad0 = Keysym(0xffb0)
+    /// The digits `0`…`9` (keysyms 0x30…0x39).
+    package var digit: Int? { (0x30...0x39).contains(rawValue) ? Int(rawValue - 0x30) : nil }
 }
 
 /// The XEmbed protocol's messages (in `_XEMBED` ClientMessages' `data.l[1]`) and `_XEMBED_INFO`

@@ -20,7 +20,7 @@ import Testing
         }
         let keys = text.matches(of: /"([a-z]+)":/).map { String($0.output.1) }
         #expect(keys == ["state", "source", "camera", "shown", "dropped", "unseen", "fps", "pip", "x", "y", "width", "height",
-                         "main", "x", "y", "width", "height", "visible"], "\(text)")
+                         "main", "x", "y", "width", "height", "visible", "zoom", "pan", "x", "y", "controls"], "\(text)")
         #expect(status["state"] as? String == "idle")
         #expect(status["source"] as? String == "test")
         #expect(status["camera"] as? String == "streaming")

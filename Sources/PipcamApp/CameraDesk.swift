@@ -1,0 +1,161 @@
+import CameraSource
+import PipCore
+import PipWindow
+
+/// The display side of the camera's controls and of what is remembered per camera
+/// (docs/BEHAVIOUR.md, "Camera controls and framing"): `pipcam controls|set`, the control keys,
+/// and the framing kept for each camera. Controls are reached through a handle of their own on
+/// the camera's node (`LibV4L2Controls`), so they change while the camera streams — in this
+/// process, or in PipeWire for a camera read through it.
+final class CameraDesk {
+    /// The camera shown now: its node and identity (nil for the test pattern and files, and for
+    /// a PipeWire camera with no V4L2 node behind it).
+    private(set) var device: String?
+    private(set) var identity: CameraIdentity?
+    private var isPipeWire = false
+    private var source = ""
+    private let memory: CameraMemory?
+    private let openControls: (String) throws(V4L2Error) -> any CameraControlAccess
+    private let findPipeWireDevice: (String) -> String?
+    /// The controls changed for this camera (remembered), for `status`.
+    private(set) var changed: [(name: String, value: String)] = []
+    /// Lines said once (a damaged file, a refused control).
+    private let restorer: ControlRestorer?
+
+    init(
+        memory: CameraMemory? = CameraMemory.standard(),
+        openControls: @escaping (String) throws(V4L2Error) -> any CameraControlAccess = LibV4L2Controls.open(path:),
+        findPipeWireDevice: @escaping (String) -> String? = CameraDesk.pipeWireDevice
+    ) {
+        self.memory = memory
+        self.openControls = openControls
+        self.findPipeWireDevice = findPipeWireDevice
+        restorer = memory.map { ControlRestorer(memory: $0) { writeErrorLine($0) } }
+    }
+
+    /// The V4L2 node behind PipeWire camera `name`, if it has one.
+    static func pipeWireDevice(_ name: String) -> String? {
+        guard let nodes = PipeWireCameras.list(),
+            let node = try? PipeWireCameras.choose(name.isEmpty ? nil : name, among: nodes), !node.devicePath.isEmpty
+        else { return nil }
+        return node.devicePath
+    }
+
+    /// The source now shown is `name` (`/dev/video0`, `pipewire:NAME`, `test`, a file): returns
+    /// the framing remembered for its camera when it is another camera than before.
+    func follow(source name: String) -> RememberedFraming?? {
+        guard name != source else { return nil }
+        source = name
+        isPipeWire = name == "pipewire" || name.hasPrefix("pipewire:")
+        if isPipeWire {
+            device = findPipeWireDevice(name == "pipewire" ? "" : String(name.dropFirst("pipewire:".count)))
+        } else {
+            device = name.hasPrefix("/dev/") ? name : nil
+        }
+        identity = device.flatMap { CameraIdentity.find(for: $0, capabilities: nil) }
+        refreshChanged()
+        guard let identity, let memory else { return .some(nil) }
+        return .some(memory.load(identity).camera.framing)
+    }
+
+    private var lastState: CameraState?
+
+    /// Whether the camera, in `state` now, has just come back to streaming (opened again).
+    func noteState(_ state: CameraState) -> Bool {
+        defer { lastState = state }
+        return state == .streaming && lastState != nil && lastState != .streaming
+    }
+
+    /// A PipeWire camera opened again (at start, after an unplug or an idle release): its
+    /// remembered controls are set again (a V4L2 camera pipcam opens itself sets them as it opens).
+    func cameraReopened() {
+        guard isPipeWire, let device, let identity, let restorer, let access = try? openControls(device) else { return }
+        restorer.restore(on: access, identity: identity)
+    }
+
+    /// Keeps `framing` for the camera shown now.
+    func remember(framing: Framing) {
+        guard let identity, let memory else { return }
+        let kept = framing.isFull ? nil : RememberedFraming(zoom: framing.zoom, centreX: framing.centreX, centreY: framing.centreY)
+        if let problem = memory.remember(framing: kept, for: identity) { writeErrorLine(problem) }
+    }
+
+    /// Answers `pipcam controls|set`.
+    func answer(_ request: CameraRequest) -> CameraReply {
+        let access: any CameraControlAccess, controls: [CameraControl]
+        switch open() {
+        case .failure(let failure): return .failed(failure.line)
+        case .success(let opened): (access, controls) = opened
+        }
+        switch request {
+        case .list:
+            return .done(ControlListing.text(controls))
+        case .set(let arguments):
+            var settings: [ControlSetting] = []
+            for argument in arguments {
+                do { settings.append(try ControlArgument.parse(argument, controls: controls)) } catch { return .failed(error.line) }
+            }
+            return carryOut(ControlPlan.setting(settings, on: controls), on: access, controls: controls, forgetting: nil)
+        case .reset(let name):
+            var only: CameraControl?
+            if let name {
+                do { only = try ControlArgument.lookUp(name, in: controls) } catch { return .failed(error.line) }
+            }
+            let plan = ControlPlan.reset(controls, only: only?.id)
+            return carryOut(plan, on: access, controls: controls, forgetting: .some(only?.id))
+        }
+    }
+
+    /// One key step of the control pair `digit` names: the line to show on the picture.
+    func step(digit: Int) -> String? {
+        guard let (name, ids, direction) = ControlKeys.step(forDigit: digit) else { return nil }
+        guard case .success(let (access, controls)) = open() else { return "no camera controls" }
+        guard let control = ids.lazy.compactMap({ id in controls.first { $0.id == id && $0.isWritable } }).first,
+            let value = control.value
+        else { return "no \(name) control" }
+        let target = ControlKeys.stepped(control, from: value, direction: direction)
+        let plan = ControlPlan.setting([ControlSetting(control, target)], on: controls)
+        if case .failed(let line) = carryOut(plan, on: access, controls: controls, forgetting: nil) { return line }
+        let auto = plan.writes.count > 1 ? " (auto off)" : ""
+        return "\(control.name) \(ControlPlan.valueText(target, of: control))\(auto)"
+    }
+
+    private func open() -> Result<(any CameraControlAccess, [CameraControl]), Failure> {
+        guard let device else {
+            let what = isPipeWire ? "this PipeWire camera has no V4L2 device behind it" : "'\(source)' is not a camera"
+            return .failure(Failure("pipcam: no camera controls: \(what)"))
+        }
+        do {
+            let access = try openControls(device)
+            return .success((access, try access.queryControls()))
+        } catch {
+            return .failure(Failure("pipcam: \(device): cannot reach its controls (\(error))"))
+        }
+    }
+
+    struct Failure: Error { let line: String; init(_ line: String) { self.line = line } }
+
+    private func carryOut(
+        _ plan: ControlPlan, on access: any CameraControlAccess, controls: [CameraControl], forgetting: UInt32??
+    ) -> CameraReply {
+        let failures = plan.apply(to: access)
+        let made = plan.writes.filter { w in !failures.contains { $0.setting.id == w.id } }
+        if let identity, let memory {
+            let problem = forgetting == nil
+                ? memory.remember(made, controls: controls, for: identity) : memory.forgetControl(forgetting!, for: identity)
+            if let problem { writeErrorLine(problem) }
+        }
+        refreshChanged()
+        var lines = plan.notes
+        if isPipeWire && !made.isEmpty { lines.append("the camera changed for every program reading it through PipeWire") }
+        if let (setting, error) = failures.first {
+            return .failed((["pipcam: \(setting.name)=\(setting.value): the camera refused it (\(error))"] + lines).joined(separator: "\n"))
+        }
+        return .done(lines.joined(separator: "\n"))
+    }
+
+    private func refreshChanged() {
+        guard let identity, let memory else { return changed = [] }
+        changed = memory.load(identity).camera.controls.map { ($0.name, String($0.value)) }
+    }
+}
