@@ -22,15 +22,17 @@ final class CameraDesk {
     /// Lines said once (a damaged file, a refused control).
     private let restorer: ControlRestorer?
 
+    /// - Parameter restorer: whose memory of each camera is used (the one V4L2 cameras restore from
+    ///   as they open), and which says once what it cannot restore.
     init(
-        memory: CameraMemory? = CameraMemory.standard(),
+        restorer: ControlRestorer? = .standard,
         openControls: @escaping (String) throws(V4L2Error) -> any CameraControlAccess = LibV4L2Controls.open(path:),
         findPipeWireDevice: @escaping (String) -> String? = CameraDesk.pipeWireDevice
     ) {
-        self.memory = memory
+        self.restorer = restorer
+        memory = restorer?.memory
         self.openControls = openControls
         self.findPipeWireDevice = findPipeWireDevice
-        restorer = memory.map { ControlRestorer(memory: $0) { writeErrorLine($0) } }
     }
 
     /// The V4L2 node behind PipeWire camera `name`, if it has one.

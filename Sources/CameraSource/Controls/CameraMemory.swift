@@ -28,6 +28,7 @@ public struct CameraMemory: Sendable {
     /// Bytes read of a file at most: a real one is a few hundred.
     public static let largestFile = 64 * 1024
 
+    /// The camera's file.
     public func path(for identity: CameraIdentity) -> String { directory + "/" + identity.key }
 
     /// What is remembered of the camera (nothing when it has no file), and a warning line when

@@ -12,6 +12,12 @@ public final class ControlRestorer: Sendable {
     public let memory: CameraMemory
     private let linkDirectories: (byID: String, byPath: String)
     private let report: @Sendable (String) -> Void
+    /// The restorer of pipcam's own memory (`CameraMemory.standard`), saying on standard error
+    /// what it cannot restore; nil without a home directory.
+    public static let standard: ControlRestorer? = CameraMemory.standard().map { memory in
+        ControlRestorer(memory: memory) { writeErrorLine($0) }
+    }
+
     /// What was reported already: the identity's key and what the line was about.
     private let reported = Locked(Set<String>())
 

@@ -20,6 +20,7 @@ public struct ControlSetting: Sendable, Equatable {
 
 /// Why a control setting was refused: one line for the user.
 public struct ControlProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The line, without a newline.
     public var line: String
     public init(_ line: String) { self.line = line }
     public var description: String { line }

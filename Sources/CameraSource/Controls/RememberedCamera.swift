@@ -55,6 +55,7 @@ public struct RememberedCamera: Sendable, Equatable {
         if let control, write.value == control.defaultValue { forgetControl(write.id) } else { remember(write) }
     }
 
+    /// The file's text: the controls in ID order, then the framing.
     public var text: String {
         var lines = controls.map { "control \(CameraControl.hex($0.id)) \($0.name) \($0.value)" }
         if let framing {

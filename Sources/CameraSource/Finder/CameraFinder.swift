@@ -34,7 +34,7 @@ public final class CameraFinder: Sendable {
             Access(
                 listNodes: { CameraDiscovery.videoNodePaths().filter { !never.contains($0) } },
                 findCamera: { CameraDiscovery().firstCaptureCameraPath(excluding: $0.union(never)) },
-                makeCamera: { ResilientCamera(path: $0, request: $1) })
+                makeCamera: { SourceFactory.make(.camera(path: $0), request: $1) })
         }
     }
 
