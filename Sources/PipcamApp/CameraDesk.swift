@@ -17,6 +17,7 @@ final class CameraDesk {
     private let memory: CameraMemory?
     private let openControls: (String) throws(V4L2Error) -> any CameraControlAccess
     private let findPipeWireDevice: (String) -> String?
+    private let identify: (String) -> CameraIdentity?
     /// The controls changed for this camera (remembered), for `status`.
     private(set) var changed: [(name: String, value: String)] = []
     /// Lines said once (a damaged file, a refused control).
@@ -27,8 +28,10 @@ final class CameraDesk {
     init(
         restorer: ControlRestorer? = .standard,
         openControls: @escaping (String) throws(V4L2Error) -> any CameraControlAccess = LibV4L2Controls.open(path:),
-        findPipeWireDevice: @escaping (String) -> String? = CameraDesk.pipeWireDevice
+        findPipeWireDevice: @escaping (String) -> String? = CameraDesk.pipeWireDevice,
+        identify: @escaping (String) -> CameraIdentity? = { CameraIdentity.find(for: $0, capabilities: LibV4L2Controls.capabilities(path: $0)) }
     ) {
+        self.identify = identify
         self.restorer = restorer
         memory = restorer?.memory
         self.openControls = openControls
@@ -54,7 +57,7 @@ final class CameraDesk {
         } else {
             device = name.hasPrefix("/dev/") ? name : nil
         }
-        identity = device.flatMap { CameraIdentity.find(for: $0, capabilities: nil) }
+        identity = device.flatMap(identify)
         refreshChanged()
         guard let identity, let memory else { return .some(nil) }
         return .some(memory.load(identity).camera.framing)

@@ -27,6 +27,16 @@ public final class LibV4L2Controls: CameraControlAccess {
         return controls
     }
 
+    /// The capabilities of the node at `path` (`VIDIOC_QUERYCAP` on a handle of its own), or nil
+    /// when it cannot be opened or is not V4L2: what `CameraIdentity` falls back on.
+    public static func capabilities(path: String) -> V4L2Capabilities? {
+        var fd: Int32
+        repeat { fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { return nil }
+        defer { _ = Glibc.close(fd) }
+        return try? V4L2Calls.capabilities(of: fd, throughLibV4L2: false)
+    }
+
     deinit { close() }
 
     /// Closes the descriptor now rather than when the handle is released.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 
 /// A still picture in four coloured quarters — red top left, green top right, blue bottom left,
@@ -27,6 +28,13 @@ enum QuadrantClip {
 
     /// The clip's path (`frames` frames at `rate` per second), written once per test process.
     static func path(width: Int = 320, height: Int = 180, frames: Int = 300, rate: Int = 10) throws -> String {
+        // Tests run in parallel: one writes the file, the others wait for it.
+        try written.withLock { _ in try write(width: width, height: height, frames: frames, rate: rate) }
+    }
+
+    private static let written = Mutex(())
+
+    private static func write(width: Int, height: Int, frames: Int, rate: Int) throws -> String {
         let path = Scratch.directory + "/quadrants-\(width)x\(height)-\(frames)@\(rate).y4m"
         if FileManager.default.fileExists(atPath: path) { return path }
         var frame = [UInt8]()
