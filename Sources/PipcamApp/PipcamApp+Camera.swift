@@ -5,14 +5,16 @@ import PipWindow
 /// The camera's controls and framing, remembered per camera (`CameraDesk`), wired into the program.
 extension PipcamApp {
     /// The source or its camera's state changed: another camera's remembered framing is shown
-    /// (`--zoom` / `--pan` stand for the first one), and a PipeWire camera opened again gets its
+    /// (`--zoom` / `--pan` stand for the first one, and are remembered for it), and a PipeWire camera opened again gets its
     /// remembered controls back.
     func followCamera() {
         let name = frames.status.name ?? options.sourceName
         if let remembered = cameras.follow(source: name) {
             cameras.cameraReopened()
             if framingGiven {
+                // The framing asked for is this camera's from now on.
                 framingGiven = false
+                rememberFraming()
             } else {
                 picture.framing = remembered.map { Framing(zoom: $0.zoom, centreX: $0.centreX, centreY: $0.centreY) } ?? .full
                 if pip.isShowingVideo { noteDisplaySize(pip.pipFrame) } else { noteMainDisplaySize() }

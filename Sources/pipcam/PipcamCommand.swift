@@ -113,7 +113,7 @@ struct PipcamCommand: ParsableCommand {
     var shareFullFrame = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Start zoomed in this many times (1 to 8; digital zoom, over the camera's remembered framing).", valueName: "zoom"))
+        "Start zoomed in this many times (1 to 8; digital zoom, instead of the camera's remembered framing, and remembered for it).", valueName: "zoom"))
     var zoom: ZoomValue?
 
     @Option(help: ArgumentHelp(

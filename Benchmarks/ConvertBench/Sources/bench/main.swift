@@ -6,6 +6,7 @@
 //                                 480×270, 960×540, 640×360 and 1280×720 windows
 //   ./.build/release/bench share [--mjpeg FILE]   the cost of --share (ShareBench.swift)
 //   ./.build/release/bench wake   one idle thread's wake-up, the floor while nothing shows (WakeBench.swift)
+//   ./.build/release/bench zoom    the digital zoom at 1×, 2× and 4× (with --mjpeg FILE: MJPEG too)
 //   ./.build/release/bench stats-line   the last --stats line on stdin as JSON (scripts/bench reads pipcam's with it)
 // Allocation check (prints mallocs per 10 frames; expect 0):
 //   gcc -shared -fPIC -O2 -o /tmp/mcount.so mcount.c -ldl && LD_PRELOAD=/tmp/mcount.so ./.build/release/bench
@@ -26,7 +27,8 @@ struct Case {
     var sw: Int, sh: Int, dw: Int, dh: Int
     var rotation: Rotation = .deg0
     var mirror = false
-    var name: String { "\(format) \(sw)x\(sh) -> \(dw)x\(dh) \(rotation)\(mirror ? " mirror" : "")" }
+    var zoom = 1.0
+    var name: String { "\(format) \(sw)x\(sh) -> \(dw)x\(dh) \(rotation)\(mirror ? " mirror" : "")\(zoom > 1 ? " zoom \(zoom)x" : "")" }
 }
 
 let args = CommandLine.arguments.dropFirst()
@@ -74,8 +76,11 @@ func bench(_ c: Case) {
     let stride = c.dw * 4
     let dst = UnsafeMutableRawPointer.allocate(byteCount: stride * c.dh, alignment: 64)
     let conv = FrameConverter()
+    let framing = Framing(zoom: c.zoom, centreX: 0.4, centreY: 0.45)
     func run() {
-        try! conv.convert(frame, into: dst, stride: stride, width: c.dw, height: c.dh, layout: .xrgb, rotation: c.rotation, mirror: c.mirror)
+        try! conv.convert(
+            frame, into: dst, stride: stride, width: c.dw, height: c.dh, layout: .xrgb, rotation: c.rotation, mirror: c.mirror,
+            framing: framing)
     }
     run()
     let m0 = mallocCount?() ?? 0
@@ -110,12 +115,17 @@ let cases: [Case] = [
     Case(format: .i420, sw: 640, sh: 360, dw: 720, dh: 1280, rotation: .deg90),
     Case(format: .i420, sw: 1920, sh: 1080, dw: 270, dh: 480, rotation: .deg270, mirror: true),
 ]
+/// The digital zoom (`zoom` selects them): YUYV 720p in a PiP and in a 1280x720 window, 1×, 2×, 4×.
+let zoomCases: [Case] = [1.0, 2, 4].flatMap { zoom in
+    [480, 1280].map { w in Case(format: .yuyv, sw: 1280, sh: 720, dw: w, dh: w * 9 / 16, zoom: zoom) }
+}
 
 if markdown {
     print("| case | median ms/frame | best ms/frame | ns/shown px | ns/source px |")
     print("|---|---:|---:|---:|---:|")
 }
 for c in cases where filters.isEmpty || filters.contains(where: { c.name.contains($0) }) { bench(c) }
+if filters.isEmpty || filters.contains("zoom") { zoomCases.forEach(bench) }
 if filters.isEmpty || filters.contains("share") {
     benchShareRaw(.yuyv, 1280, 720)
     benchShareRaw(.i420, 1280, 720)
@@ -176,8 +186,12 @@ for (fileIndex, path) in mjpegPaths.enumerated() {
         time("decode, libjpeg-turbo") { _ = try! turbo.decode($0, minWidth: w, minHeight: h) }
         let conv = FrameConverter()
         let dst = UnsafeMutableRawPointer.allocate(byteCount: w * h * 4, alignment: 64)
-        time("decode + convert") {
-            try! conv.convert($0, into: dst, stride: w * 4, width: w, height: h, layout: .xrgb, rotation: .deg0, mirror: false)
+        for zoom in filters.contains("zoom") ? [1.0, 2, 4] : [1] {
+            let framing = Framing(zoom: zoom, centreX: 0.4, centreY: 0.45)
+            time("decode + convert" + (zoom > 1 ? " zoom \(zoom)x" : "")) {
+                try! conv.convert(
+                    $0, into: dst, stride: w * 4, width: w, height: h, layout: .xrgb, rotation: .deg0, mirror: false, framing: framing)
+            }
         }
         dst.deallocate()
     }
