@@ -1,3 +1,4 @@
+import Glibc
 import PipWindow
 
 /// `bench stats-line`: the last `--stats` line on standard input as a JSON object, read with the
