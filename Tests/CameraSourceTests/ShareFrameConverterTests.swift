@@ -130,6 +130,26 @@ import TestSupport
 
     /// A frame of another size (the camera came back in another mode) is resampled: readers keep
     /// the size they opened.
+    /// Zoomed 2× on the right half's middle: the output is that part, resampled to the output's
+    /// size, and not the camera's own buffer even when the sizes match.
+    @Test func theFramedPartIsWhatGoesOut() {
+        // YUYV 16x8 whose luma is 16 + the column: every pixel says where it came from.
+        var bytes = [UInt8](repeating: 128, count: 16 * 8 * 2)
+        for y in 0..<8 { for x in 0..<16 { bytes[(y * 16 + x) * 2] = UInt8(16 + x) } }
+        let c = ShareFrameConverter(format: .yuyv, width: 16, height: 8)
+        bytes.withUnsafeBytes { raw in
+            let framing = Framing(zoom: 2, centreX: 0.75, centreY: 0.5)
+            let out = c.convert(ShareFixture.frame(.yuyv, 16, 8, raw), framing: framing)!
+            #expect(out.baseAddress != raw.baseAddress)
+            // Columns 8…15 shown across 16: each twice.
+            let luma: [UInt8] = (0..<16).map { out[2 * $0] }
+            let expected: [UInt8] = (0..<16).map { UInt8(24 + $0 / 2) }
+            #expect(luma == expected)
+            #expect(Array(out[(7 * 16) * 2..<(8 * 16) * 2]) == Array(out[0..<32]), "rows 2…5 of 8, every row alike")
+            #expect(Array(c.convert(ShareFixture.frame(.yuyv, 16, 8, raw), framing: .full)!) == bytes, "unzoomed: as it came")
+        }
+    }
+
     @Test func anotherSizeIsResampledToTheOutputSize() {
         let bytes = ShareFixture.i420Ramp(32, 16)
         let c = ShareFrameConverter(format: .i420, width: 16, height: 8)

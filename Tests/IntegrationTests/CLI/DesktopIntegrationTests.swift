@@ -15,9 +15,10 @@ import Testing
         let listed = Set(PipcamOptions.all.flatMap { option in
             if case .flag(invertible: true) = option.reading { [option.name, "no-\(option.name)"] } else { [option.name] }
         })
-        #expect(options.subtracting(["version", "generate-completion-script"]) == listed,
+        // `--reset` is `pipcam set`'s own, shown in the usage lines.
+        #expect(options.subtracting(["version", "generate-completion-script", "reset"]) == listed,
                 "--help and PipcamOptions differ: \(options.symmetricDifference(listed).sorted())")
-        let commands = ["toggle", "start", "stop", "status", "switch", "quit"]
+        let commands = ["toggle", "start", "stop", "status", "switch", "quit", "controls", "set"]
         let page = try String(contentsOfFile: Self.root + "/docs/pipcam.1", encoding: .utf8)
             .replacingOccurrences(of: "\\-", with: "-")
         for option in options { #expect(page.contains("--\(option)") || page.contains("-\(option)"), "man page lacks --\(option)") }

@@ -66,6 +66,12 @@ extension VMScenarioTests {
             guard try run.streamThreeFrames(from: VMDevices.loopback, log: "share-reader.txt").streamed else {
                 throw HarnessError("no frame read from \(VMDevices.loopback), which pipcam feeds with the camera through PipeWire")
             }
+            // Its controls change through the camera's V4L2 node while the daemon streams it, for every reader.
+            let set = try run.run([run.pipcam, "set", "brightness=180"], environment: daemon.environment)
+            guard set.succeeded, set.stdoutText.contains("every program reading it through PipeWire") else {
+                throw HarnessError("pipcam set brightness=180 through PipeWire: \(set.stdoutText + set.stderrText)")
+            }
+            try run.expectBrightness(180, "after pipcam set through PipeWire")
             // The daemon holds the device: a direct reader is refused.
             let directReader = try run.streamThreeFrames(from: Self.camera, log: "direct-reader.txt")
             guard !directReader.streamed else { throw HarnessError("v4l2-ctl streamed \(Self.camera) directly while PipeWire streams it") }
