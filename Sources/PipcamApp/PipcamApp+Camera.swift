@@ -5,8 +5,8 @@ import PipWindow
 /// The camera's controls and framing, remembered per camera (`CameraDesk`), wired into the program.
 extension PipcamApp {
     /// The source or its camera's state changed: another camera's remembered framing is shown
-    /// (`--zoom` / `--pan` stand for the first one, and are remembered for it), and a PipeWire camera opened again gets its
-    /// remembered controls back.
+    /// (`--zoom` / `--pan` stand for the first one, and are remembered for it), and a PipeWire
+    /// camera opened again gets its remembered controls back.
     func followCamera() {
         let name = frames.status.name ?? options.sourceName
         if let remembered = cameras.follow(source: name) {
@@ -17,7 +17,8 @@ extension PipcamApp {
                 rememberFraming()
             } else {
                 picture.framing = remembered.map { Framing(zoom: $0.zoom, centreX: $0.centreX, centreY: $0.centreY) } ?? .full
-                if pip.isShowingVideo { noteDisplaySize(pip.pipFrame) } else { noteMainDisplaySize() }
+                applyPicture()
+                noteFramedDisplaySize()
             }
         }
         if cameras.noteState(frames.status.camera) { cameras.cameraReopened() }

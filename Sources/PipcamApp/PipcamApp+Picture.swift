@@ -14,16 +14,22 @@ extension PipcamApp {
     }
 
     /// The user zoomed or panned in a window that draws the picture in `content`: every window
-    /// and the share show the new framing, the camera is asked for the detail it needs, and the
-    /// camera's memory keeps it.
+    /// and the share show the new framing at once, the camera's memory keeps it, and once it has
+    /// been still for a moment the camera is asked for the detail it needs.
     func frame(_ gesture: FramingGesture, in content: ContentGeometry) {
         let before = picture.framing
         picture.frame(gesture, in: content, sourcePrefersMirror: frames.status.prefersMirror)
         guard picture.framing != before else { return }
         applyPicture()
         frames.redraw()
-        if pip.isShowingVideo { noteDisplaySize(pip.pipFrame) } else { noteMainDisplaySize() }
         rememberFraming()
+        // Not at every wheel step: a camera may reopen in another mode for a new display size.
+        framingSettle.set(.now().advanced(byNanoseconds: 400_000_000))
+    }
+
+    /// Tells the source the display size the window showing video needs at this zoom.
+    func noteFramedDisplaySize() {
+        if pip.isShowingVideo { noteDisplaySize(pip.pipFrame) } else { noteMainDisplaySize() }
     }
 
     /// The PiP frame remembered from the last run, fitted to this source's shape: on its monitor,

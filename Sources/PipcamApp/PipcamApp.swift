@@ -39,6 +39,8 @@ public final class PipcamApp {
     let cameras = CameraDesk()
     /// Whether `--zoom` / `--pan` still stand over the first camera's remembered framing.
     var framingGiven: Bool
+    /// Once the framing has been still a moment: the camera is told the detail it needs.
+    lazy var framingSettle = DeadlineWake(loop: loop) { [unowned self] in noteFramedDisplaySize() }
 
     /// - Parameters:
     ///   - source: a started source; the app runs it on a capture thread.
