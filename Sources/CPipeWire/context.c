@@ -115,7 +115,7 @@ static void registry_global(void *data, uint32_t id, uint32_t permissions,
 	n->props = pwshim_api.properties_new_dict(props);
 	s = dict_get(props, PW_KEY_OBJECT_SERIAL);
 	n->serial = s ? strtoull(s, NULL, 10) : 0;
-	/* bind to get the full property set (device.api, pwshim_api.v4l2.path ...) */
+	/* bind to get the full property set (device.api, api.v4l2.path ...) */
 	n->proxy = pw_registry_bind(c->registry, id, PW_TYPE_INTERFACE_Node,
 			PW_VERSION_NODE, 0);
 	if (n->proxy) {
@@ -186,9 +186,12 @@ static void fill_info(struct node *n, pwshim_node_info *o)
 	copystr(o->media_role, sizeof(o->media_role), role);
 	copystr(o->device_api, sizeof(o->device_api), dapi);
 	copystr(o->object_path, sizeof(o->object_path), pwshim_api.properties_get(p, PW_KEY_OBJECT_PATH));
-	path = pwshim_api.properties_get(p, "pwshim_api.v4l2.path");
+	path = pwshim_api.properties_get(p, "api.v4l2.path");
 	if (path == NULL)
-		path = pwshim_api.properties_get(p, "pwshim_api.libcamera.path");
+		path = pwshim_api.properties_get(p, "api.libcamera.path");
+	/* WirePlumber's V4L2 nodes also say object.path "v4l2:/dev/videoN". */
+	if (path == NULL && o->object_path[0] && strncmp(o->object_path, "v4l2:/dev/", 10) == 0)
+		path = o->object_path + 5;
 	copystr(o->api_path, sizeof(o->api_path), path);
 }
 
