@@ -34,6 +34,7 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-hotkey", [pipWindow]),
     ("fuzz-control", [pipWindow]),
     ("fuzz-x-properties", [pipWindow]),
+    ("fuzz-camera-memory", [cameraSource]),
 ]
 
 let package = Package(
