@@ -29,13 +29,21 @@ final class CameraDesk {
         restorer: ControlRestorer? = .standard,
         openControls: @escaping (String) throws(V4L2Error) -> any CameraControlAccess = LibV4L2Controls.open(path:),
         findPipeWireDevice: @escaping (String) -> String? = CameraDesk.pipeWireDevice,
-        identify: @escaping (String) -> CameraIdentity? = { CameraIdentity.find(for: $0, capabilities: LibV4L2Controls.capabilities(path: $0)) }
+        identify: @escaping (String) -> CameraIdentity? = CameraDesk.identity
     ) {
         self.identify = identify
         self.restorer = restorer
         memory = restorer?.memory
         self.openControls = openControls
         self.findPipeWireDevice = findPipeWireDevice
+    }
+
+    /// The camera at `path` as its memory knows it: by its `/dev/v4l` links, which need no open;
+    /// only a node without any is opened for its card and bus names (what `ControlRestorer` falls
+    /// back on too, from the handle it has).
+    static func identity(_ path: String) -> CameraIdentity? {
+        CameraIdentity.find(for: path, capabilities: nil)
+            ?? CameraIdentity.find(for: path, capabilities: LibV4L2Controls.capabilities(path: path))
     }
 
     /// The V4L2 node behind PipeWire camera `name`, if it has one.
@@ -100,14 +108,14 @@ final class CameraDesk {
             for argument in arguments {
                 do { settings.append(try ControlArgument.parse(argument, controls: controls)) } catch { return .failed(error.line) }
             }
-            return carryOut(ControlPlan.setting(settings, on: controls), on: access, controls: controls, forgetting: nil)
+            return carryOut(ControlPlan.setting(settings, on: controls), on: access, controls: controls, keeping: .writes)
         case .reset(let name):
             var only: CameraControl?
             if let name {
                 do { only = try ControlArgument.lookUp(name, in: controls) } catch { return .failed(error.line) }
             }
             let plan = ControlPlan.reset(controls, only: only?.id)
-            return carryOut(plan, on: access, controls: controls, forgetting: .some(only?.id))
+            return carryOut(plan, on: access, controls: controls, keeping: .defaults(only?.id))
         }
     }
 
@@ -120,7 +128,7 @@ final class CameraDesk {
         else { return "no \(name) control" }
         let target = ControlKeys.stepped(control, from: value, direction: direction)
         let plan = ControlPlan.setting([ControlSetting(control, target)], on: controls)
-        if case .failed(let line) = carryOut(plan, on: access, controls: controls, forgetting: nil) { return line }
+        if case .failed(let line) = carryOut(plan, on: access, controls: controls, keeping: .writes) { return line }
         let auto = plan.writes.count > 1 ? " (auto off)" : ""
         return "\(control.name) \(ControlPlan.valueText(target, of: control))\(auto)"
     }
@@ -138,24 +146,37 @@ final class CameraDesk {
         }
     }
 
-    struct Failure: Error { let line: String; init(_ line: String) { self.line = line } }
+    /// A line that says why not.
+    struct Failure: Error {
+        let line: String
+        init(_ line: String) { self.line = line }
+    }
 
+    /// What the camera's memory keeps of a plan carried out: the writes made, or the control
+    /// (every control: nil) back at its default and so forgotten.
+    private enum Keeping { case writes, defaults(UInt32?) }
+
+    /// Makes `plan`'s writes, keeps what `keeping` says, and answers with the plan's notes, or with
+    /// the one line of the first write the camera refused.
     private func carryOut(
-        _ plan: ControlPlan, on access: any CameraControlAccess, controls: [CameraControl], forgetting: UInt32??
+        _ plan: ControlPlan, on access: any CameraControlAccess, controls: [CameraControl], keeping: Keeping
     ) -> CameraReply {
         let failures = plan.apply(to: access)
         let made = plan.writes.filter { w in !failures.contains { $0.setting.id == w.id } }
         if let identity, let memory {
-            let problem = forgetting == nil
-                ? memory.remember(made, controls: controls, for: identity) : memory.forgetControl(forgetting!, for: identity)
+            let problem: String? =
+                switch keeping {
+                case .writes: memory.remember(made, controls: controls, for: identity)
+                case .defaults(let id): memory.forgetControl(id, for: identity)
+                }
             if let problem { writeErrorLine(problem) }
         }
         refreshChanged()
+        if let (setting, error) = failures.first {
+            return .failed("pipcam: \(setting.name)=\(setting.value): the camera refused it (\(error))")
+        }
         var lines = plan.notes
         if isPipeWire && !made.isEmpty { lines.append("the camera changed for every program reading it through PipeWire") }
-        if let (setting, error) = failures.first {
-            return .failed((["pipcam: \(setting.name)=\(setting.value): the camera refused it (\(error))"] + lines).joined(separator: "\n"))
-        }
         return .done(lines.joined(separator: "\n"))
     }
 
