@@ -5,11 +5,12 @@ import Glibc
 @testable import CameraSource
 import PipCore
 
-/// The finder's thread: it starts the camera it finds and offers it to the capture side; what
-/// became of the offer decides what it does next.
 // The limit is a backstop against a finder that never stops: under ThreadSanitizer beside the VM
 // tier (CI's bulk lane) its four tests once ran past a minute; alone, and in a full
 // ThreadSanitizer run here, they take a fraction of a second.
+
+/// The finder's thread: it starts the camera it finds and offers it to the capture side; what
+/// became of the offer decides what it does next.
 @Suite(.timeLimit(.minutes(3))) struct CameraFinderTests {
     /// Fake cameras under fake nodes; every camera made is kept, in order.
     private final class Devices: @unchecked Sendable {
