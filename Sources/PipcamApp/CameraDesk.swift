@@ -12,8 +12,8 @@ final class CameraDesk {
     /// a PipeWire camera with no V4L2 node behind it).
     private(set) var device: String?
     private(set) var identity: CameraIdentity?
-    private var isPipeWire = false
     private var source = ""
+    private var isPipeWire: Bool { source == "pipewire" || source.hasPrefix("pipewire:") }
     private let memory: CameraMemory?
     private let openControls: (String) throws(V4L2Error) -> any CameraControlAccess
     private let findPipeWireDevice: (String) -> String?
@@ -59,7 +59,6 @@ final class CameraDesk {
     func follow(source name: String) -> RememberedFraming?? {
         guard name != source else { return nil }
         source = name
-        isPipeWire = name == "pipewire" || name.hasPrefix("pipewire:")
         if isPipeWire {
             device = findPipeWireDevice(name == "pipewire" ? "" : String(name.dropFirst("pipewire:".count)))
         } else {

@@ -8,23 +8,12 @@ import TestSupport
 
 /// `pipcam controls|set`, the control keys and the framing kept per camera, on a scripted camera.
 @Suite struct CameraDeskTests {
-    /// A camera's controls in memory; `refuse` makes writes fail with EINVAL.
+    /// A webcam's controls in memory; `refuse` makes writes fail with EINVAL.
     final class Controls: CameraControlAccess {
         var controls: [UInt32: CameraControl]
         var writes: [String] = []
         var refuse = false
-        init() {
-            let list = [
-                CameraControl(id: 0x0098_0900, label: "Brightness", kind: .integer, minimum: -64, maximum: 64, defaultValue: 0, value: 0),
-                CameraControl(
-                    id: 0x009a_0901, label: "Auto Exposure", kind: .menu, maximum: 3, defaultValue: 3, value: 3,
-                    menu: [.init(index: 1, name: "Manual Mode"), .init(index: 3, name: "Aperture Priority Mode")]),
-                CameraControl(
-                    id: 0x009a_0902, label: "Exposure Time, Absolute", kind: .integer, minimum: 3, maximum: 2047,
-                    defaultValue: 250, value: 250, flags: .inactive),
-            ]
-            controls = Dictionary(uniqueKeysWithValues: list.map { ($0.id, $0) })
-        }
+        init() { controls = WebcamControls.uvc() }
         func queryControls() throws(V4L2Error) -> [CameraControl] { controls.values.sorted { $0.id < $1.id } }
         func controlValue(_ id: UInt32) throws(V4L2Error) -> Int64 { controls[id]?.value ?? 0 }
         func setControl(_ id: UInt32, to value: Int64) throws(V4L2Error) {

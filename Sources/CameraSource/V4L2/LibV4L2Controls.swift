@@ -6,35 +6,39 @@ import Glibc
 
 /// A camera's controls through a handle of their own on its node: no format set, no buffers, so
 /// it works while another handle, or another process (a running pipcam, PipeWire), streams.
-public final class LibV4L2Controls: CameraControlAccess {
+public final class LibV4L2Controls: ControlsByDescriptor {
     public let fileDescriptor: Int32
+    /// `VIDIOC_QUERYCAP` of the node, asked as it was opened.
+    public let capabilities: V4L2Capabilities
     private var isClosed = false
 
-    private init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
+    private init(fileDescriptor: Int32, capabilities: V4L2Capabilities) {
+        self.fileDescriptor = fileDescriptor
+        self.capabilities = capabilities
+    }
 
     /// Opens `path` for its controls; the node is closed when the handle is released. Throws
     /// ENOTTY (as "open") for a node that is not V4L2.
     public static func open(path: String) throws(V4L2Error) -> any CameraControlAccess {
+        try handle(path)
+    }
+
+    /// The capabilities of the node at `path` (on a handle of its own, closed at once), or nil
+    /// when it cannot be opened or is not V4L2: what `CameraIdentity` falls back on.
+    public static func capabilities(path: String) -> V4L2Capabilities? {
+        (try? handle(path))?.capabilities
+    }
+
+    private static func handle(_ path: String) throws(V4L2Error) -> LibV4L2Controls {
         var fd: Int32
         repeat { fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw V4L2Error(call: "open", errno: errno) }
-        let controls = LibV4L2Controls(fileDescriptor: fd)
         do {
-            _ = try V4L2Calls.capabilities(of: fd, throughLibV4L2: false)
+            return LibV4L2Controls(fileDescriptor: fd, capabilities: try V4L2Calls.capabilities(of: fd, throughLibV4L2: false))
         } catch {
+            _ = Glibc.close(fd)
             throw V4L2Error(call: "open", errno: error.errno == EINVAL ? ENOTTY : error.errno)
         }
-        return controls
-    }
-
-    /// The capabilities of the node at `path` (`VIDIOC_QUERYCAP` on a handle of its own), or nil
-    /// when it cannot be opened or is not V4L2: what `CameraIdentity` falls back on.
-    public static func capabilities(path: String) -> V4L2Capabilities? {
-        var fd: Int32
-        repeat { fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { return nil }
-        defer { _ = Glibc.close(fd) }
-        return try? V4L2Calls.capabilities(of: fd, throughLibV4L2: false)
     }
 
     deinit { close() }
@@ -45,21 +49,16 @@ public final class LibV4L2Controls: CameraControlAccess {
         isClosed = true
         _ = Glibc.close(fileDescriptor)
     }
-
-    public func queryControls() throws(V4L2Error) -> [CameraControl] {
-        try V4L2ControlCalls.queryControls(fileDescriptor)
-    }
-
-    public func controlValue(_ id: UInt32) throws(V4L2Error) -> Int64 {
-        try V4L2ControlCalls.value(fileDescriptor, id)
-    }
-
-    public func setControl(_ id: UInt32, to value: Int64) throws(V4L2Error) {
-        try V4L2ControlCalls.set(fileDescriptor, id, to: value)
-    }
 }
 
-extension LibV4L2Device {
+extension LibV4L2Device: ControlsByDescriptor {}
+
+/// A handle whose controls are reached by ioctls on its descriptor (`V4L2ControlCalls`).
+public protocol ControlsByDescriptor: CameraControlAccess {
+    var fileDescriptor: Int32 { get }
+}
+
+extension ControlsByDescriptor {
     public func queryControls() throws(V4L2Error) -> [CameraControl] {
         try V4L2ControlCalls.queryControls(fileDescriptor)
     }

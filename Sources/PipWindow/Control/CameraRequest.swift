@@ -35,20 +35,19 @@ public enum CameraReply: Sendable, Equatable {
     case done(String)
     case failed(String)
 
+    /// The bytes sent: `done` or `failed`, a newline, then the text or the line.
     public var encoded: [UInt8] {
         switch self {
-        case .done(let text): return Array("done\n\(text)".utf8)
-        case .failed(let line): return Array("failed\n\(line)".utf8)
+        case .done(let text): return WordedReply.encode("done", text)
+        case .failed(let line): return WordedReply.encode("failed", line)
         }
     }
 
+    /// The reply `bytes` hold; nil for anything else.
     public init?(_ bytes: [UInt8]) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let newline = text.firstIndex(of: "\n") else { return nil }
-        let rest = String(text[text.index(after: newline)...])
-        switch text[..<newline] {
-        case "done": self = .done(rest)
-        case "failed": self = .failed(rest)
+        switch WordedReply.decode(bytes) {
+        case ("done", let rest)?: self = .done(rest)
+        case ("failed", let rest)?: self = .failed(rest)
         default: return nil
         }
     }

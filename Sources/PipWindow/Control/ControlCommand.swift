@@ -61,20 +61,29 @@ public enum SwitchReply: Sendable, Equatable {
     /// The bytes sent: `switched` or `failed`, a newline, then the name or the line.
     public var encoded: [UInt8] {
         switch self {
-        case .switched(let source): return Array("switched\n\(source)".utf8)
-        case .failed(let line): return Array("failed\n\(line)".utf8)
+        case .switched(let source): return WordedReply.encode("switched", source)
+        case .failed(let line): return WordedReply.encode("failed", line)
         }
     }
 
     /// The reply `bytes` hold; nil for anything else.
     public init?(_ bytes: [UInt8]) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let newline = text.firstIndex(of: "\n") else { return nil }
-        let rest = String(text[text.index(after: newline)...])
-        switch text[..<newline] {
-        case "switched": self = .switched(source: rest)
-        case "failed": self = .failed(rest)
+        switch WordedReply.decode(bytes) {
+        case ("switched", let rest)?: self = .switched(source: rest)
+        case ("failed", let rest)?: self = .failed(rest)
         default: return nil
         }
+    }
+}
+
+/// How the instance's answers travel: a word saying what happened, a newline, then the text.
+enum WordedReply {
+    static func encode(_ word: String, _ text: String) -> [UInt8] { Array("\(word)\n\(text)".utf8) }
+
+    /// The word and the text `bytes` hold; nil without a newline.
+    static func decode(_ bytes: [UInt8]) -> (word: String, text: String)? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let newline = text.firstIndex(of: "\n") else { return nil }
+        return (String(text[..<newline]), String(text[text.index(after: newline)...]))
     }
 }
