@@ -22,6 +22,9 @@ final class CameraDesk {
     private(set) var changed: [(name: String, value: String)] = []
     /// Lines said once (a damaged file, a refused control).
     private let restorer: ControlRestorer?
+    /// `--zoom` / `--pan` were given: the framing shown stands over the first camera's remembered
+    /// one, and becomes it.
+    private var framingGiven: Bool
 
     /// - Parameter restorer: whose memory of each camera is used (the one V4L2 cameras restore from
     ///   as they open), and which says once what it cannot restore.
@@ -29,9 +32,11 @@ final class CameraDesk {
         restorer: ControlRestorer? = .standard,
         openControls: @escaping (String) throws(V4L2Error) -> any CameraControlAccess = LibV4L2Controls.open(path:),
         findPipeWireDevice: @escaping (String) -> String? = CameraDesk.pipeWireDevice,
-        identify: @escaping (String) -> CameraIdentity? = CameraDesk.identity
+        identify: @escaping (String) -> CameraIdentity? = CameraDesk.identity,
+        framingGiven: Bool = false
     ) {
         self.identify = identify
+        self.framingGiven = framingGiven
         self.restorer = restorer
         memory = restorer?.memory
         self.openControls = openControls
@@ -54,6 +59,28 @@ final class CameraDesk {
         return node.devicePath
     }
 
+    /// The source shown is `name`, its camera in `state`: a camera opened again gets its remembered
+    /// controls back (a PipeWire camera; a V4L2 one sets them as it opens), and another camera
+    /// brings its own framing, returned when it is not the one `showing`. The framing given at
+    /// start is the first camera's, and remembered for it.
+    func show(source name: String, state: CameraState, showing: Framing) -> Framing? {
+        var framing: Framing?
+        if let remembered = follow(source: name) {
+            cameraReopened()
+            if framingGiven {
+                // Until a camera shows, the test pattern (or a file) shows the framing asked for.
+                if identity != nil {
+                    framingGiven = false
+                    remember(framing: showing)
+                }
+            } else {
+                framing = remembered.map { Framing(zoom: $0.zoom, centreX: $0.centreX, centreY: $0.centreY) } ?? .full
+            }
+        }
+        if noteState(state) { cameraReopened() }
+        return framing == showing ? nil : framing
+    }
+
     /// The source now shown is `name` (`/dev/video0`, `pipewire:NAME`, `test`, a file): returns
     /// the framing remembered for its camera when it is another camera than before.
     func follow(source name: String) -> RememberedFraming?? {
@@ -73,14 +100,14 @@ final class CameraDesk {
     private var lastState: CameraState?
 
     /// Whether the camera, in `state` now, has just come back to streaming (opened again).
-    func noteState(_ state: CameraState) -> Bool {
+    private func noteState(_ state: CameraState) -> Bool {
         defer { lastState = state }
         return state == .streaming && lastState != nil && lastState != .streaming
     }
 
     /// A PipeWire camera opened again (at start, after an unplug or an idle release): its
     /// remembered controls are set again (a V4L2 camera pipcam opens itself sets them as it opens).
-    func cameraReopened() {
+    private func cameraReopened() {
         guard isPipeWire, let device, let identity, let restorer, let access = try? openControls(device) else { return }
         restorer.restore(on: access, identity: identity)
     }

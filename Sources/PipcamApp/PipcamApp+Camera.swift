@@ -4,24 +4,13 @@ import PipWindow
 
 /// The camera's controls and framing, remembered per camera (`CameraDesk`), wired into the program.
 extension PipcamApp {
-    /// The source or its camera's state changed: another camera's remembered framing is shown
-    /// (`--zoom` / `--pan` stand for the first one, and are remembered for it), and a PipeWire
-    /// camera opened again gets its remembered controls back.
+    /// The source or its camera's state changed: the camera's controls and framing follow it.
     func followCamera() {
         let name = frames.status.name ?? options.sourceName
-        if let remembered = cameras.follow(source: name) {
-            cameras.cameraReopened()
-            if framingGiven {
-                // The framing asked for is this camera's from now on.
-                framingGiven = false
-                rememberFraming()
-            } else {
-                picture.framing = remembered.map { Framing(zoom: $0.zoom, centreX: $0.centreX, centreY: $0.centreY) } ?? .full
-                applyPicture()
-                noteFramedDisplaySize()
-            }
-        }
-        if cameras.noteState(frames.status.camera) { cameras.cameraReopened() }
+        guard let framing = cameras.show(source: name, state: frames.status.camera, showing: picture.framing) else { return }
+        picture.framing = framing
+        applyPicture()
+        noteFramedDisplaySize()
     }
 
     /// Keeps the framing for the camera shown now.

@@ -36,9 +36,7 @@ public final class PipcamApp {
     /// Where the PiP's place is remembered between runs (one file per `--name`); tests point it elsewhere.
     var geometryFile: () -> String?
     /// The camera's controls and what is remembered of each camera.
-    let cameras = CameraDesk()
-    /// Whether `--zoom` / `--pan` still stand over the first camera's remembered framing.
-    var framingGiven: Bool
+    let cameras: CameraDesk
     /// Once the framing has been still a moment: the camera is told the detail it needs.
     lazy var framingSettle = DeadlineWake(loop: loop) { [unowned self] in noteFramedDisplaySize() }
 
@@ -63,7 +61,7 @@ public final class PipcamApp {
         viewing = ViewingPolicy(configuration: .init(idleReleaseSeconds: options.idleReleaseSeconds))
         picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
         picture.framing = options.framing ?? .full
-        framingGiven = options.framing != nil
+        cameras = CameraDesk(framingGiven: options.framing != nil)
     }
 
     /// Runs until the source ends, the main window is closed, a frame limit is reached or a signal

@@ -100,6 +100,21 @@ import TestSupport
         #expect(desk.follow(source: "/dev/video0") == .some(nil), "the whole picture is nothing to remember")
     }
 
+    /// `--zoom` / `--pan` stand for the first camera and are remembered for it; a camera shown
+    /// later brings its own framing, and the first one brings the given framing back.
+    @Test func theGivenFramingBecomesTheFirstCamerasOwn() {
+        let given = Framing(zoom: 3, centreX: 0.5, centreY: 0.4)
+        let camera = self.camera
+        let desk = CameraDesk(
+            restorer: ControlRestorer(memory: CameraMemory(directory: directory)) { _ in }, openControls: { _ throws(V4L2Error) in camera },
+            findPipeWireDevice: { _ in nil }, identify: { CameraIdentity(key: "usb-Acme_Cam_1234-" + $0.suffix(1)) }, framingGiven: true)
+        #expect(desk.show(source: "test", state: .streaming, showing: given) == nil, "the test pattern is no camera: it keeps the given framing")
+        #expect(desk.show(source: "/dev/video0", state: .streaming, showing: given) == nil)
+        #expect(desk.show(source: "/dev/video1", state: .streaming, showing: given) == .full)
+        #expect(desk.show(source: "/dev/video0", state: .streaming, showing: .full) == given)
+        #expect(desk.show(source: "/dev/video0", state: .streaming, showing: given) == nil, "the same camera: nothing changes")
+    }
+
     /// A PipeWire camera with a V4L2 node behind it is changed through that node, and the reply says
     /// every reader sees it.
     @Test func aPipeWireCameraIsChangedForEveryReader() {
