@@ -100,8 +100,17 @@ static void registry_global(void *data, uint32_t id, uint32_t permissions,
 	role = dict_get(props, PW_KEY_MEDIA_ROLE);
 	/* Video/Source, Video/Sink ... and role=Camera nodes, but never client
 	 * streams (Stream/Input/Video etc.: our own reader sets role Camera) */
-	if (mclass && strncmp(mclass, "Stream/", 7) == 0)
+	if (mclass && strncmp(mclass, "Stream/", 7) == 0) {
+		struct streamnode *sn = calloc(1, sizeof(*sn));
+		const char *client = dict_get(props, PW_KEY_CLIENT_ID);
+		if (sn == NULL)
+			return;
+		sn->id = id;
+		sn->client_id = client ? (uint32_t)strtoul(client, NULL, 10) : SPA_ID_INVALID;
+		sn->next = c->streamnodes;
+		c->streamnodes = sn;
 		return;
+	}
 	if (!((mclass && strncmp(mclass, "Video/", 6) == 0) ||
 	      (role && strcmp(role, "Camera") == 0)))
 		return;
@@ -132,6 +141,14 @@ static void registry_global_remove(void *data, uint32_t id)
 	pwshim *c = data;
 	struct node **pp, *n;
 	struct link **lp, *l;
+	struct streamnode **sp, *sn;
+	for (sp = &c->streamnodes; (sn = *sp) != NULL; sp = &sn->next) {
+		if (sn->id == id) {
+			*sp = sn->next;
+			free(sn);
+			return;
+		}
+	}
 	for (lp = &c->links; (l = *lp) != NULL; lp = &l->next) {
 		if (l->id == id) {
 			pwshim_stream *s = stream_by_node(c, l->in_node);
@@ -193,6 +210,7 @@ static void fill_info(struct node *n, pwshim_node_info *o)
 	if (path == NULL && o->object_path[0] && strncmp(o->object_path, "v4l2:/dev/", 10) == 0)
 		path = o->object_path + 5;
 	copystr(o->api_path, sizeof(o->api_path), path);
+	o->is_pipcam_share = pwshim_api.properties_get(p, "pipcam.share") != NULL;
 }
 
 int pwshim_node_count(pwshim *c)
@@ -443,6 +461,13 @@ void pwshim_disconnect(pwshim *c)
 	}
 	while (c->streams)
 		pwshim_stream_close(c->streams);
+	while (c->sources)
+		pwshim_source_close(c->sources);
+	while (c->streamnodes) {
+		struct streamnode *sn = c->streamnodes;
+		c->streamnodes = sn->next;
+		free(sn);
+	}
 	while ((n = c->nodes) != NULL) {
 		c->nodes = n->next;
 		free_node(n);

@@ -50,6 +50,8 @@ struct pwapi {
 	int (*stream_queue_buffer)(struct pw_stream *, struct pw_buffer *);
 	int (*stream_set_active)(struct pw_stream *, bool);
 	uint32_t (*stream_get_node_id)(struct pw_stream *);
+	int (*stream_trigger_process)(struct pw_stream *);
+	bool (*stream_is_driving)(struct pw_stream *);
 };
 
 extern struct pwapi pwshim_api;
@@ -73,6 +75,12 @@ struct node {
 	int state;
 };
 
+/* A program's stream node (a reader of pipcam's own node): whose client it is, to end it. */
+struct streamnode {
+	struct streamnode *next;
+	uint32_t id, client_id;
+};
+
 struct link {
 	struct link *next;
 	struct pwshim *ctx;
@@ -94,7 +102,9 @@ struct pwshim {
 	int registry_ready;
 	struct node *nodes;
 	struct link *links;
+	struct streamnode *streamnodes;
 	pwshim_stream *streams;
+	pwshim_source *sources;
 	pwshim_event evq[EVQ];
 	unsigned ev_head, ev_count;
 	char err[512];

@@ -49,6 +49,8 @@ static void load_once(void)
 	LOADSYM(stream_queue_buffer, "pw_stream_queue_buffer");
 	LOADSYM(stream_set_active, "pw_stream_set_active");
 	LOADSYM(stream_get_node_id, "pw_stream_get_node_id");
+	LOADSYM(stream_trigger_process, "pw_stream_trigger_process");
+	LOADSYM(stream_is_driving, "pw_stream_is_driving");
 	pwshim_api.handle = h;
 	pwshim_api.init(NULL, NULL);
 	load_result = PWSHIM_OK;

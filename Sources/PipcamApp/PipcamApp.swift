@@ -46,7 +46,7 @@ public final class PipcamApp {
     ///   - findCamera: given when `source` stands in for a camera: how to look for one, which
     ///     takes over once found.
     public init(
-        display: XDisplay, source: FrameSource, options: SessionOptions, share: LoopbackShare? = nil, findCamera: CameraFinder.Access? = nil
+        display: XDisplay, source: FrameSource, options: SessionOptions, share: CameraShare? = nil, findCamera: CameraFinder.Access? = nil
     ) {
         loop = DisplayLoop(display: display)
         output = VideoOutput(loop: loop)

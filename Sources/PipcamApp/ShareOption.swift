@@ -1,7 +1,9 @@
-/// How `--share [DEVICE]` is read (docs/BEHAVIOUR.md, "Sharing the camera"): with a device, alone
-/// (the first free virtual camera), or `none`.
+import CameraSource
+
+/// How `--share [DEVICE|pipewire[:NAME]]` is read (docs/BEHAVIOUR.md, "Sharing the camera"):
+/// with a device, a PipeWire node, alone (the first free virtual camera), or `none`.
 public enum ShareOption {
-    /// `--share` alone, spelled for the parser: the first v4l2loopback device no other program writes.
+    /// `--share` alone, spelled for the parser: a free v4l2loopback device, else a PipeWire node.
     public static let anyDevice = "auto"
 
     /// The arguments with every `--share` given without a device (last, or followed by another
@@ -18,10 +20,17 @@ public enum ShareOption {
         return result
     }
 
-    /// What a `--share` value asks for: nil for no sharing (`none`, or a config file's `no`),
-    /// `.some(nil)` for the first free device (`auto`, or a config file's `yes`), else the device.
-    public static func device(_ value: String?) -> String?? {
+    /// What a `--share` value asks for: nil for no sharing (`none`, or a config file's `no`); a
+    /// free virtual camera of either kind (`auto`, or a config file's `yes`); a PipeWire node
+    /// (`pipewire`, `pipewire:NAME`); else a v4l2loopback device.
+    public static func request(_ value: String?) -> ShareRequest? {
         guard let value, !["none", "no", "off", "false"].contains(value.lowercased()) else { return nil }
-        return ["auto", "yes", "on", "true"].contains(value.lowercased()) ? .some(nil) : .some(value)
+        if ["auto", "yes", "on", "true"].contains(value.lowercased()) { return .any }
+        if value == "pipewire" { return .pipeWire(name: ShareRequest.standardNodeName) }
+        if value.hasPrefix("pipewire:") {
+            let name = String(value.dropFirst("pipewire:".count))
+            return .pipeWire(name: name.isEmpty ? ShareRequest.standardNodeName : name)
+        }
+        return .loopback(device: value)
     }
 }

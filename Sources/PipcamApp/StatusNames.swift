@@ -15,9 +15,10 @@ extension PipPhase {
 
 extension SharedStreamStatus {
     /// What `pipcam status` says of the virtual camera fed now (`--share`).
-    init(share: LoopbackShare) {
+    init(share: CameraShare) {
         self.init(
-            device: share.device, format: share.format.rawValue, width: share.width, height: share.height, written: share.written,
-            placeholders: share.placeholders, readers: DeviceOpeners.others(of: share.device), latency: share.latencyMilliseconds)
+            route: share.route.name, device: share.device, nodeID: share.nodeID, format: share.format.rawValue, width: share.width,
+            height: share.height, written: share.written, placeholders: share.placeholders, readers: share.readers,
+            latency: share.latencyMilliseconds)
     }
 }

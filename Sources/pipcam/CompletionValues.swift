@@ -9,5 +9,5 @@ enum CompletionValues {
     /// `pipcam switch`: `next`, `test`, then the V4L2 devices present now.
     static let switchTargets = "printf '%s\\n' next test; \(devices)"
     /// `--share`: the V4L2 devices (a v4l2loopback one is among them), and `none`.
-    static let shareDevices = "\(devices); printf '%s\\n' none"
+    static let shareDevices = "\(devices); printf '%s\\n' pipewire none"
 }

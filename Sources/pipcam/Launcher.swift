@@ -67,10 +67,10 @@ struct Launcher {
             return 0
         }
         sayWhoHolds(source)
-        var share: LoopbackShare?
-        if let device = command.shareDevice {
+        var share: CameraShare?
+        if let request = command.shareRequest {
             do throws(SourceError) {
-                share = try openShare(device, for: source)
+                share = try openShare(request, for: source)
             } catch {
                 // Nothing left half-open: the camera is let go before the error is told.
                 source.stop()
@@ -79,20 +79,20 @@ struct Launcher {
         }
         defer { share?.close() }
         // The virtual camera pipcam feeds is never taken for a camera plugged in.
-        let finder = standIn ? CameraFinder.Access.anyRoute(excluding: Set(share.map { [CameraCycle.resolved($0.device)] } ?? [])) : nil
+        let finder = standIn ? CameraFinder.Access.anyRoute(excluding: Set(share?.loopbackDevice.map { [CameraCycle.resolved($0)] } ?? [])) : nil
         return PipcamApp(display: display, source: source, options: options, share: share, findCamera: finder).run()
     }
 
     /// The virtual camera for `--share`, in the camera's format and size (YUYV stays YUYV,
     /// anything else becomes I420). A camera not streaming yet (in use) is shared at the size
     /// asked for.
-    private func openShare(_ device: String?, for source: FrameSource) throws(SourceError) -> LoopbackShare {
+    private func openShare(_ request: ShareRequest, for source: FrameSource) throws(SourceError) -> CameraShare {
         let known = source.frameWidth > 0 && source.frameHeight > 0
         let asked = command.shareSizeRequested
         // The shared stream's sides are even (4:2:x chroma); an odd camera size is resampled.
         let width = (known ? source.frameWidth : asked.width) & ~1, height = (known ? source.frameHeight : asked.height) & ~1
         return try ShareTarget().open(
-            path: device, format: ShareFrameConverter.outputFormat(for: source.frameFormat),
+            request, format: ShareFrameConverter.outputFormat(for: source.frameFormat),
             width: max(width, 2), height: max(height, 2), frameRate: source.frameRate)
     }
 
@@ -102,7 +102,7 @@ struct Launcher {
     private func makeSource(_ spec: SourceSpec?, request: SourceRequest) -> (source: FrameSource, standIn: Bool) {
         if let spec { return (SourceFactory.make(spec, request: request), false) }
         // The virtual camera named for --share is never read back as the camera.
-        let shared = Set((command.shareDevice ?? nil).map { [CameraCycle.resolved($0)] } ?? [])
+        let shared = Set(command.shareRequest?.device.map { [CameraCycle.resolved($0)] } ?? [])
         if let node = PipeWireCameras.list().flatMap({ PipeWireCameras.usable($0, excluding: shared).first }) {
             return (PipeWireCamera(node: node.name, request: request), false)
         }
@@ -138,7 +138,7 @@ struct Launcher {
             workArea: ScreenLayout(display: display).homeArea(display: display, near: options.followWindow), parentSize: parent,
             rememberedPip: GeometryMemory.filePath(name: command.instanceName).flatMap(GeometryMemory.load(from:)).map { ($0.width, $0.height) })
         // Sharing: the camera mode is chosen for the call, not the window.
-        if command.shareDevice != nil {
+        if command.shareRequest != nil {
             let asked = command.shareSizeRequested
             return SourceRequest(displayWidth: asked.width, displayHeight: asked.height, paced: !command.untimed)
         }

@@ -197,11 +197,11 @@ struct SourceValue: CheckedValue {
 
 /// `--share [DEVICE]|none` (docs/BEHAVIOUR.md, "Sharing the camera").
 struct ShareValue: CheckedValue {
-    /// nil: no sharing; `.some(nil)`: the first v4l2loopback device no other program writes.
-    let device: String??
+    /// nil: no sharing.
+    let request: ShareRequest?
     var problem: String? { nil }
 
-    init(argument: String) { device = ShareOption.device(argument) }
+    init(argument: String) { request = ShareOption.request(argument) }
 }
 
 /// `--name NAME|none`: the instance to run as; nil for the unnamed one.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CameraSource
 import PipCore
 import PipWindow
 import PipcamApp
@@ -101,7 +102,7 @@ struct PipcamCommand: ParsableCommand {
     var clickThrough = false
 
     @Option(help: ArgumentHelp(
-        "Share the camera with call apps through a virtual camera: write every frame to this v4l2loopback device (alone: the first one no other program writes); none for no sharing (over a config file's).",
+        "Share the camera with call apps through a virtual camera: this v4l2loopback device, or pipewire[:NAME] for a PipeWire camera node (alone: the first v4l2loopback device no other program writes, else PipeWire); none for no sharing (over a config file's).",
         valueName: "device"), completion: .shellCommand(CompletionValues.shareDevices))
     var share: ShareValue?
 
@@ -174,8 +175,8 @@ struct PipcamCommand: ParsableCommand {
         return line.prefix(1).lowercased() + line.dropFirst()
     }
 
-    /// What `--share` asks for: nil for no sharing, `.some(nil)` for the first free device.
-    var shareDevice: String?? { share?.device ?? nil }
+    /// What `--share` asks for: nil for no sharing.
+    var shareRequest: ShareRequest? { share?.request ?? nil }
 
     /// The camera mode asked for while sharing.
     var shareSizeRequested: (width: Int, height: Int) { shareSize?.size ?? ShareSizeValue.standard }

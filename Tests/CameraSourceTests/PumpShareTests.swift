@@ -9,8 +9,8 @@ import Glibc
 /// The capture thread feeds the virtual camera whatever the display does (docs/BEHAVIOUR.md,
 /// "Sharing the camera").
 @Suite struct PumpShareTests {
-    private func share(_ out: FakeOutputDevice) -> LoopbackShare {
-        LoopbackShare(device: "/dev/video10", output: out, format: .i420, width: 2, height: 2, frameRate: 30)
+    private func share(_ out: FakeOutputDevice) -> CameraShare {
+        CameraShare(device: "/dev/video10", output: out, format: .i420, width: 2, height: 2, frameRate: 30)
     }
 
     /// Every captured frame reaches the loopback, also those the display never takes (PiP closed,

@@ -26,7 +26,7 @@ import PipCore
         try first.start()
         try second.start()
         let out = FakeOutputDevice()
-        let share = LoopbackShare(device: "/dev/video10", output: out, format: .i420, width: 16, height: 16, frameRate: 30)
+        let share = CameraShare(device: "/dev/video10", output: out, format: .i420, width: 16, height: 16, frameRate: 30)
         let switcher = SourceSwitcher(first)
         let pump = FramePump(source: switcher, share: share)
         pump.run()

@@ -9,15 +9,62 @@ import Glibc
 /// Choosing and opening the virtual camera, and the one-line errors of docs/BEHAVIOUR.md
 /// ("Sharing the camera").
 @Suite struct ShareTargetTests {
-    /// Devices by path; a path not listed does not exist.
-    private func target(_ devices: [String: FakeOutputDevice], loaded: Bool = true) -> ShareTarget {
+    /// Devices by path; a path not listed does not exist. `daemon`: whether PipeWire answers;
+    /// the nodes asked for are kept in `published`.
+    private func target(
+        _ devices: [String: FakeOutputDevice], loaded: Bool = true, daemon: Bool = false, published: Locked<[PipeWireNodeRequest]> = Locked([])
+    ) -> ShareTarget {
         ShareTarget(
             nodePaths: { devices.keys.sorted() },
             openOutput: { path throws(V4L2Error) in
                 guard let d = devices[path] else { throw V4L2Error(call: "open", errno: ENOENT) }
                 return d
             },
-            moduleLoaded: { loaded })
+            moduleLoaded: { loaded },
+            publish: { node throws(SourceError) in
+                guard daemon else { throw SourceError.badInput(thing: "pipewire", reason: "no PipeWire daemon answers for this user") }
+                published.withLock { $0.append(node) }
+                return NodeOutput()
+            })
+    }
+
+    /// A published node that takes every frame.
+    private final class NodeOutput: ShareOutput {
+        var frames = 0
+        func send(_ bytes: UnsafeRawBufferPointer, capturedAt: MonotonicInstant?) throws -> Bool {
+            frames += 1
+            return true
+        }
+        var readers: Int? { 2 }
+        func close() {}
+    }
+
+    /// `--share pipewire[:NAME]` publishes a node in the stream's format, size and rate.
+    @Test func aPipeWireNodeIsPublishedInTheStreamsFormat() throws {
+        let published = Locked<[PipeWireNodeRequest]>([])
+        let share = try target([:], daemon: true, published: published)
+            .open(.pipeWire(name: "work"), format: .yuyv, width: 1280, height: 720, frameRate: 29.97)
+        #expect(published.withLock { $0 } == [PipeWireNodeRequest(name: "work", format: .yuyv, width: 1280, height: 720, frameRate: 30)])
+        #expect(share.route == .pipeWire(node: "work") && share.device == "pipewire:work" && share.loopbackDevice == nil)
+        #expect(share.readers == 2)
+    }
+
+    /// `--share` alone: a free loopback first; without one, a PipeWire node named pipcam; with
+    /// neither, one line naming both ways.
+    @Test func shareAlonePrefersALoopbackThenPipeWire() throws {
+        let free = FakeOutputDevice()
+        let published = Locked<[PipeWireNodeRequest]>([])
+        let loopback = try target(["/dev/video10": free], daemon: true, published: published).open(.any, format: .i420, width: 64, height: 32, frameRate: 30)
+        #expect(loopback.route == .loopback(device: "/dev/video10") && published.withLock { $0.isEmpty })
+        let node = try target(["/dev/video0": camera()], loaded: false, daemon: true, published: published)
+            .open(.any, format: .i420, width: 64, height: 32, frameRate: 30)
+        #expect(node.route == .pipeWire(node: "pipcam"))
+        let busy = try target(["/dev/video10": written()], daemon: true).open(.any, format: .i420, width: 64, height: 32, frameRate: 30)
+        #expect(busy.route == .pipeWire(node: "pipcam"), "every loopback has a writer: PipeWire")
+        let neither = error { () throws(SourceError) in try target([:], loaded: false).open(.any, format: .i420, width: 64, height: 32, frameRate: 30) }
+        #expect(neither == .badInput(thing: "--share", reason: "no virtual camera: v4l2loopback is not loaded (load it: \(ShareTarget.loadCommand)); and PipeWire: no PipeWire daemon answers for this user"))
+        let named = error { () throws(SourceError) in try target([:], daemon: false).open(.pipeWire(name: "pipcam"), format: .i420, width: 64, height: 32, frameRate: 30) }
+        #expect(named == .badInput(thing: "pipewire", reason: "no PipeWire daemon answers for this user"))
     }
 
     private func camera(_ card: String = "Integrated Camera") -> FakeOutputDevice {
@@ -33,7 +80,7 @@ import Glibc
         return d
     }
 
-    private func error(_ body: () throws(SourceError) -> LoopbackShare) -> SourceError? {
+    private func error(_ body: () throws(SourceError) -> CameraShare) -> SourceError? {
         do {
             _ = try body()
             return nil

@@ -1,7 +1,8 @@
+import CameraSource
 import Testing
 @testable import PipcamApp
 
-/// `--share [DEVICE]`: a device, alone, or none (docs/BEHAVIOUR.md, "Sharing the camera").
+/// `--share [DEVICE|pipewire[:NAME]]`: a device, a PipeWire node, alone, or none (docs/BEHAVIOUR.md, "Sharing the camera").
 @Suite struct ShareOptionTests {
     @Test func shareAloneMeansTheFirstFreeDevice() {
         #expect(ShareOption.withValues(["--share"]) == ["--share=auto"])
@@ -12,11 +13,15 @@ import Testing
         #expect(ShareOption.withValues(["--", "--share"]) == ["--", "--share"])
     }
 
-    @Test func valuesSayWhichDevice() {
-        #expect(ShareOption.device(nil) == nil)
-        for off in ["none", "no", "off", "false", "NONE"] { #expect(ShareOption.device(off) == nil) }
-        for any in ["auto", "yes", "on", "true"] { #expect(ShareOption.device(any) == .some(nil)) }
-        #expect(ShareOption.device("/dev/video10") == .some("/dev/video10"))
+    @Test func valuesSayWhichRoute() {
+        #expect(ShareOption.request(nil) == nil)
+        for off in ["none", "no", "off", "false", "NONE"] { #expect(ShareOption.request(off) == nil) }
+        for any in ["auto", "yes", "on", "true"] { #expect(ShareOption.request(any) == .any) }
+        #expect(ShareOption.request("/dev/video10") == .loopback(device: "/dev/video10"))
+        #expect(ShareOption.request("pipewire") == .pipeWire(name: "pipcam"))
+        #expect(ShareOption.request("pipewire:") == .pipeWire(name: "pipcam"))
+        #expect(ShareOption.request("pipewire:work cam") == .pipeWire(name: "work cam"))
+        #expect(ShareOption.request("pipewire:x")?.device == nil, "a node is no device to keep out of the camera list")
     }
 
     @Test func theConfigFileKnowsShare() throws {

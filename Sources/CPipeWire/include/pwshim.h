@@ -83,6 +83,7 @@ typedef struct pwshim_node_info {
 	char device_api[32];          /* device.api: "v4l2", "libcamera", "" */
 	char object_path[PWSHIM_STR]; /* object.path, e.g. v4l2 device path */
 	char api_path[PWSHIM_STR];    /* api.v4l2.path (/dev/videoN) or api.libcamera.path */
+	int32_t is_pipcam_share;      /* 1: a camera node a pipcam publishes (pipcam.share) */
 } pwshim_node_info;
 
 /* Snapshot of known video nodes (cameras and other Video/ nodes). */
@@ -254,6 +255,39 @@ uint64_t pwshim_stream_redelivered(pwshim_stream *s);
 /* Disconnects, returns held buffers, destroys. Pending events that point at
  * this stream are dropped; all its frame handles become invalid. */
 void pwshim_stream_close(pwshim_stream *s);
+
+/* ---- sources: a camera node of pipcam's own, which other programs read ---- */
+
+typedef struct pwshim_source pwshim_source;
+
+typedef struct pwshim_source_params {
+	const char *name;        /* node.name */
+	const char *description; /* node.description */
+	uint32_t format;         /* PWSHIM_FMT_YUY2 or PWSHIM_FMT_I420 (planes packed in one block) */
+	int32_t width, height;
+	int32_t fps_num, fps_denom;
+} pwshim_source_params;
+
+/* Publishes a Video/Source node with media.role Camera (and pipcam.share=true) that drives its
+ * readers: every frame pushed is one cycle of the graph. Progress as EV_STREAM_STATE events
+ * (stream = NULL, id = the node). */
+int pwshim_source_open(pwshim *ctx, const pwshim_source_params *params, pwshim_source **out);
+/* PWSHIM_STATE_*: STREAMING while some reader is linked and running. */
+int pwshim_source_state(pwshim_source *s);
+/* The node's global id, or 0xffffffff before the daemon has given one. */
+uint32_t pwshim_source_node_id(pwshim_source *s);
+/* Links from the node to readers, whatever their state. */
+int pwshim_source_readers(pwshim_source *s);
+/* Copies one frame (size bytes, as the format lays it out) into a free buffer and sends it.
+ * PWSHIM_OK, PWSHIM_ERR_AGAIN (no reader, or every buffer still with the readers) or
+ * PWSHIM_ERR_INVALID (the frame is larger than a buffer). */
+int pwshim_source_push(pwshim_source *s, const uint8_t *data, uint32_t size, uint64_t pts_ns);
+/* Tells every reader's client that its stream from this node ended (an error on the reader's
+ * node, as a session manager sends one): readers stop at once instead of waiting for frames.
+ * Returns how many were told. */
+int pwshim_source_end_readers(pwshim_source *s, const char *message);
+/* Removes the node. */
+void pwshim_source_close(pwshim_source *s);
 
 #ifdef __cplusplus
 }

@@ -6,11 +6,15 @@ import PipCore
 public final class LibPipeWire: PipeWireConnection {
     private var context: OpaquePointer?
     private var stream: OpaquePointer?
+    /// The camera node published on this connection (`PipeWirePublisher`).
+    private var source: OpaquePointer?
     /// Streams opened so far: the number of the one open now.
     private var streams = 0
 
     /// Connects to the daemon of `$XDG_RUNTIME_DIR` (or `$PIPEWIRE_REMOTE`).
-    public static let connect: PipeWireConnector = { () throws(SourceError) -> PipeWireConnection in
+    public static let connect: PipeWireConnector = { () throws(SourceError) -> PipeWireConnection in try open() }
+
+    private static func open() throws(SourceError) -> LibPipeWire {
         var context: OpaquePointer?
         var message = [CChar](repeating: 0, count: 512)
         let rc = pwshim_connect(&context, nil, &message, Int32(message.count))
@@ -64,7 +68,7 @@ public final class LibPipeWire: PipeWireConnection {
             return PipeWireNode(
                 id: info.id, serial: info.serial, name: Self.string(&info.name), description: Self.string(&info.description),
                 nick: Self.string(&info.nick), mediaClass: Self.string(&info.media_class), deviceAPI: Self.string(&info.device_api),
-                devicePath: Self.string(&info.api_path))
+                devicePath: Self.string(&info.api_path), isPipcamShare: info.is_pipcam_share != 0)
         }
     }
 
@@ -160,6 +164,10 @@ public final class LibPipeWire: PipeWireConnection {
     /// Also from a thread that does not own the connection, once released: the shim takes it over
     /// before it closes the stream.
     public func disconnect() {
+        if let source {
+            pwshim_source_close(source)
+            self.source = nil
+        }
         stream = nil
         if let context { pwshim_disconnect(context) }
         context = nil
@@ -185,5 +193,60 @@ public final class LibPipeWire: PipeWireConnection {
     /// A fixed-size C string field.
     private static func string<T>(_ field: inout T) -> String {
         withUnsafeBytes(of: &field) { bytes in String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
+
+extension LibPipeWire: PipeWirePublisher {
+    /// Connects to the daemon to publish a node.
+    public static let connectPublisher: PipeWirePublisherConnector = { () throws(SourceError) -> PipeWirePublisher in
+        try open()
+    }
+
+    public func serve() -> Bool {
+        guard dispatch() else { return false }
+        while let event = nextEvent() {
+            if case .disconnected = event { return false }
+        }
+        return true
+    }
+
+    public func publish(_ node: PipeWireNodeRequest) throws(SourceError) {
+        guard let context, source == nil else { throw SourceError.runtime(thing: "pipewire:\(node.name)", reason: "not connected") }
+        var params = pwshim_source_params()
+        params.format = UInt32(node.format == .yuyv ? PWSHIM_FMT_YUY2 : PWSHIM_FMT_I420)
+        params.width = Int32(node.width)
+        params.height = Int32(node.height)
+        params.fps_num = Int32(node.frameRate)
+        params.fps_denom = 1
+        var opened: OpaquePointer?
+        let rc = node.name.withCString { name in
+            params.name = name
+            params.description = name
+            return pwshim_source_open(context, &params, &opened)
+        }
+        guard Int(rc) == PWSHIM_OK, let opened else {
+            let detail = String(cString: pwshim_last_error(context))
+            throw SourceError.runtime(thing: "pipewire:\(node.name)", reason: detail.isEmpty ? "cannot publish the node (\(rc))" : detail)
+        }
+        source = opened
+    }
+
+    public var publishedNodeID: UInt32? {
+        guard let source else { return nil }
+        let id = pwshim_source_node_id(source)
+        return id == UInt32.max ? nil : id
+    }
+
+    public var readers: Int { source.map { Int(pwshim_source_readers($0)) } ?? 0 }
+
+    public func push(_ bytes: UnsafeRawBufferPointer, timestamp: MonotonicInstant) -> Bool {
+        guard let source, let base = bytes.baseAddress else { return false }
+        let rc = pwshim_source_push(source, base.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count), timestamp.nanoseconds)
+        return Int(rc) == PWSHIM_OK
+    }
+
+    public func endReaders(_ message: String) -> Int {
+        guard let source else { return 0 }
+        return Int(pwshim_source_end_readers(source, message))
     }
 }

@@ -16,11 +16,12 @@ public enum PipeWireCameras {
     }
 
     /// `cameras` without those whose device is among `excluding` (the virtual camera pipcam feeds:
-    /// reading it back would show pipcam's own picture), compared as `resolve` gives the paths.
+    /// reading it back would show pipcam's own picture), compared as `resolve` gives the paths,
+    /// and without the nodes pipcams publish for calls (`--share pipewire`), for the same reason.
     public static func usable(
         _ cameras: [PipeWireNode], excluding: Set<String>, resolve: (String) -> String = CameraCycle.resolved
     ) -> [PipeWireNode] {
-        cameras.filter { $0.devicePath.isEmpty || !excluding.contains(resolve($0.devicePath)) }
+        cameras.filter { !$0.isPipcamShare && ($0.devicePath.isEmpty || !excluding.contains(resolve($0.devicePath))) }
     }
 
     /// The camera `wanted` names (nil: the first camera): its `node.name`, its serial, its
@@ -30,7 +31,7 @@ public enum PipeWireCameras {
         let cameras = cameras(among: nodes)
         let thing = wanted.map { "pipewire:\($0)" } ?? "pipewire"
         guard let wanted else {
-            guard let first = cameras.first else { throw SourceError.badInput(thing: thing, reason: "no camera node in PipeWire") }
+            guard let first = cameras.first(where: { !$0.isPipcamShare }) else { throw SourceError.badInput(thing: thing, reason: "no camera node in PipeWire") }
             return first
         }
         let tests: [(PipeWireNode) -> Bool] = [

@@ -18,11 +18,15 @@ public struct PipeWireNode: Sendable, Equatable {
     public var deviceAPI: String
     /// The device node behind it (`api.v4l2.path`, or libcamera's path), when there is one.
     public var devicePath: String
+    /// A camera node a pipcam publishes for calls (`--share pipewire`): never taken as the camera
+    /// unless named.
+    public var isPipcamShare: Bool
 
     public init(
         id: UInt32, serial: UInt64, name: String, description: String = "", nick: String = "", mediaClass: String = "Video/Source",
-        deviceAPI: String = "", devicePath: String = ""
+        deviceAPI: String = "", devicePath: String = "", isPipcamShare: Bool = false
     ) {
+        self.isPipcamShare = isPipcamShare
         self.id = id
         self.serial = serial
         self.name = name

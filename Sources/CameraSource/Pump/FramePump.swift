@@ -14,7 +14,7 @@ public final class FramePump: @unchecked Sendable {
     public let mailbox: FrameMailbox
     private let source: FrameSource
     /// The virtual camera every captured frame is also written to (`--share`), if any.
-    public let share: LoopbackShare?
+    public let share: CameraShare?
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
     private var governor: PressureGovernor
@@ -44,7 +44,7 @@ public final class FramePump: @unchecked Sendable {
     ///   - lookUpHolder: who has a device open, e.g. `firefox, pid 4242` (tests pass their own).
     public init(
         source: FrameSource, mailbox: FrameMailbox = FrameMailbox(), governor: PressureGovernor = PressureGovernor(),
-        share: LoopbackShare? = nil, now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now,
+        share: CameraShare? = nil, now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now,
         lookUpHolder: @escaping @Sendable (String) -> String? = { DeviceOpeners.holderText(of: $0) }
     ) {
         self.lookUpHolder = lookUpHolder

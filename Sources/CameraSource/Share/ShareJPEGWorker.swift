@@ -19,7 +19,7 @@ final class ShareJPEGWorker: @unchecked Sendable {
     }
 
     private let converter: ShareFrameConverter
-    private unowned let share: LoopbackShare
+    private unowned let share: CameraShare
     /// The frame waiting (written by the capture thread) and whether the thread should end.
     private let pending: Locked<(slot: Slot, waiting: Bool, stopping: Bool)>
     /// The frame being decoded (the worker's own).
@@ -27,7 +27,7 @@ final class ShareJPEGWorker: @unchecked Sendable {
     private let wake = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
     private var thread: pthread_t?
 
-    init(converter: ShareFrameConverter, share: LoopbackShare) {
+    init(converter: ShareFrameConverter, share: CameraShare) {
         self.converter = converter
         self.share = share
         let start = 512 * 1024

@@ -17,22 +17,67 @@ public struct ShareTarget {
     public var openOutput: V4L2OutputOpener
     /// Whether the v4l2loopback module is loaded (`/sys/module/v4l2loopback`).
     public var moduleLoaded: () -> Bool
+    /// Publishes a PipeWire node (`--share pipewire`, or `--share` alone without v4l2loopback).
+    public var publish: (PipeWireNodeRequest) throws(SourceError) -> any ShareOutput
 
     public init(
         nodePaths: @escaping () -> [String] = CameraDiscovery.videoNodePaths,
         openOutput: @escaping V4L2OutputOpener = LibV4L2Output.open(path:),
-        moduleLoaded: @escaping () -> Bool = { access("/sys/module/v4l2loopback", F_OK) == 0 }
+        moduleLoaded: @escaping () -> Bool = { access("/sys/module/v4l2loopback", F_OK) == 0 },
+        publish: @escaping (PipeWireNodeRequest) throws(SourceError) -> any ShareOutput = { node throws(SourceError) in
+            try PipeWireShare(node: node)
+        }
     ) {
         self.nodePaths = nodePaths
         self.openOutput = openOutput
         self.moduleLoaded = moduleLoaded
+        self.publish = publish
+    }
+
+    /// Opens what `request` asks for. `--share` alone takes the first free v4l2loopback device,
+    /// else a PipeWire node named "pipcam"; when neither can be had, the error names both ways.
+    public func open(
+        _ request: ShareRequest, format: PixelFormat, width: Int, height: Int, frameRate: Double?
+    ) throws(SourceError) -> CameraShare {
+        switch request {
+        case .loopback(let device):
+            return try open(path: device, format: format, width: width, height: height, frameRate: frameRate)
+        case .pipeWire(let name):
+            return try openNode(name, format: format, width: width, height: height, frameRate: frameRate)
+        case .any:
+            let loopbackError: SourceError
+            do throws(SourceError) {
+                return try open(path: nil, format: format, width: width, height: height, frameRate: frameRate)
+            } catch { loopbackError = error }
+            do throws(SourceError) {
+                return try openNode(ShareRequest.standardNodeName, format: format, width: width, height: height, frameRate: frameRate)
+            } catch {
+                let reason = "\(Self.reason(loopbackError)); and PipeWire: \(Self.reason(error))"
+                if case .runtime = loopbackError { throw .runtime(thing: "--share", reason: reason) }
+                throw .badInput(thing: "--share", reason: reason)
+            }
+        }
+    }
+
+    private func openNode(_ name: String, format: PixelFormat, width: Int, height: Int, frameRate: Double?) throws(SourceError) -> CameraShare {
+        let rate = Int((frameRate ?? 30).rounded())
+        let node = PipeWireNodeRequest(name: name, format: format, width: width, height: height, frameRate: min(max(rate, 1), 240))
+        let output = try publish(node)
+        return CameraShare(route: .pipeWire(node: name), output: output, format: format, width: width, height: height, frameRate: frameRate)
+    }
+
+    private static func reason(_ error: SourceError) -> String {
+        switch error {
+        case .badInput(_, let reason), .runtime(_, let reason): return reason
+        case .interrupted(_, let why): return why.reason
+        }
     }
 
     /// Opens `path` (nil: the first v4l2loopback device no other process writes) and sets it to
     /// `format` at `width`×`height` and `frameRate`.
     public func open(
         path: String?, format: PixelFormat, width: Int, height: Int, frameRate: Double?
-    ) throws(SourceError) -> LoopbackShare {
+    ) throws(SourceError) -> CameraShare {
         let device: any V4L2OutputDevice, chosen: String
         if let path {
             (device, chosen) = (try openFree(path), path)
@@ -45,7 +90,7 @@ public struct ShareTarget {
             device.close()
             throw error
         }
-        return LoopbackShare(device: chosen, output: device, format: format, width: width, height: height, frameRate: frameRate)
+        return CameraShare(device: chosen, output: device, format: format, width: width, height: height, frameRate: frameRate)
     }
 
     private var notLoaded: String { "v4l2loopback is not loaded (load it: \(Self.loadCommand))" }

@@ -86,7 +86,7 @@ public protocol V4L2Device: CameraControlAccess {
 public typealias V4L2DeviceOpener = (String) throws(V4L2Error) -> any V4L2Device
 
 /// An opened V4L2 output node that frames are written to (`--share`: a v4l2loopback device):
-/// the seam between `LoopbackShare` and the kernel (`LibV4L2Output`) or a test's fake.
+/// the seam between `CameraShare` and the kernel (`LibV4L2Output`) or a test's fake.
 public protocol V4L2OutputDevice: AnyObject {
     /// `VIDIOC_QUERYCAP`.
     func queryCapabilities() throws(V4L2Error) -> V4L2Capabilities

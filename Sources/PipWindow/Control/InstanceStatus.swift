@@ -71,7 +71,12 @@ public struct InstanceStatus: Sendable, Equatable {
 
 /// The `"share"` object of `pipcam status`: the virtual camera pipcam writes (`--share`).
 public struct SharedStreamStatus: Sendable, Equatable {
+    /// `v4l2loopback` or `pipewire`.
+    public var route: String
+    /// The device path, or `pipewire:NAME`.
     public var device: String
+    /// The PipeWire node's id, while it is published.
+    public var nodeID: UInt32?
     /// `yuyv` or `i420`.
     public var format: String
     public var width: Int
@@ -85,9 +90,11 @@ public struct SharedStreamStatus: Sendable, Equatable {
     public var latency: (p50: Double, p99: Double)?
 
     public init(
-        device: String, format: String, width: Int, height: Int, written: Int, placeholders: Int, readers: Int?,
-        latency: (p50: Double, p99: Double)?
+        route: String = "v4l2loopback", device: String, nodeID: UInt32? = nil, format: String, width: Int, height: Int, written: Int,
+        placeholders: Int, readers: Int?, latency: (p50: Double, p99: Double)?
     ) {
+        self.route = route
+        self.nodeID = nodeID
         self.device = device
         self.format = format
         self.width = width
@@ -101,8 +108,12 @@ public struct SharedStreamStatus: Sendable, Equatable {
     public static func == (a: SharedStreamStatus, b: SharedStreamStatus) -> Bool { a.json == b.json }
 
     var json: JSONText {
-        var fields: [(String, JSONText)] = [
-            ("device", .string(device)), ("format", .string(format)), ("width", .integer(width)), ("height", .integer(height)),
+        var fields: [(String, JSONText)] = [("route", .string(route)), ("device", .string(device))]
+        if route == "pipewire" {
+            fields += [("node", .string(String(device.dropFirst("pipewire:".count)))), ("node_id", nodeID.map { .integer(Int($0)) } ?? .null)]
+        }
+        fields += [
+            ("format", .string(format)), ("width", .integer(width)), ("height", .integer(height)),
             ("written", .integer(written)), ("placeholders", .integer(placeholders)),
             ("readers", readers.map { .integer($0) } ?? .null),
         ]

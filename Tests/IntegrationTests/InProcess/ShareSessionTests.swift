@@ -16,7 +16,7 @@ import TestSupport
         let source = TestPatternSource(width: 640, height: 360)
         source.start()
         let out = FakeOutputDevice()
-        let share = LoopbackShare(device: "/dev/video10", output: out, format: .i420, width: 640, height: 360, frameRate: source.frameRate)
+        let share = CameraShare(device: "/dev/video10", output: out, format: .i420, width: 640, height: 360, frameRate: source.frameRate)
         defer { share.close() }
         var options = SessionOptions()
         options.remembersGeometry = false
@@ -62,7 +62,7 @@ import TestSupport
         let source = SourceFactory.make(try SourceSpec.parse("y4m:" + QuadrantClip.path()), request: SourceRequest())
         try source.start()
         let out = FakeOutputDevice()
-        let share = LoopbackShare(device: "/dev/video10", output: out, format: .i420, width: 320, height: 180, frameRate: 10)
+        let share = CameraShare(device: "/dev/video10", output: out, format: .i420, width: 320, height: 180, frameRate: 10)
         defer { share.close() }
         var options = SessionOptions()
         options.remembersGeometry = false

@@ -31,7 +31,7 @@ func benchShareRaw(_ format: PixelFormat, _ w: Int, _ h: Int) {
     let buf = UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
     for i in 0..<layout.byteCount { buf.storeBytes(of: UInt8(truncatingIfNeeded: i &* 2654435761 >> 13), toByteOffset: i, as: UInt8.self) }
     let out = TmpfsOutput()
-    let share = LoopbackShare(
+    let share = CameraShare(
         device: "bench", output: out, format: ShareFrameConverter.outputFormat(for: format), width: w, height: h, frameRate: 30)
     func frame() -> VideoFrame {
         VideoFrame(packed: format, width: w, height: h, base: buf, byteCount: layout.byteCount, colorimetry: .standard(forHeight: h),
@@ -56,7 +56,7 @@ func benchShareRaw(_ format: PixelFormat, _ w: Int, _ h: Int) {
 /// the full-size decode on the share's thread), and capture → written latency.
 func benchShareMJPEG(_ frames: [VideoFrame], width: Int, height: Int) {
     let out = TmpfsOutput()
-    let share = LoopbackShare(device: "bench", output: out, format: .i420, width: width, height: height, frameRate: 30)
+    let share = CameraShare(device: "bench", output: out, format: .i420, width: width, height: height, frameRate: 30)
     var cpu: [UInt64] = []
     for round in 0..<4 {
         for f in frames {

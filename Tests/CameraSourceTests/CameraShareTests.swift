@@ -9,11 +9,11 @@ import Glibc
 
 /// Feeding the virtual camera: every frame, placeholders at the camera's rate while it gives none,
 /// MJPEG decoded at full size (docs/BEHAVIOUR.md, "Sharing the camera").
-@Suite struct LoopbackShareTests {
+@Suite struct CameraShareTests {
     private let t0 = MonotonicInstant(nanoseconds: 50_000_000_000)
 
-    private func share(_ device: FakeOutputDevice, _ format: PixelFormat = .i420, _ w: Int = 16, _ h: Int = 8, fps: Double? = 30) -> LoopbackShare {
-        LoopbackShare(device: "/dev/video10", output: device, format: format, width: w, height: h, frameRate: fps, now: { [t0] in t0 })
+    private func share(_ device: FakeOutputDevice, _ format: PixelFormat = .i420, _ w: Int = 16, _ h: Int = 8, fps: Double? = 30) -> CameraShare {
+        CameraShare(device: "/dev/video10", output: device, format: format, width: w, height: h, frameRate: fps, now: { [t0] in t0 })
     }
 
     @Test func everyOfferedFrameIsWrittenAsTheCameraSawIt() {
@@ -36,10 +36,10 @@ import Glibc
         let bytes = ShareFixture.i420Ramp(16, 8)
         bytes.withUnsafeBytes { raw in s.offer(ShareFixture.frame(.i420, 16, 8, raw), now: t0) }
         // Camera jitter is no reason for a placeholder.
-        #expect(s.tick(now: t0 + ms(300)) == t0 + LoopbackShare.placeholderDelayNanoseconds)
+        #expect(s.tick(now: t0 + ms(300)) == t0 + CameraShare.placeholderDelayNanoseconds)
         #expect(s.placeholders == 0)
         // One second of silence at 30 fps: about 18 placeholders after the first 0.4 s.
-        var now = t0 + LoopbackShare.placeholderDelayNanoseconds
+        var now = t0 + CameraShare.placeholderDelayNanoseconds
         while now < t0 + ms(1_000) { now = s.tick(now: now) }
         #expect((17...19).contains(s.placeholders))
         #expect(out.frames.last == [UInt8](repeating: 32, count: 16 * 8) + [UInt8](repeating: 128, count: 16 * 8 / 2))

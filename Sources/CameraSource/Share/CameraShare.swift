@@ -4,8 +4,9 @@ import Glibc
 import PipCore
 import Synchronization
 
-/// Feeds a virtual camera (`--share`): every frame the camera captures is written to a
-/// v4l2loopback output device, so that a call app can open the camera while pipcam shows it.
+/// Feeds a virtual camera (`--share`): every frame the camera captures goes to a v4l2loopback
+/// output device or a PipeWire camera node of pipcam's own (`ShareOutput`), so that a call app
+/// can read the camera while pipcam shows it.
 ///
 /// Driven by the capture thread (`FramePump`): `offer` for each captured frame, before the display
 /// sees it, and `tick` whenever the pump wakes. The windows play no part, so nothing they do
@@ -15,21 +16,28 @@ import Synchronization
 ///
 /// Raw frames are converted and written on the capture thread (a copy); MJPEG frames are decoded
 /// at full size on a thread of their own (`ShareJPEGWorker`), the second core.
-public final class LoopbackShare: @unchecked Sendable {
-    /// The output device's path.
-    public let device: String
+public final class CameraShare: @unchecked Sendable {
+    /// Where the frames go.
+    public let route: ShareRoute
+    /// The device path, or `pipewire:NAME`.
+    public var device: String { route.target }
+    /// The v4l2loopback device written, which is never read back as a camera.
+    public var loopbackDevice: String? {
+        if case .loopback(let device) = route { return device }
+        return nil
+    }
     /// The format, size and rate of the shared stream.
     public let format: PixelFormat
     public let width: Int
     public let height: Int
-    /// Frames written so far, placeholders included.
+    /// Frames written so far, placeholders included (for a PipeWire node: those a reader took).
     public var written: Int { counters.written.load(ordering: .relaxed) }
     /// Placeholder frames written so far.
     public var placeholders: Int { counters.placeholders.load(ordering: .relaxed) }
     /// Frames that could not be written (write(2) failed) or decoded.
     public var failures: Int { counters.failures.load(ordering: .relaxed) }
 
-    private let output: any V4L2OutputDevice
+    private let output: any ShareOutput
     private let converter: ShareFrameConverter
     private let counters = Counters()
     private let writeLock = Locked(())
@@ -60,13 +68,23 @@ public final class LoopbackShare: @unchecked Sendable {
         let failures = Atomic<Int>(0)
     }
 
-    /// A share to `output` (format already set: `ShareTarget.open`), in `format` (YUYV or I420)
-    /// at `width`×`height`, at `frameRate` frames per second until the camera says otherwise.
-    public init(
+    /// A share to the v4l2loopback `output` (format already set: `ShareTarget.open`).
+    public convenience init(
         device: String, output: any V4L2OutputDevice, format: PixelFormat, width: Int, height: Int, frameRate: Double?,
         now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now
     ) {
-        self.device = device
+        self.init(
+            route: .loopback(device: device), output: LoopbackOutput(output, path: device), format: format, width: width, height: height,
+            frameRate: frameRate, now: now)
+    }
+
+    /// A share to `output` by `route`, in `format` (YUYV or I420) at `width`×`height`, at
+    /// `frameRate` frames per second until the camera says otherwise.
+    public init(
+        route: ShareRoute, output: any ShareOutput, format: PixelFormat, width: Int, height: Int, frameRate: Double?,
+        now: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now
+    ) {
+        self.route = route
         self.output = output
         self.format = format
         self.width = width
@@ -114,20 +132,14 @@ public final class LoopbackShare: @unchecked Sendable {
         return nextPlaceholderAt
     }
 
-    /// One whole frame to the device. Called from the capture thread and the JPEG thread.
+    /// One whole frame to the output. Called from the capture thread and the JPEG thread.
     func write(_ bytes: UnsafeRawBufferPointer, placeholder: Bool, capturedAt: MonotonicInstant?) {
-        let failed: Bool = writeLock.withLock { _ in
-            do {
-                try output.write(bytes)
-                return false
-            } catch {
-                return true
-            }
-        }
-        if failed {
+        let sent: Bool? = writeLock.withLock { _ in try? output.send(bytes, capturedAt: capturedAt) }
+        guard let sent else {
             counters.failures.add(1, ordering: .relaxed)
             return
         }
+        guard sent else { return }
         counters.written.add(1, ordering: .relaxed)
         if placeholder { counters.placeholders.add(1, ordering: .relaxed) }
         if let capturedAt { latencies.record(Int64(clock().nanoseconds) - Int64(capturedAt.nanoseconds)) }
@@ -136,11 +148,17 @@ public final class LoopbackShare: @unchecked Sendable {
     /// A frame the JPEG thread could not decode.
     func noteFailure() { counters.failures.add(1, ordering: .relaxed) }
 
-    /// Camera capture → written to the loopback, in milliseconds: (median, 99th percentile) of
+    /// Programs reading the shared camera now, as far as they can be seen.
+    public var readers: Int? { output.readers }
+
+    /// The PipeWire node's id, while it is published.
+    public var nodeID: UInt32? { (output as? PipeWireShare)?.nodeID }
+
+    /// Camera capture → written to the output, in milliseconds: (median, 99th percentile) of
     /// the last frames, nil before any.
     public var latencyMilliseconds: (p50: Double, p99: Double)? { latencies.percentiles() }
 
-    /// Stops the JPEG thread and closes the device (readers then see no more frames). Idempotent.
+    /// Stops the JPEG thread and closes the output (readers then see no more frames). Idempotent.
     public func close() {
         jpeg?.stop()
         jpeg = nil
