@@ -78,7 +78,8 @@ extension PipeWireCameras {
     public static func listing(_ cameras: [PipeWireNode]) -> String {
         cameras.map { node in
             let device = node.devicePath.isEmpty ? "" : ", \(node.devicePath)"
-            return "pipewire:\(node.name): \(node.description.isEmpty ? "(unnamed)" : node.description) (through PipeWire\(device))\n"
+            let share = node.isPipcamShare ? "; the picture a pipcam shares" : ""
+            return "pipewire:\(node.name): \(node.description.isEmpty ? "(unnamed)" : node.description) (through PipeWire\(device)\(share))\n"
         }.joined()
     }
 }

@@ -110,4 +110,38 @@ struct PipeWireShareTests {
         }
         #expect(pipcam.isRunning && reader.process.isRunning)
     }
+
+    /// The daemon restarting takes the node with it; pipcam publishes it again, and a reader
+    /// started then gets frames.
+    @Test func theNodeIsPublishedAgainWhenTheDaemonComesBack() throws {
+        let x = try makeServer()
+        var pw = try PrivatePipeWire(on: x)
+        let pipcam = try x.startPipcam(["--source", "test", "--share", "pipewire", "--pip", "--size", "320x180"], extraEnvironment: pw.environment)
+        try waitUntil("the node (stderr: \(pipcam.stderrText))", timeout: .seconds(15)) { share(x)["node_id"] is Int }
+        try pw.restart()
+        try waitUntil("the node again", timeout: .seconds(15)) { try nodeProperties(x, pw, named: "pipcam") != nil }
+        let reader = try pw.startReader(of: "pipcam", caps: "video/x-raw")
+        try waitUntil("the reader's frames (status: \(share(x)))", timeout: .seconds(15)) { reader.frames >= 10 }
+        #expect(pipcam.isRunning && share(x)["node_id"] is Int)
+    }
+
+    /// With no camera, the test pattern stands in and the finder looks for one: pipcam's own node
+    /// (a Video/Source like any camera) is never taken for it nor switched to, and is listed as
+    /// what it is.
+    @Test func theSharedNodeIsNeverTakenForTheCamera() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        let pipcam = try x.startPipcam(["--share", "pipewire", "--pip", "--size", "320x180"], extraEnvironment: pw.environment)
+        try waitUntil("the node (stderr: \(pipcam.stderrText))", timeout: .seconds(15)) { share(x)["node_id"] is Int }
+        // The finder looks twice a second: a few looks.
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try x.pipcamStatus().object["source"] as? String == "test")
+        let switched = try x.runPipcam(["switch", "next"])
+        #expect(!switched.stdoutText.contains("pipewire:pipcam") && !switched.stderrText.contains("pipewire:pipcam"), "\(switched)")
+        #expect(try x.pipcamStatus().object["source"] as? String != "pipewire:pipcam")
+        // Listed for what it is: a pipcam's shared picture, which --source takes only by name.
+        let listed = try IntegrationTests.run(
+            [try Pipcam.binaryPath(), "--list-cameras"], environment: x.environment.merging(pw.environment) { $1 }, timeout: .seconds(10))
+        #expect(listed.stdoutText.contains("pipewire:pipcam: pipcam (through PipeWire; the picture a pipcam shares)"), "\(listed.stdoutText)")
+    }
 }

@@ -7,6 +7,8 @@ import TestSupport
 struct PrivatePipeWire {
     let x: XServer
     private let bus: String
+    private var daemon: RunningProcess?
+    private var sessionManager: RunningProcess?
 
     /// Whether the machine has what it takes (pipewire, wireplumber, GStreamer's PipeWire plugin).
     static var isAvailable: Bool {
@@ -21,10 +23,23 @@ struct PrivatePipeWire {
         bus = "unix:path=\(x.directory)/bus"
         _ = try x.start(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(bus)"])
         try waitUntil("the session bus", timeout: .seconds(10)) { FileManager.default.fileExists(atPath: "\(x.directory)/bus") }
-        _ = try x.start(["pipewire"], extraEnvironment: environment)
+        try startDaemons()
+    }
+
+    private mutating func startDaemons() throws {
+        daemon = try x.start(["pipewire"], extraEnvironment: environment)
         try waitUntil("the PipeWire socket", timeout: .seconds(10)) { FileManager.default.fileExists(atPath: "\(x.directory)/pipewire-0") }
-        _ = try x.start(["wireplumber"], extraEnvironment: environment)
+        sessionManager = try x.start(["wireplumber"], extraEnvironment: environment)
         try waitUntil("WirePlumber", timeout: .seconds(10)) { try nodeList().contains("Midi-Bridge") || sessionManagerRuns() }
+    }
+
+    /// Stops the daemon and the session manager (every node and link goes), then starts them again.
+    mutating func restart() throws {
+        _ = sessionManager?.terminate()
+        _ = daemon?.terminate()
+        try? FileManager.default.removeItem(atPath: "\(x.directory)/pipewire-0")
+        try? FileManager.default.removeItem(atPath: "\(x.directory)/pipewire-0.lock")
+        try startDaemons()
     }
 
     /// What the daemon's clients need besides the server's environment.
