@@ -23,10 +23,22 @@ import PipCore
             device: "/dev/video10", format: "yuyv", width: 1280, height: 720, written: 1300, placeholders: 66, readers: nil,
             latency: nil)
         #expect(status.json.encoded.hasSuffix(
-            #","visible":false},"zoom":1.0,"pan":{"x":0.5,"y":0.5},"controls":{},"share":{"device":"/dev/video10","format":"yuyv","width":1280,"height":720,"written":1300,"placeholders":66,"readers":null}}"#))
+            #","visible":false},"zoom":1.0,"pan":{"x":0.5,"y":0.5},"controls":{},"share":{"route":"v4l2loopback","device":"/dev/video10","format":"yuyv","width":1280,"height":720,"written":1300,"placeholders":66,"readers":null}}"#))
         status.share?.readers = 2
         status.share?.latency = (0.25, 1.5)
         #expect(status.json.encoded.hasSuffix(#""readers":2,"latency_p50_ms":0.25,"latency_p99_ms":1.5}}"#))
+    }
+
+    /// `--share pipewire`: the route, the node's name and its id (null while no daemon has it).
+    @Test func aPipeWireShareNamesItsNode() {
+        var status = sample
+        status.share = SharedStreamStatus(
+            route: "pipewire", device: "pipewire:pipcam", nodeID: 42, format: "i420", width: 640, height: 360, written: 10, placeholders: 0,
+            readers: 1, latency: nil)
+        #expect(status.json.encoded.hasSuffix(
+            #""share":{"route":"pipewire","device":"pipewire:pipcam","node":"pipcam","node_id":42,"format":"i420","width":640,"height":360,"written":10,"placeholders":0,"readers":1}}"#))
+        status.share?.nodeID = nil
+        #expect(status.json.encoded.contains(#""node":"pipcam","node_id":null,"#))
     }
 
     /// A camera in use by another program: who holds it, right after `camera`, when known.

@@ -138,12 +138,13 @@ struct GuestPipeWire {
     /// CPU seconds (user + system) the daemon and WirePlumber used so far.
     var cpuSeconds: Double { processes.reduce(0) { $0 + ProcessCPU.seconds(of: $1.pid) } }
 
-    /// `gst-launch-1.0 pipewiresrc` reading vivid's node (YUY2, as pipcam reads it), a line per buffer.
-    func startReader(_ run: ScenarioRun) throws -> GuestReader {
+    /// `gst-launch-1.0 pipewiresrc` reading `node` (vivid's by default; YUY2, as pipcam reads
+    /// it), a line per buffer.
+    func startReader(_ run: ScenarioRun, node: String = GuestPipeWire.vividNode) throws -> GuestReader {
         let process = try run.start(
             "reader",
             // Line-buffered: a line per frame, counted as it comes.
-            ["stdbuf", "-oL", "gst-launch-1.0", "-v", "pipewiresrc", "target-object=\(Self.vividNode)", "!", "video/x-raw,format=YUY2", "!",
+            ["stdbuf", "-oL", "gst-launch-1.0", "-v", "pipewiresrc", "target-object=\(node)", "!", "video/x-raw,format=YUY2", "!",
                 "fakesink", "sync=false", "silent=false"],
             environment: environment)
         return GuestReader(process: process)

@@ -28,12 +28,13 @@ enum VMScenario: String, CaseIterable, Sendable {
     case idleRelease = "idle-release"
     case pipewireCamera = "pipewire-camera"
     case cameraControls = "camera-controls"
+    case pipewireShare = "pipewire-share"
 
     /// The scenarios with virtual cameras: v4l2loopback (built by dkms on the host, see
     /// scripts/vm-test) is loaded afresh before each of them, and unloaded before the others.
     var needsLoopback: Bool {
         switch self {
-        case .shareReader, .shareUnplug, .loopbackSource, .shareErrors, .switchCameras, .pipewireCamera, .cameraControls: true
+        case .shareReader, .shareUnplug, .loopbackSource, .shareErrors, .switchCameras, .pipewireCamera, .cameraControls, .pipewireShare: true
         default: false
         }
     }
@@ -45,7 +46,7 @@ enum VMScenario: String, CaseIterable, Sendable {
         case .shareReader, .switchCameras: 180
         case .shareUnplug: 150
         case .loopbackSource, .shareErrors: 120
-        case .pipewireCamera, .cameraControls: 150
+        case .pipewireCamera, .cameraControls, .pipewireShare: 150
         default: 90
         }
     }
