@@ -4,13 +4,12 @@ import PipCore
 /// limited range, at one fixed size — what call apps (Chromium, Firefox, Zoom) open.
 ///
 /// The picture is the camera's own: never mirrored or rotated (call apps mirror their self-view
-/// themselves), cropped only as the window's digital zoom frames it (`Framing`). A frame of the output's format and size whose rows are packed goes out
-/// as it is; other formats are converted; a frame of another size (a camera that came back in
-/// another mode, another source switched to) is resampled to the nearest pixel, fitted at its own
-/// shape with black bars, so readers never see the format change.
-/// Compressed frames must be decoded first (`ShareJPEGWorker`).
-///
-/// Owns its output buffer (allocated once): a result is valid until the next `convert`.
+/// themselves), cropped only as the window's digital zoom frames it (`Framing`). A frame of the
+/// output's format and size whose rows are packed goes out as it is; others are converted, and
+/// one of another size (another mode, another source) resampled to the nearest pixel and fitted
+/// at its own shape with black bars, so readers never see the format change.
+/// Compressed frames must be decoded first (`ShareJPEGWorker`). Owns its output buffer
+/// (allocated once): a result is valid until the next `convert`.
 public final class ShareFrameConverter {
     /// `.yuyv` or `.i420`.
     public let format: PixelFormat
