@@ -4,7 +4,8 @@
 /// It opens its own top-level window and attaches a `PipController` with that window as the source.
 /// Minimize the window and PiP grows out of it; restore it and PiP shrinks back. Frames come from
 /// the test pattern, or from the source named by the first argument (`/dev/video0`, `y4m:PATH`, …).
-/// Closing the window, SIGINT or SIGTERM ends it with status 0.
+/// A file plays in PiP as in a custom player: PiP's controls pause, play and skip it through the
+/// playback delegate (`ClipPlayer`). Closing the window, SIGINT or SIGTERM ends it with status 0.
 import CameraSource
 import Glibc
 import PipCore
@@ -14,6 +15,27 @@ import PipWindow
 final class CallScreen: PipControllerDelegate {
     func pipControllerDidStart(_ controller: PipController) { writeErrorLine("pip-example: PiP started") }
     func pipControllerDidStop(_ controller: PipController) { writeErrorLine("pip-example: PiP stopped") }
+}
+
+/// The file's playback as PiP asks for it, after AVKit's custom-player playback delegate: the
+/// pump's playback request carries each ask to the source. Says each ask on stderr.
+final class ClipPlayer: PipPlaybackDelegate {
+    let pump: FramePump
+    /// The file's frame shown last.
+    var shownFrame = 0
+    init(pump: FramePump) { self.pump = pump }
+
+    var isPlaying: Bool { pump.mailbox.playbackRequest.playing }
+    func setPlaying(_ playing: Bool) {
+        writeErrorLine("pip-example: \(playing ? "play" : "pause")")
+        pump.mailbox.notePlayback { $0.playing = playing }
+    }
+    func skip(by seconds: Double) {
+        writeErrorLine("pip-example: skip \(seconds)")
+        pump.mailbox.notePlayback { $0.seek(.relative(seconds)) }
+    }
+    var timeRange: ClosedRange<Double>? { pump.mailbox.status.playback.map { 0...($0.length ?? 0) } }
+    var position: Double { Double(shownFrame) / (pump.mailbox.status.playback?.frameRate ?? 30) }
 }
 
 let display = try XDisplay()
@@ -38,6 +60,9 @@ let pip = try PipController(loop: loop, contentSource: PipContentSource(
 let screen = CallScreen()
 pip.delegate = screen
 pip.startsAutomaticallyWhenSourceHidden = true
+// A file plays in PiP with its own controls; a camera has none (no time range).
+let player = ClipPlayer(pump: pump)
+pip.playbackDelegate = player
 // PiP gets ready for the camera's frames (an MJPEG decoder, its images) before the first one.
 pip.output.expectedFrames = source.expectedFrames
 
@@ -46,7 +71,9 @@ loop.addReader(pump.mailbox.toDisplay.fd) { pump.mailbox.toDisplay.drain() }
 loop.everyIteration {
     guard pip.output.canPresent, let frame = pump.mailbox.take() else { return }
     _ = try? pip.output.present(frame)
+    player.shownFrame = frame.mediaFrame ?? 0
     pump.mailbox.giveBack(frame.bufferIndex)
+    pip.playbackChanged()
 }
 
 // Closing the window or a signal ends the loop.

@@ -53,6 +53,8 @@ public protocol FrameSource: AnyObject {
     /// ones to tell what changed). Sources that have no use for one ignore it: files and the test
     /// pattern are never throttled or let go.
     func apply(_ controls: SourceControls)
+    /// A file's playback now (playing, its rate and length, whether it seeks); nil for live sources.
+    var playback: PlaybackStatus? { get }
 }
 
 extension FrameSource {
@@ -60,6 +62,7 @@ extension FrameSource {
     public var frameFormat: PixelFormat? { nil }
     public var needsBuffersBack: Bool { false }
     public func apply(_ controls: SourceControls) {}
+    public var playback: PlaybackStatus? { nil }
 
     /// The frames the source sends now (`frameFormat` at `frameWidth`×`frameHeight`), when it knows.
     public var expectedFrames: ExpectedFrames? {
@@ -77,7 +80,10 @@ public struct SourceRequest: Sendable, Equatable {
     /// Width ÷ height of the picture shown so far, when a camera changes modes for a resized
     /// window: modes of that shape come first, so the picture keeps its shape.
     public var aspect: Double?
-    public init(displayWidth: Int = 480, displayHeight: Int = 270, paced: Bool = true, aspect: Double? = nil) {
+    /// A file starts again from its first frame at its end (`--loop`).
+    public var loops: Bool
+    public init(displayWidth: Int = 480, displayHeight: Int = 270, paced: Bool = true, aspect: Double? = nil, loops: Bool = false) {
+        self.loops = loops
         self.displayWidth = displayWidth
         self.displayHeight = displayHeight
         self.paced = paced

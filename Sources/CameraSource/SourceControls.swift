@@ -21,6 +21,8 @@ public struct SourceControls: Sendable, Equatable {
     /// Where the frames are shown settled at this size: a camera may switch to a mode that suits
     /// it better. nil until known.
     public var displaySize: DisplaySize?
+    /// A file's playback: played or paused, and the seeks asked for. Live sources ignore it.
+    public var playback = PlaybackRequest()
 
     public init(throttle: Int = 0, idle: Bool = false, unseen: Bool = false, displaySize: DisplaySize? = nil) {
         self.throttle = throttle

@@ -16,10 +16,13 @@ public struct SourceStatus: Sendable, Equatable {
     /// Who holds the camera while it is in use by another program (`firefox, pid 4242`), when
     /// that can be seen (`HolderWatch`).
     public var holder: String?
+    /// A file's playback (`FrameSource.playback`); nil for live sources.
+    public var playback: PlaybackStatus?
     public init(
         camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil, name: String? = nil, isLive: Bool = true,
-        holder: String? = nil
+        holder: String? = nil, playback: PlaybackStatus? = nil
     ) {
+        self.playback = playback
         self.holder = holder
         self.camera = camera
         self.isLive = isLive

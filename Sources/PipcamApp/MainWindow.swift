@@ -9,7 +9,11 @@ final class MainWindow {
     /// The share of the work area's width and height a top-level main window takes at most.
     static let workAreaShare = 0.7
     /// What a click asked for; `close` also when the window is gone (see `handle`).
-    enum Intent: Equatable { case startPip, returnFromPip, togglePip, close, frame(FramingGesture), digit(Int) }
+    enum Intent: Equatable {
+        case startPip, returnFromPip, togglePip, close, frame(FramingGesture)
+        /// A key the program decides on while video shows (digits, Space, Left, Right).
+        case key(Keysym)
+    }
 
     let id: WindowID
     let presenter: Presenter
@@ -180,7 +184,7 @@ final class MainWindow {
             switch keysym {
             case .escape: return content == .placeholder ? .returnFromPip : nil
             case .p: return .togglePip
-            case _ where keysym.digit != nil && content == .video: return .digit(keysym.digit!)
+            case _ where (keysym.digit != nil || [.space, .left, .right].contains(keysym)) && content == .video: return .key(keysym)
             // The view has nothing of its own to move the focus to: Tab hands it back to the
             // embedder's next (Shift+Tab, ISO_Left_Tab: previous) widget.
             case .tab, .isoLeftTab:

@@ -16,6 +16,19 @@ extension PipcamApp {
     /// Keeps the framing for the camera shown now.
     func rememberFraming() { cameras.remember(framing: picture.framing) }
 
+    /// A key either window leaves to the program: a digit steps a camera control, Space, Left and
+    /// Right play, pause and skip a file.
+    func press(_ keysym: Keysym) {
+        if let digit = keysym.digit { return stepControl(digit: digit) }
+        if let command = PlaybackDesk.command(forKey: keysym) { _ = playback(command) }
+    }
+
+    /// `pipcam play|pause|seek`, a key or a media player: carried out on the file shown.
+    func playback(_ command: PlaybackCommand) -> CameraReply {
+        defer { pip.playbackChanged() }
+        return PlaybackDesk.carryOut(command, on: frames.status.playback, named: frames.status.name ?? options.sourceName, mailbox: pump.mailbox)
+    }
+
     /// A digit key in a window: one step of a camera control, its new value shown on the picture.
     func stepControl(digit: Int) {
         guard let line = cameras.step(digit: digit), let mask = TextLine.mask(line, doubleSize: loop.display.prefersDoubleSize) else { return }

@@ -50,7 +50,7 @@ extension PipcamApp {
             case .returnFromPip: pip.stop()
             case .togglePip: perform(.toggle)  // as the hotkey: a second press turns a PiP on its way up back
             case .close: loop.stop(exitCode: 0)
-            case .digit(let digit): stepControl(digit: digit)
+            case .key(let keysym): press(keysym)
             case .frame(let gesture):
                 guard let main else { return }
                 frame(gesture, in: ContentGeometry(
@@ -83,7 +83,7 @@ extension PipcamApp {
             frames.redraw()
         }
         pip.onFraming = { [unowned self] gesture, content in frame(gesture, in: content) }
-        pip.onKey = { [unowned self] keysym in if let digit = keysym.digit { stepControl(digit: digit) } }
+        pip.onKey = { [unowned self] keysym in press(keysym) }
         pip.onFrameChanged = { [unowned self] rect in noteDisplaySize(rect) }
         // As when the main window is destroyed: nothing is left to show PiP in.
         pip.onWindowDestroyed = { [unowned self] in loop.stop(exitCode: 0) }

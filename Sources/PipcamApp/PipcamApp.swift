@@ -37,6 +37,8 @@ public final class PipcamApp {
     var geometryFile: () -> String?
     /// The camera's controls and what is remembered of each camera.
     let cameras: CameraDesk
+    /// The file shown, as PiP's player (held here: PiP holds it weakly).
+    var player: FilePlayer!
     /// Once the framing has been still a moment: the camera is told the detail it needs.
     lazy var framingSettle = DeadlineWake(loop: loop) { [unowned self] in noteFramedDisplaySize() }
 
@@ -119,6 +121,8 @@ public final class PipcamApp {
         if let main { attachMainWindow(main) }
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
+        player = FilePlayer(frames: frames, mailbox: pump.mailbox)
+        pip.playbackDelegate = player
         pip.overlay = frames.banner
         main?.bannerOverlay = frames.banner
         applyPicture()
@@ -149,8 +153,12 @@ public final class PipcamApp {
     /// What the frames and switches tell the rest of the program.
     private func wireFrames() {
         frames.willShow = { [unowned self] frame in followContentSize(width: frame.width, height: frame.height) }
-        frames.didPresent = { [unowned self] in switches.notePresented(sequence: $0) }
+        frames.didPresent = { [unowned self] in
+            switches.notePresented(sequence: $0)
+            pip.playbackChanged()
+        }
         frames.statusChanged = { [unowned self] in
+            pip.playbackChanged()
             followCamera()
             applyPicture()
         }

@@ -44,6 +44,7 @@ public enum PipcamOptions {
         PipcamOption("mirror", switchable, configurable: true),
         PipcamOption("rotate", integer, configurable: true),
         PipcamOption("untimed", switchable, configurable: true),
+        PipcamOption("loop", switchable, configurable: true),
         PipcamOption("frames", integer, configurable: false),
         PipcamOption("stats", switchable, configurable: true),
         PipcamOption("auto-pip", text, configurable: true),

@@ -9,7 +9,9 @@ import Glibc
 
 /// The arguments of `pipcam toggle|start|stop|status|switch|quit|help`, looked at before parsing.
 enum ControlArguments {
-    static let subcommands: Set<String> = ["toggle", "start", "stop", "status", "switch", "quit", "controls", "set", "help"]
+    static let subcommands: Set<String> = [
+        "toggle", "start", "stop", "status", "switch", "quit", "controls", "set", "play", "pause", "seek", "help",
+    ]
 
     static func isNameOption(_ argument: String) -> Bool { argument == "--name" || argument.hasPrefix("--name=") }
 

@@ -140,9 +140,9 @@ struct Launcher {
         // Sharing: the camera mode is chosen for the call, not the window.
         if command.shareRequest != nil {
             let asked = command.shareSizeRequested
-            return SourceRequest(displayWidth: asked.width, displayHeight: asked.height, paced: !command.untimed)
+            return SourceRequest(displayWidth: asked.width, displayHeight: asked.height, paced: !command.untimed, loops: command.loop)
         }
-        return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed)
+        return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed, loops: command.loop)
     }
 
     /// A camera another program holds at start: pipcam waits for it, and says who holds it and

@@ -25,7 +25,7 @@ struct PipcamCommand: ParsableCommand {
         version: pipcamVersion,
         subcommands: [
             ToggleCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, SwitchCommand.self, QuitCommand.self,
-            ControlsCommand.self, SetCommand.self,
+            ControlsCommand.self, SetCommand.self, PlayCommand.self, PauseCommand.self, SeekCommand.self,
         ])
 
     // Flags a config file may set have a --no- form, so that the command line can still win.
@@ -57,6 +57,9 @@ struct PipcamCommand: ParsableCommand {
 
     @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Show frames as fast as they come instead of at the stream's rate.")
     var untimed = false
+
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Play a file again from its start at its end, instead of exiting.")
+    var loop = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Exit after this many frames were shown.", valueName: "N"))
     var frames: Int?

@@ -80,3 +80,55 @@ import Testing
         #expect(input.handle(.keyPress(window: 7, keysym: .escape, state: 4), size: Self.size, now: Self.at(0)).isEmpty)
     }
 }
+
+/// Content that plays (`PipPlaybackDelegate`) gets skip back, play/pause and skip forward on PiP,
+/// and Space, Left and Right; content that does not (a camera) gets none of them.
+@Suite struct PipPlaybackControlsTests {
+    static let size = (width: 320, height: 180)
+
+    static func key(_ keysym: Keysym) -> WindowEvent { .keyPress(window: 7, keysym: keysym, state: 0) }
+
+    /// Clicks the middle of `control` with the controls showing; the intents of the release.
+    static func click(_ control: PipControls.Control, _ input: inout PipWindowInput) -> [PipWindowInput.Intent] {
+        let now = PipWindowInputTests.at(0)
+        _ = input.handle(PipWindowInputTests.motion(x: 10, y: 10), size: size, now: now)
+        let f = input.controls.frame(of: control, width: size.width, height: size.height)
+        let (x, y) = (f.x + f.width / 2, f.y + f.height / 2)
+        _ = input.handle(PipWindowInputTests.press(x: x, y: y, time: 1), size: size, now: now)
+        return input.handle(PipWindowInputTests.release(x: x, y: y, time: 2), size: size, now: now)
+    }
+
+    @Test func aCameraShowsNoPlaybackControlsAndLeavesTheKeysToItsOwner() {
+        var input = PipWindowInput(controls: PipControls(doubleSize: false))
+        #expect(input.controls.shown(width: 320) == [.backToMain, .close, .mirror])
+        #expect(input.handle(Self.key(.space), size: Self.size, now: PipWindowInputTests.at(0)) == [.key(.space)])
+        #expect(input.handle(Self.key(.right), size: Self.size, now: PipWindowInputTests.at(0)) == [.key(.right)])
+        #expect(Self.click(.mirror, &input) == [.toggleMirror])
+    }
+
+    @Test func aFileGetsPlayPauseAndSkipsByClickAndKey() {
+        var input = PipWindowInput(controls: PipControls(doubleSize: false))
+        input.setPlayback(PipControls.Playback(isPlaying: true, progress: 0.25))
+        #expect(input.controls.shown(width: 320) == [.backToMain, .close, .mirror, .skipBack, .playPause, .skipForward])
+        #expect(Self.click(.playPause, &input) == [.playPause])
+        #expect(Self.click(.skipBack, &input) == [.skip(by: -10)])
+        #expect(Self.click(.skipForward, &input) == [.skip(by: 10)])
+        #expect(Self.click(.mirror, &input) == [.toggleMirror], "mirror moved to the bottom left, still there")
+        #expect(input.handle(Self.key(.space), size: Self.size, now: PipWindowInputTests.at(0)) == [.playPause])
+        #expect(input.handle(Self.key(.left), size: Self.size, now: PipWindowInputTests.at(0)) == [.skip(by: -10)])
+        #expect(input.handle(Self.key(.m), size: Self.size, now: PipWindowInputTests.at(0)) == [.toggleMirror])
+    }
+
+    /// Too narrow for the row of three beside mirror: play/pause alone; the controls never overlap.
+    @Test func aNarrowWindowKeepsOnlyPlayPause() {
+        var controls = PipControls(doubleSize: false)
+        controls.playback = PipControls.Playback(isPlaying: false, progress: nil)
+        #expect(controls.shown(width: 160) == [.backToMain, .close, .mirror, .playPause])
+        for width in [160, 212, 320, 640] {
+            let frames = controls.shown(width: width).map { controls.frame(of: $0, width: width, height: 180) }
+            for (i, a) in frames.enumerated() {
+                for b in frames[(i + 1)...] { #expect(a.intersection(b) == nil, "\(a) and \(b) overlap at width \(width)") }
+            }
+        }
+    }
+}

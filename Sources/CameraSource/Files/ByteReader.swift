@@ -46,6 +46,15 @@ final class ByteReader {
         return mapping.base + at
     }
 
+    /// Goes to stream offset `to` (a regular file only): what was read ahead is dropped.
+    func seek(to target: Int) throws(Errno) {
+        guard lseek(fd, off_t(target), SEEK_SET) >= 0 else { throw Errno.current }
+        start = 0
+        end = 0
+        offset = target
+        reachedEOF = false
+    }
+
     /// The bytes read ahead but not consumed yet.
     var available: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: storage + start, count: end - start)

@@ -64,6 +64,14 @@ public class FileFrameSource: FrameSource {
     private var pacer = FramePacer(fps: 30)
     private var prefetched: (index: Int, frame: FileFrame)?
     private var nextSequence: UInt64 = 0
+    /// Which frame of the file goes out next, playing or paused (`PlayerClock`).
+    private var clock = PlayerClock(frameRate: 30)
+    /// Where each frame read so far starts in the stream: frame n at `frameStarts[n]`.
+    private var frameStarts: [Int] = []
+    /// The number of the frame the reader reads next.
+    private var readerFrame = 0
+    /// The seeks asked for that this source has seen (carried out, or asked of a source before it).
+    private var seeksSeen = 0
     private var finished = false
     /// Frames completely read so far; the number of the frame being read, for messages.
     private(set) var framesRead = 0
@@ -102,6 +110,19 @@ public class FileFrameSource: FrameSource {
     /// Reads the next frame into buffer `index`; nil at a clean end of stream.
     func readFrame(_ reader: ByteReader, into index: Int) throws -> FileFrame? { fatalError("subclass must override") }
 
+    /// Whether every frame takes the same bytes (raw, Y4M): a regular file's length then says
+    /// how many frames it holds.
+    var framesTakeEqualBytes: Bool { false }
+
+    /// The frames of a regular file whose frames take equal bytes, from its length and the first
+    /// frame's; nil when that does not divide (a cut-off last frame) or cannot be known.
+    private func countedFrames(_ reader: ByteReader) -> Int? {
+        guard framesTakeEqualBytes, mapping != nil, let first = frameStarts.first, let size = MappedFile.size(of: fd) else { return nil }
+        let each = reader.offset - first
+        guard each > 0, (size - first) % each == 0 else { return nil }
+        return (size - first) / each
+    }
+
     /// Why a stream with no frame at all is rejected.
     var noFramesReason: String { "empty file" }
 
@@ -128,10 +149,13 @@ public class FileFrameSource: FrameSource {
         do {
             let bufferBytes = try openStream(reader)
             pacer = FramePacer(fps: frameRate ?? 30)
+            clock = PlayerClock(frameRate: frameRate ?? 30, loops: request.loops)
             ring.allocate(count: Self.bufferCount, byteCount: bufferBytes)
+            if mapping != nil, let size = MappedFile.size(of: fd) { frameStarts.reserveCapacity(min(size / max(bufferBytes, 1) + 2, 1 << 20)) }
             let index = ring.acquire()!
-            guard let first = try readFrame(reader, into: index) else { throw badInput(noFramesReason) }
+            guard let first = try readIndexed(reader, into: index) else { throw badInput(noFramesReason) }
             framesRead = 1
+            clock.frameCount = countedFrames(reader)
             prefetched = (index, first)
             frameFormat = first.format
         } catch let failure as Errno {
@@ -148,18 +172,30 @@ public class FileFrameSource: FrameSource {
 
     public func nextFrame(now: MonotonicInstant) throws -> SourceStep {
         guard let reader, !finished else { return .end }
+        // Paused: nothing until play or a seek (the pump is woken by either).
+        guard var wanted = clock.wantedFrame else { return .wait(deadline: nil) }
         if request.paced, let due = pacer.deadline(forFrame: nextSequence, now: now) {
             return .wait(deadline: due)
         }
         let index: Int
         let frame: FileFrame
-        if let first = prefetched {
+        if let first = prefetched, readerFrame == wanted + 1 {
             prefetched = nil
             (index, frame) = first
         } else {
             guard let free = ring.acquire() else { return .wait(deadline: nil) }
             do {
-                guard let read = try readFrame(reader, into: free) else {
+                if readerFrame != wanted {
+                    try go(to: wanted, reader)
+                    wanted = readerFrame
+                }
+                var read = try readIndexed(reader, into: free)
+                if read == nil, clock.reachedEnd() == .restart {
+                    wanted = 0
+                    try go(to: 0, reader)
+                    read = try readIndexed(reader, into: free)
+                }
+                guard let read else {
                     ring.release(free)
                     finished = true
                     return .end
@@ -172,6 +208,11 @@ public class FileFrameSource: FrameSource {
                 throw SourceError.runtime(thing: name, reason: failure.description)
             } catch let truncated as TruncatedFrame {
                 ring.release(free)
+                // Looping, a cut-off last frame is the end like any other.
+                if clock.loops, clock.reachedEnd() == .restart, (try? go(to: 0, reader)) != nil {
+                    warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored")
+                    return .wait(deadline: now)
+                }
                 finished = true
                 warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored")
                 return .end
@@ -181,17 +222,75 @@ public class FileFrameSource: FrameSource {
                 throw error
             }
         }
+        clock.handedOut(frame: wanted)
         if let mapping, let base = frame.base {
             let at = mapping.base.distance(to: base)
             borrowed[index] = at..<(at + frame.byteCount)
         }
         // The first frame was read in start(); it counts as read now, when it is handed out.
-        let video = VideoFrame(
+        var video = VideoFrame(
             packed: frame.format, width: frame.width, height: frame.height, base: frame.base ?? UnsafeRawPointer(ring.bases[index]),
             byteCount: frame.byteCount, colorimetry: frame.colorimetry, timestamp: .now(),
             sequence: nextSequence, bufferIndex: index)
+        video.mediaFrame = wanted
         nextSequence += 1
         return .frame(video)
+    }
+
+    /// Reads the next frame, noting where it starts in the stream the first time it is read.
+    private func readIndexed(_ reader: ByteReader, into index: Int) throws -> FileFrame? {
+        let start = reader.offset
+        guard let frame = try readFrame(reader, into: index) else { return nil }
+        if readerFrame == frameStarts.count { frameStarts.append(start) }
+        readerFrame += 1
+        return frame
+    }
+
+    /// Puts the reader at frame `target`: straight there when its start is known, else from the
+    /// last start known, reading the frames between (borrowed from the mapping: not copied).
+    /// Past the file's end it stops at the last frame.
+    private func go(to target: Int, _ reader: ByteReader) throws {
+        if let first = prefetched {
+            prefetched = nil
+            ring.release(first.index)
+        }
+        guard !frameStarts.isEmpty else { return }
+        let known = min(target, frameStarts.count - 1)
+        try reader.seek(to: frameStarts[known])
+        readerFrame = known
+        guard known < target, let scratch = ring.acquire() else { return }
+        defer { ring.release(scratch) }
+        while readerFrame < target {
+            let frames = readerFrame
+            let read: FileFrame?
+            do { read = try readIndexed(reader, into: scratch) } catch is TruncatedFrame { read = nil }
+            guard read != nil else {
+                // The file has `frames` frames: the last one instead.
+                clock.frameCount = frames
+                try reader.seek(to: frameStarts[max(0, frames - 1)])
+                readerFrame = max(0, frames - 1)
+                return
+            }
+        }
+    }
+
+    public func apply(_ controls: SourceControls) {
+        let playback = controls.playback
+        if playback.playing != clock.isPlaying {
+            if playback.playing { clock.play() } else { clock.pause() }
+        }
+        guard playback.seeks != seeksSeen else { return }
+        seeksSeen = playback.seeks
+        guard let target = playback.lastSeek else { return }
+        guard isSeekable else { return warn("\(name): cannot seek (not a regular file); pausing still works") }
+        clock.seek(target)
+    }
+
+    /// A regular file read from its start: frames can be found again by their offsets.
+    private var isSeekable: Bool { mapping != nil }
+
+    public var playback: PlaybackStatus? {
+        PlaybackStatus(playing: clock.isPlaying, frameRate: clock.frameRate, frameCount: clock.frameCount, seekable: isSeekable, loops: clock.loops)
     }
 
     /// `3 of 6 bytes`, or `3 bytes, no end of image` for a JPEG.

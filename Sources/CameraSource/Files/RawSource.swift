@@ -27,6 +27,8 @@ public final class RawSource: FileFrameSource {
         super.init(fileDescriptor: fileDescriptor, name: name, request: request)
     }
 
+    override var framesTakeEqualBytes: Bool { true }
+
     override func openStream(_ reader: ByteReader) throws -> Int {
         if let problem = FrameLimits.problem(width: width, height: height) { throw badInput(problem) }
         guard let bytes = format.frameByteCount(width: width, height: height) else {

@@ -20,6 +20,8 @@ public final class Y4MSource: FileFrameSource {
         super.init(fileDescriptor: fileDescriptor, name: name, request: request)
     }
 
+    override var framesTakeEqualBytes: Bool { true }
+
     override var noFramesReason: String { "no frames after the header" }
 
     override func openStream(_ reader: ByteReader) throws -> Int {

@@ -10,7 +10,12 @@ public struct CapturePolicy: Sendable, Equatable {
     /// governor chose. Sharing, none of them: the call sees every frame at the camera's own rate, in
     /// the mode the share opened it for, whatever the windows show.
     public func controls(requested: SourceControls, throttle: Int) -> SourceControls {
-        guard !sharing else { return SourceControls() }
+        guard !sharing else {
+            // A file played to a call still pauses and seeks.
+            var controls = SourceControls()
+            controls.playback = requested.playback
+            return controls
+        }
         var controls = requested
         controls.throttle = throttle
         return controls

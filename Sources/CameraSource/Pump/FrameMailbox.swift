@@ -118,6 +118,12 @@ public final class FrameMailbox: Sendable {
     /// (`SourceControls.unseen`).
     public func noteUnseen(_ unseen: Bool) { noteRequest { $0.unseen = unseen } }
 
+    /// What was asked of a file's playback so far (the source follows it a moment later).
+    public var playbackRequest: PlaybackRequest { state.withLock { $0.requested.playback } }
+
+    /// Pauses, plays or seeks a file (`PlaybackRequest`).
+    public func notePlayback(_ change: (inout PlaybackRequest) -> Void) { noteRequest { change(&$0.playback) } }
+
     private func noteRequest(_ change: (inout SourceControls) -> Void) {
         state.withLock { s in
             change(&s.requested)

@@ -170,7 +170,7 @@ public final class FramePump: @unchecked Sendable {
         let holder = holders.update(camera: camera, device: source.name, now: clock(), lookUp: lookUpHolder)
         mailbox.publish(SourceStatus(
             camera: camera, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames,
-            name: source.name == startName ? nil : source.name, isLive: source.isLive, holder: holder))
+            name: source.name == startName ? nil : source.name, isLive: source.isLive, holder: holder, playback: source.playback))
         if source.needsBuffersBack { mailbox.requestRelease() }
     }
 

@@ -86,6 +86,7 @@ public final class SourceSwitcher: FrameSource {
     public var frameRate: Double? { current.source.frameRate }
     public var cameraState: CameraState { current.source.cameraState }
     public var needsBuffersBack: Bool { current.source.needsBuffersBack }
+    public var playback: PlaybackStatus? { current.source.playback }
     /// The new source's while one is on its way (the current one is then looked at every few
     /// milliseconds), else the current one's.
     public var pollDescriptor: Int32? {
@@ -170,7 +171,10 @@ public final class SourceSwitcher: FrameSource {
         switch step {
         case .frame(let frame):
             candidate = nil
-            slot.source.apply(controls)
+            // The seeks asked so far were of the old source: the new one only counts them.
+            var handed = controls
+            handed.playback.forgetSeek()
+            slot.source.apply(handed)
             slot.sequenceBase = lastSequence.map { $0 &+ 1 } ?? 0
             slot.sequenceOffset = frame.sequence
             let old = current

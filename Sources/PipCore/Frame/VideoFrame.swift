@@ -30,6 +30,9 @@ public struct VideoFrame: @unchecked Sendable {
     public var sequence: UInt64
     /// The source's buffer this frame lives in, to give back once the frame is shown.
     public var bufferIndex: Int
+    /// For a file, the number of the file's frame (from 0), which seeks and loops move; nil for
+    /// live sources.
+    public var mediaFrame: Int? = nil
 
     public init(
         format: PixelFormat, width: Int, height: Int,

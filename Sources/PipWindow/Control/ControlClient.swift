@@ -87,12 +87,19 @@ public struct ControlClient {
     }
 
     /// `pipcam controls|set`: asks the instance about its camera's controls.
-    public func camera(_ request: CameraRequest) -> Outcome {
+    public func camera(_ request: CameraRequest) -> Outcome { ask(display[._PIPCAM_CAMERA], request.encoded) }
+
+    /// `pipcam play|pause|seek`: the instance's file playback.
+    public func playback(_ command: PlaybackCommand) -> Outcome { ask(display[._PIPCAM_PLAYBACK], command.encoded) }
+
+    /// Sends `bytes` as the parameter of a conversion to `target`, answered at once with a
+    /// `done` or `failed` reply.
+    private func ask(_ target: Atom, _ bytes: [UInt8]) -> Outcome {
         withInstance(orIfGone: notRunning()) { owner, requestor, selection in
-            display.setProperty(requestor, atom: display[._PIPCAM_REPLY], bytes: request.encoded)
-            display.convertSelection(selection, target: display[._PIPCAM_CAMERA], property: display[._PIPCAM_REPLY], requestor: requestor)
+            display.setProperty(requestor, atom: display[._PIPCAM_REPLY], bytes: bytes)
+            display.convertSelection(selection, target: target, property: display[._PIPCAM_REPLY], requestor: requestor)
             display.flush()
-            switch waitForReply(target: display[._PIPCAM_CAMERA], requestor: requestor, owner: owner, selection: selection, within: replyMilliseconds) {
+            switch waitForReply(target: target, requestor: requestor, owner: owner, selection: selection, within: replyMilliseconds) {
             case .answered(let bytes):
                 switch CameraReply(bytes) {
                 case .done(let text)?: return done(text.isEmpty ? nil : text)

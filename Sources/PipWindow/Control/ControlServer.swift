@@ -18,6 +18,8 @@ public final class ControlServer {
     public var onSwitch: ((String, @escaping (SwitchReply) -> Void) -> Void)?
     /// Answers `pipcam controls|set` (the camera's controls); nil: refused.
     public var onCamera: ((CameraRequest) -> CameraReply)?
+    /// Carries out `pipcam play|pause|seek` (a file's playback); nil: refused.
+    public var onPlayback: ((PlaybackCommand) -> CameraReply)?
     /// The current status, asked for each `status` request.
     public var status: () -> InstanceStatus?
     /// Whether another client holds the selection now (commands then reach that client).
@@ -152,13 +154,14 @@ public final class ControlServer {
         onSwitch(String(decoding: bytes, as: UTF8.self), reply)
     }
 
-    /// `pipcam controls|set`: the request is the parameter; answered at once.
-    private func answerCamera(_ request: SelectionRequest) {
-        guard let bytes = display.parameter(of: request), let asked = CameraRequest(bytes) else {
+    /// `pipcam controls|set` (`CameraRequest`) and `play|pause|seek` (`PlaybackCommand`): what is
+    /// asked is the parameter, `parse`d; `handler` answers at once.
+    private func answerAtOnce<Asked>(_ request: SelectionRequest, _ parse: ([UInt8]) -> Asked?, _ handler: ((Asked) -> CameraReply)?) {
+        guard let bytes = display.parameter(of: request), let asked = parse(bytes) else {
             display.answer(request, text: nil, type: .none)
             return
         }
-        let reply = onCamera?(asked) ?? .failed("pipcam: the source is still starting; ask again once it shows frames")
+        let reply = handler?(asked) ?? .failed("pipcam: the source is still starting; ask again once it shows frames")
         display.answer(request, text: reply.encoded, type: display[.UTF8_STRING])
     }
 
@@ -170,12 +173,15 @@ public final class ControlServer {
         let target = request.target
         if current && target == display[.TARGETS] {
             display.answer(request, atoms: [
-                display[.TARGETS], display[._PIPCAM_STATUS], display[._PIPCAM_SWITCH], display[._PIPCAM_CAMERA], display[.UTF8_STRING],
+                display[.TARGETS], display[._PIPCAM_STATUS], display[._PIPCAM_SWITCH], display[._PIPCAM_CAMERA], display[._PIPCAM_PLAYBACK],
+                display[.UTF8_STRING],
             ])
         } else if current && target == display[._PIPCAM_SWITCH] {
             startSwitch(request)
         } else if current && target == display[._PIPCAM_CAMERA] {
-            answerCamera(request)
+            answerAtOnce(request, CameraRequest.init, onCamera)
+        } else if current && target == display[._PIPCAM_PLAYBACK] {
+            answerAtOnce(request, PlaybackCommand.init, onPlayback)
         } else if current && (target == display[._PIPCAM_STATUS] || target == display[.UTF8_STRING]),
             let snapshot = status()
         {

@@ -27,12 +27,15 @@ public struct InstanceStatus: Sendable, Equatable {
     public var framing = Framing.full
     /// The camera's controls changed from their defaults (remembered for it), by name, in ID order.
     public var controls: [(name: String, value: String)] = []
+    /// A file's playback; nil for live sources.
+    public var playback: PlaybackState?
 
     public init(
         state: String, source: String, camera: String, holder: String? = nil, shown: Int, dropped: Int, unseen: Int = 0,
         fps: Double, pip: Rect, main: Rect, mainVisible: Bool, share: SharedStreamStatus? = nil, framing: Framing = .full,
-        controls: [(name: String, value: String)] = []
+        controls: [(name: String, value: String)] = [], playback: PlaybackState? = nil
     ) {
+        self.playback = playback
         self.framing = framing
         self.controls = controls
         self.holder = holder
@@ -65,7 +68,7 @@ public struct InstanceStatus: Sendable, Equatable {
             ("zoom", .number(framing.zoom, decimals: 2)),
             ("pan", .object([("x", .number(framing.centreX, decimals: 3)), ("y", .number(framing.centreY, decimals: 3))])),
             ("controls", .object(controls.map { ($0.name, .string($0.value)) })),
-        ] + (share.map { [("share", $0.json)] } ?? []))
+        ] + (playback.map { [("playback", $0.json)] } ?? []) + (share.map { [("share", $0.json)] } ?? []))
     }
 }
 
@@ -121,5 +124,35 @@ public struct SharedStreamStatus: Sendable, Equatable {
             fields += [("latency_p50_ms", .number(latency.p50, decimals: 2)), ("latency_p99_ms", .number(latency.p99, decimals: 2))]
         }
         return .object(fields)
+    }
+}
+
+/// The `"playback"` object of `pipcam status`: a file's playback.
+public struct PlaybackState: Sendable, Equatable {
+    public var playing: Bool
+    /// Seconds from the start to the frame shown.
+    public var position: Double
+    /// The file's length in seconds, once known (nil: not yet).
+    public var length: Double?
+    /// The frame shown, counted from 0.
+    public var frame: Int
+    /// Whether it can seek (a regular file).
+    public var seekable: Bool
+    public var loops: Bool
+
+    public init(playing: Bool, position: Double, length: Double?, frame: Int, seekable: Bool, loops: Bool) {
+        self.playing = playing
+        self.position = position
+        self.length = length
+        self.frame = frame
+        self.seekable = seekable
+        self.loops = loops
+    }
+
+    var json: JSONText {
+        .object([
+            ("playing", .bool(playing)), ("position", .number(position, decimals: 3)), ("length", length.map { .number($0, decimals: 3) } ?? .null),
+            ("frame", .integer(frame)), ("seekable", .bool(seekable)), ("loop", .bool(loops)),
+        ])
     }
 }

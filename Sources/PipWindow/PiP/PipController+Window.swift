@@ -41,6 +41,13 @@ extension PipController {
         case .close: close()
         case .toggleMirror: onMirrorToggle?()
         case .rotate: onRotate?()
+        case .playPause:
+            guard let player = playbackDelegate else { return }
+            player.setPlaying(!player.isPlaying)
+            playbackChanged()
+        case .skip(let seconds):
+            playbackDelegate?.skip(by: seconds)
+            playbackChanged()
         case .key(let keysym): onKey?(keysym)
         case .frame(let gesture):
             let shape = contentSource.map { ($0.preferredContentWidth, $0.preferredContentHeight) }

@@ -32,6 +32,12 @@ public final class PipController {
     }
 
     public weak var delegate: PipControllerDelegate?
+    /// The player whose content PiP shows (AVKit's sample-buffer playback delegate): with one
+    /// whose `timeRange` is not nil, PiP's controls play, pause and skip it. Held weakly.
+    public weak var playbackDelegate: PipPlaybackDelegate? {
+        didSet { playbackChanged() }
+    }
+
     /// Called on the loop's thread whenever `isPossible` changes (drives a PiP button).
     public var onPossibleChanged: ((Bool) -> Void)?
     /// Called when another program destroyed the PiP window (`XDestroyWindow` on it): the controller
@@ -225,6 +231,18 @@ public final class PipController {
     /// A controller released without `tearDown()` tears down: its windows go, and nothing of it
     /// stays registered with the loop (which would reach a freed controller).
     deinit { tearDown() }
+
+    /// The player's state changed (playing, paused, moved, its length known): PiP's controls
+    /// show it (AVKit's `invalidatePlaybackState`). Call it when the player changes by itself.
+    public func playbackChanged() {
+        let shown = playbackDelegate.flatMap { player in
+            player.timeRange.map { _ in PipControls.Playback(isPlaying: player.isPlaying, progress: player.progress) }
+        }
+        guard shown != input.controls.playback else { return }
+        input.setPlayback(shown)
+        // While it plays the next frame draws the controls anew; paused, no frame comes.
+        if input.controls.isVisible(at: .now()) && shown?.isPlaying != true { onNeedsFrame?() }
+    }
 
     /// `startPictureInPicture()`: grows PiP out of the source window.
     public func start() { feed(.startRequested) }

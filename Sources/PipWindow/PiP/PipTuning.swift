@@ -9,6 +9,8 @@ enum PipTuning {
     static let wheelZoomFactor = 1.1
     /// …and `+` or `-` by this one.
     static let keyZoomFactor = 1.15
+    /// Seconds the skip controls (and Left, Right) move content that plays.
+    static let skipSeconds = 10.0
     /// Zooms this close together (a wheel spin) start from the last one's rect, not the window's,
     /// which only its ConfigureNotify updates.
     static let zoomBurstSeconds = 0.3

@@ -11,6 +11,10 @@ struct PipWindowInput {
         case close
         case toggleMirror
         case rotate
+        /// Play or pause (the play/pause control, Space while content plays).
+        case playPause
+        /// Skip by seconds (the skip controls, Left and Right while content plays).
+        case skip(by: Double)
         /// Zoom by a factor around a point in root coordinates, or (nil) around the centre.
         case zoom(by: Double, aroundX: Int?, y: Int?)
         /// The framing (digital zoom and pan) of the picture changes (`FramingInput`).
@@ -40,6 +44,7 @@ struct PipWindowInput {
         case .keyPress(_, let keysym, let state):
             // With a modifier held, a key is someone else's shortcut.
             guard KeyModifiers.isPlainKeyPress(state: state) else { return [] }
+            if controls.playback != nil, let intent = Self.playbackIntent(forKey: keysym) { return [intent] }
             return [Self.intent(forKey: keysym) ?? .key(keysym)]
         case .motion, .pointerEntered:
             let wasVisible = controls.isVisible(at: now)
@@ -73,6 +78,9 @@ struct PipWindowInput {
             case .backToMain: return [.stop]
             case .close: return [.close]
             case .mirror: return [.toggleMirror]
+            case .playPause: return [.playPause]
+            case .skipBack: return [.skip(by: -PipTuning.skipSeconds)]
+            case .skipForward: return [.skip(by: PipTuning.skipSeconds)]
             }
         default:
             return [.gesture]
@@ -81,6 +89,18 @@ struct PipWindowInput {
 
     /// The press became a drag: it is not the first half of a double-click.
     mutating func dragStarted() { lastClick = nil }
+
+    /// Update what the playback controls show (nil: the content does not play).
+    mutating func setPlayback(_ playback: PipControls.Playback?) { controls.playback = playback }
+
+    private static func playbackIntent(forKey keysym: Keysym) -> Intent? {
+        switch keysym {
+        case .space: return .playPause
+        case .left: return .skip(by: -PipTuning.skipSeconds)
+        case .right: return .skip(by: PipTuning.skipSeconds)
+        default: return nil
+        }
+    }
 
     private static func intent(forKey keysym: Keysym) -> Intent? {
         switch keysym {

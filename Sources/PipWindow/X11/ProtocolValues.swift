@@ -18,6 +18,9 @@ public struct Keysym: XIdentifier, CustomStringConvertible {
     package static let p = Keysym(0x70)
     package static let r = Keysym(0x72)
     package static let z = Keysym(0x7a)
+    package static let space = Keysym(0x20)
+    package static let left = Keysym(0xff51)
+    package static let right = Keysym(0xff53)
     package static let digit0 = Keysym(0x30)
     package static let keypad0 = Keysym(0xffb0)
     /// The digits `0`…`9` (keysyms 0x30…0x39).

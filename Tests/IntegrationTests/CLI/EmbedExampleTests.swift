@@ -40,5 +40,27 @@ extension EmbedTests {
             #expect(result.termination == .exited(0), "\(result)")
             #expect(lines(of: result.stderrText) == ["pip-example: PiP started", "pip-example: PiP stopped"])
         }
+
+        /// Playing a file, PiP's own controls reach the example's playback delegate: pause, then
+        /// skip forward; a camera-less test pattern run (above) says neither.
+        @Test func theExamplesPlaybackDelegateHearsPipsControls() throws {
+            let x = try makeServer(.openbox)
+            let clip = try FilePlaybackControlTests.clip(frames: 900)
+            let example = try x.start([try Pipcam.binaryPath("pip-example"), "y4m:\(clip)"])
+            let window = try x.waitForWindow(className: "pip-example")
+            _ = try x.waitForStableGeometry(of: window)
+            let (pip, _) = try x.pipWindows()
+            try x.hide(window)
+            try waitUntil("PiP is up", timeout: .seconds(5)) { try x.isViewable(pip) }
+            let g = try x.waitForStableGeometry(of: pip)
+            let row = g.y + g.height - 8 - 18
+            try x.movePointer(to: XPoint(g.x + g.width / 2, g.y + g.height / 3))
+            try x.click(at: XPoint(g.x + g.width / 2, row))
+            try example.waitForOutput(containing: "pip-example: pause")
+            try x.click(at: XPoint(g.x + g.width / 2 + 40, row))
+            try example.waitForOutput(containing: "pip-example: skip 10.0")
+            example.send(SIGTERM)
+            #expect(try example.wait(timeout: .seconds(5)).termination == .exited(0))
+        }
     }
 }
