@@ -159,12 +159,14 @@ public final class PipcamApp {
         }
         frames.statusChanged = { [unowned self] in
             pip.playbackChanged()
+            switches.followEnd(ended: frames.status.playback?.ended == true) { [unowned self] in loop.stop(exitCode: 0) }
             followCamera()
             applyPicture()
         }
         frames.limitReached = { [unowned self] in loop.stop(exitCode: 0) }
         switches.currentName = { [unowned self] in frames.status.name ?? options.sourceName }
         switches.isShowingVideo = { [unowned self] in output.isShowingVideo }
+        switches.holdFilesAtEnd = { [unowned self] hold in pump.mailbox.notePlayback { $0.holdsAtEnd = hold } }
         switches.onSwitched = { [unowned self] in
             frames.stats.noteSwitch()
             // Unseen, no frame comes to replace the one kept for redraws: given back now, it

@@ -30,6 +30,14 @@ final class SwitchDesk {
     var isShowingVideo: () -> Bool = { false }
     /// A switch the user asked for took over (counted, and frames held let go when unseen).
     var onSwitched: () -> Void = {}
+    /// Asks the capture side to hold a file at its end (true) or let it end the stream (false).
+    var holdFilesAtEnd: (Bool) -> Void = { _ in }
+    /// The source a file switched to goes back to at its end (the one shown before it).
+    private(set) var returnTo: String?
+    /// The switch under way: the source it leaves, and whether it goes to a file.
+    private var leaving: (name: String, toFile: Bool)?
+    /// A return is under way (asked once).
+    private var returning = false
 
     /// - Parameter findCamera: how to look for a camera while the first source stands in for one.
     init(
@@ -85,6 +93,10 @@ final class SwitchDesk {
             return reply(.switched(source: current))
         }
         let ticket = SwitchTicket()
+        let toFile: Bool = if case .spec(let spec, _) = target { spec.isFile } else { false }
+        leaving = (current, toFile)
+        // Held at its end from the start: the end must not end pipcam before the return.
+        if toFile { holdFilesAtEnd(true) }
         tracker.begin(target: text, from: current, now: .now())
         asker = (reply, ticket)
         wake.set(tracker.nextDeadline)
@@ -107,10 +119,40 @@ final class SwitchDesk {
             case .switched(let name, let firstSequence):
                 // The stand-in is gone: no camera plugged in later replaces what the user chose.
                 finder?.callOff()
+                followSwitched()
                 onSwitched()
                 answer(tracker.switched(name: name, firstSequence: firstSequence, showingVideo: isShowingVideo(), now: .now()))
             case .failed(_, let reason):
+                if let leaving, leaving.toFile, returnTo == nil { holdFilesAtEnd(false) }
+                leaving = nil
+                returning = false
                 answer(tracker.failed(reason: reason))
+            }
+        }
+    }
+
+    /// A switch took over: a file switched to goes back at its end to the source it replaced (a
+    /// file switched to from a file goes back to that file, from its start).
+    private func followSwitched() {
+        guard let leaving else { return }
+        self.leaving = nil
+        let wasReturn = returning
+        returning = false
+        // Back where it came from: the source there ends as it would have.
+        returnTo = leaving.toFile && !wasReturn ? (returnTo ?? leaving.name) : nil
+        if returnTo == nil { holdFilesAtEnd(false) }
+    }
+
+    /// The file shown stays on its last frame at its end (`ended`): back to the source before it.
+    /// Without one to go back to, or when it cannot be opened, pipcam ends as at a file's end.
+    func followEnd(ended: Bool, orElse end: @escaping () -> Void) {
+        guard ended, !returning else { return }
+        guard let back = returnTo else { return end() }
+        returning = true
+        switchSource(to: back) { reply in
+            if case .failed(let line) = reply {
+                writeErrorLine(line)
+                end()
             }
         }
     }

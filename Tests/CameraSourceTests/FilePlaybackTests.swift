@@ -140,4 +140,18 @@ import PipCore
         source.apply(Self.controls({ $0.seek(.frame(7)) }, from: &controls))
         #expect(try Self.next(source, .raw)! == (7, 7))
     }
+
+    /// Held at its end (a file switched to, about to go back): it stays on its last frame and says
+    /// so, instead of ending the stream; a seek back plays it again.
+    @Test func heldAtItsEndAFileStaysOnItsLastFrame() throws {
+        let source = try Self.open(.y4m, frames: 3)
+        var controls = SourceControls()
+        source.apply(Self.controls({ $0.holdsAtEnd = true }, from: &controls))
+        for expected in 0..<3 { #expect(try Self.next(source, .y4m)! == (expected, expected)) }
+        guard case .wait(nil) = try source.nextFrame(now: MonotonicInstant(nanoseconds: 1)) else { throw HarnessError("no hold at the end") }
+        #expect(source.playback?.ended == true)
+        source.apply(Self.controls({ $0.seek(.frame(1)) }, from: &controls))
+        #expect(try Self.next(source, .y4m)! == (1, 1))
+        #expect(source.playback?.ended == false)
+    }
 }

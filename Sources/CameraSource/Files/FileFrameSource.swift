@@ -70,6 +70,10 @@ public class FileFrameSource: FrameSource {
     private var frameStarts: [Int] = []
     /// The number of the frame the reader reads next.
     private var readerFrame = 0
+    /// At the end, stay on the last frame instead of ending (`PlaybackRequest.holdsAtEnd`).
+    private var holdsAtEnd = false
+    /// Held on its last frame at the end.
+    private var ended = false
     /// The seeks asked for that this source has seen (carried out, or asked of a source before it).
     private var seeksSeen = 0
     private var finished = false
@@ -197,9 +201,14 @@ public class FileFrameSource: FrameSource {
                 }
                 guard let read else {
                     ring.release(free)
+                    if holdsAtEnd {
+                        ended = true
+                        return .wait(deadline: nil)
+                    }
                     finished = true
                     return .end
                 }
+                ended = false
                 framesRead += 1
                 (index, frame) = (free, read)
             } catch let failure as Errno {
@@ -213,8 +222,12 @@ public class FileFrameSource: FrameSource {
                     warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored")
                     return .wait(deadline: now)
                 }
+                if !ended { warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored") }
+                if holdsAtEnd {
+                    ended = true
+                    return .wait(deadline: nil)
+                }
                 finished = true
-                warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored")
                 return .end
             } catch {
                 ring.release(free)
@@ -276,6 +289,7 @@ public class FileFrameSource: FrameSource {
 
     public func apply(_ controls: SourceControls) {
         let playback = controls.playback
+        holdsAtEnd = playback.holdsAtEnd
         if playback.playing != clock.isPlaying {
             if playback.playing { clock.play() } else { clock.pause() }
         }
@@ -290,7 +304,10 @@ public class FileFrameSource: FrameSource {
     private var isSeekable: Bool { mapping != nil }
 
     public var playback: PlaybackStatus? {
-        PlaybackStatus(playing: clock.isPlaying, frameRate: clock.frameRate, frameCount: clock.frameCount, seekable: isSeekable, loops: clock.loops)
+        var status = PlaybackStatus(
+            playing: clock.isPlaying, frameRate: clock.frameRate, frameCount: clock.frameCount, seekable: isSeekable, loops: clock.loops)
+        status.ended = ended
+        return status
     }
 
     /// `3 of 6 bytes`, or `3 bytes, no end of image` for a JPEG.

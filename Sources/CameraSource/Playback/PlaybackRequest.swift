@@ -2,6 +2,9 @@
 /// Part of `SourceControls`, so it reaches the source with the other controls.
 public struct PlaybackRequest: Sendable, Equatable {
     public var playing = true
+    /// At its end a file stays on its last frame (`PlaybackStatus.ended`) instead of ending the
+    /// stream: the program goes back to the source shown before it.
+    public var holdsAtEnd = false
     /// Seeks asked for so far: a source goes to `lastSeek` when this count is new to it.
     public private(set) var seeks = 0
     public private(set) var lastSeek: SeekTarget?
@@ -28,6 +31,8 @@ public struct PlaybackStatus: Sendable, Equatable {
     /// Whether it can seek (a regular file); a pipe or standard input can only pause.
     public var seekable: Bool
     public var loops: Bool
+    /// It reached its end and stays on its last frame (`PlaybackRequest.holdsAtEnd`).
+    public var ended = false
 
     public init(playing: Bool, frameRate: Double, frameCount: Int?, seekable: Bool, loops: Bool) {
         self.playing = playing

@@ -128,4 +128,21 @@ struct FilePlaybackControlTests {
         }
         #expect(pipcam.isRunning && Self.playback(x)["playing"] as? Bool == false)
     }
+
+    /// A file switched to mid-call goes back to the source it replaced at its end (here the test
+    /// pattern), instead of ending pipcam; a source started with --source still ends it.
+    @Test func aFileSwitchedToReturnsToTheSourceBeforeItAtItsEnd() throws {
+        let x = try makeServer()
+        let (pipcam, _) = try x.startPip(["--source", "test", "--size", "320x180", "--stats"])
+        try waitUntil("frames shown", timeout: .seconds(10)) { Self.shown(x) >= 3 }
+        let clip = try Self.clip(frames: 20)
+        let switched = try x.runPipcam(["switch", "y4m:\(clip)"])
+        #expect(switched.succeeded, "\(switched)")
+        try waitUntil("the test pattern back after the clip's 0.7 s", timeout: .seconds(10)) {
+            (try? x.pipcamStatus().object["source"] as? String) == "test"
+        }
+        #expect(pipcam.isRunning)
+        let final = pipcam.terminate(grace: .seconds(3))
+        #expect(lines(of: final.stderrText).last?.hasSuffix(" switches=2") == true, "\(final.stderrText.suffix(300))")
+    }
 }
