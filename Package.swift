@@ -41,6 +41,8 @@ let package = Package(
             name: "CPipeWire",
             cSettings: [.unsafeFlags(["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2", "-D_REENTRANT"])],
             linkerSettings: [.linkedLibrary("dl")]),
+        // libdbus-1 loaded at run time: MPRIS (media keys, playerctl) while a file plays.
+        .target(name: "CDBus", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "PipCore",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
@@ -54,7 +56,7 @@ let package = Package(
             name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .target(
-            name: "PipcamApp", dependencies: ["PipWindow", "CameraSource", "PipCore", "MJPEG"],
+            name: "PipcamApp", dependencies: ["PipWindow", "CameraSource", "PipCore", "MJPEG", "CDBus"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         .executableTarget(
             name: "pipcam",

@@ -54,6 +54,15 @@ extension PipcamApp {
             seekable: playback.seekable, loops: playback.loops)
     }
 
+    /// A file's playback as the MPRIS player says it.
+    var mediaState: MediaState? {
+        guard let state = playbackState else { return nil }
+        let (title, url) = MediaDesk.describe(source: frames.status.name ?? options.sourceName)
+        return MediaState(
+            playing: state.playing, canSeek: state.seekable, loops: state.loops, position: state.position, length: state.length, title: title,
+            url: url)
+    }
+
     /// What `pipcam status` reports now. `main` is the main window (embedded or not), or with
     /// `--follow-window` the followed window: the window PiP restores.
     var statusSnapshot: InstanceStatus {

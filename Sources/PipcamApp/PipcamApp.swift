@@ -39,6 +39,8 @@ public final class PipcamApp {
     let cameras: CameraDesk
     /// The file shown, as PiP's player (held here: PiP holds it weakly).
     var player: FilePlayer!
+    /// The file shown, as a media player on the session bus (MPRIS).
+    let media: MediaDesk
     /// Once the framing has been still a moment: the camera is told the detail it needs.
     lazy var framingSettle = DeadlineWake(loop: loop) { [unowned self] in noteFramedDisplaySize() }
 
@@ -64,6 +66,7 @@ public final class PipcamApp {
         picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
         picture.framing = options.framing ?? .full
         cameras = CameraDesk(framingGiven: options.framing != nil)
+        media = MediaDesk(loop: loop)
     }
 
     /// Runs until the source ends, the main window is closed, a frame limit is reached or a signal
@@ -156,9 +159,14 @@ public final class PipcamApp {
         frames.didPresent = { [unowned self] in
             switches.notePresented(sequence: $0)
             pip.playbackChanged()
+            if let frame = frames.held?.mediaFrame, let rate = frames.status.playback?.frameRate { media.shown(position: Double(frame) / rate) }
         }
+        media.state = { [unowned self] in mediaState }
+        media.perform = { [unowned self] in _ = playback($0) }
+        media.quit = { [unowned self] in loop.stop(exitCode: 0) }
         frames.statusChanged = { [unowned self] in
             pip.playbackChanged()
+            media.follow()
             switches.followEnd(ended: frames.status.playback?.ended == true) { [unowned self] in loop.stop(exitCode: 0) }
             followCamera()
             applyPicture()

@@ -62,6 +62,15 @@ public final class DisplayLoop {
         pollSet.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
     }
 
+    /// Stops calling the handler `addReader` gave for `fd`. Not from a reader's own handler (the
+    /// loop is going through them then): schedule it instead.
+    public func removeReader(_ fd: Int32) {
+        guard let i = readers.firstIndex(where: { $0.fd == fd }) else { return }
+        readers.remove(at: i)
+        // While running, the display's descriptor is first in the poll set.
+        if let j = pollSet.indices.last(where: { pollSet[$0].fd == fd }) { pollSet.remove(at: j) }
+    }
+
     /// Runs `body` once per loop iteration, after events and before sleeping.
     public func everyIteration(_ body: @escaping () -> Void) { beforeSleep.append(body) }
 

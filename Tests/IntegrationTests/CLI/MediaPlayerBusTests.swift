@@ -1,0 +1,62 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// pipcam as an MPRIS player while a file plays (docs/BEHAVIOUR.md, "Playing a file"), on a
+/// session bus of the test's own, driven with playerctl as media keys and desktop widgets do.
+@Suite(.serialized, .timeLimit(.minutes(2)), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl")))
+struct MediaPlayerBusTests {
+    /// A session bus in the server's directory: the environment its clients need.
+    static func bus(on x: XServer) throws -> [String: String] {
+        let address = "unix:path=\(x.directory)/bus"
+        _ = try x.start(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(address)"])
+        try waitUntil("the session bus", timeout: .seconds(10)) { FileManager.default.fileExists(atPath: "\(x.directory)/bus") }
+        return ["DBUS_SESSION_BUS_ADDRESS": address]
+    }
+
+    static func playerctl(_ x: XServer, _ bus: [String: String], _ arguments: [String]) throws -> String {
+        let result = try IntegrationTests.run(["playerctl"] + arguments, environment: x.environment.merging(bus) { $1 }, timeout: .seconds(10))
+        return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func playback(_ x: XServer) -> [String: Any] { ((try? x.pipcamStatus().object["playback"]) as? [String: Any]) ?? [:] }
+
+    @Test func playerctlDrivesTheFileAndAgreesWithStatus() throws {
+        let x = try makeServer()
+        let bus = try Self.bus(on: x)
+        let clip = try FilePlaybackControlTests.clip(frames: 600)
+        let (pipcam, _) = try x.startPip(["--source", "y4m:\(clip)", "--size", "320x180"], extraEnvironment: bus)
+        try waitUntil("pipcam on the bus", timeout: .seconds(10)) { try Self.playerctl(x, bus, ["-l"]).split(separator: "\n").contains("pipcam") }
+        #expect(try Self.playerctl(x, bus, ["-p", "pipcam", "status"]) == "Playing")
+        let metadata = try Self.playerctl(x, bus, ["-p", "pipcam", "metadata"])
+        let name = (clip as NSString).lastPathComponent
+        #expect(metadata.contains("xesam:title") && metadata.contains(name) && metadata.contains("mpris:length") && metadata.contains("20000000"), "\(metadata)")
+        _ = try Self.playerctl(x, bus, ["-p", "pipcam", "play-pause"])
+        try waitUntil("paused", timeout: .seconds(5)) { Self.playback(x)["playing"] as? Bool == false }
+        #expect(try Self.playerctl(x, bus, ["-p", "pipcam", "status"]) == "Paused")
+        _ = try Self.playerctl(x, bus, ["-p", "pipcam", "position", "5"])
+        try waitUntil("frame 150 (5 s) in status", timeout: .seconds(5)) { Self.playback(x)["frame"] as? Int == 150 }
+        #expect(Double(try Self.playerctl(x, bus, ["-p", "pipcam", "position"])) == 5)
+        _ = try Self.playerctl(x, bus, ["-p", "pipcam", "position", "2+"])
+        try waitUntil("frame 210 (+2 s) in status", timeout: .seconds(5)) { Self.playback(x)["frame"] as? Int == 210 }
+        _ = try Self.playerctl(x, bus, ["-p", "pipcam", "play"])
+        try waitUntil("playing", timeout: .seconds(5)) { Self.playback(x)["playing"] as? Bool == true }
+        #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "\(pipcam.stderrText)")
+        // org.mpris.MediaPlayer2.Quit (playerctl has no command for it) ends pipcam.
+        let quit = try IntegrationTests.run(
+            ["dbus-send", "--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.pipcam", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Quit"],
+            environment: x.environment.merging(bus) { $1 }, timeout: .seconds(10))
+        #expect(quit.succeeded, "\(quit)")
+        #expect(try pipcam.wait(timeout: .seconds(10)).succeeded)
+    }
+
+    /// A camera (here the test pattern) is no media player: nothing on the bus.
+    @Test func aLiveSourceIsNoPlayer() throws {
+        let x = try makeServer()
+        let bus = try Self.bus(on: x)
+        let (pipcam, _) = try x.startPip(["--source", "test", "--size", "320x180"], extraEnvironment: bus)
+        try waitUntil("frames shown", timeout: .seconds(10)) { ((try? x.pipcamStatus().object["shown"]) as? Int ?? 0) >= 5 }
+        #expect(try !Self.playerctl(x, bus, ["-l"]).contains("pipcam"))
+        #expect(pipcam.isRunning && pipcam.stderrText.isEmpty)
+    }
+}

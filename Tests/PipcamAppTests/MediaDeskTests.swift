@@ -1,0 +1,28 @@
+import CameraSource
+import PipWindow
+import Testing
+@testable import PipcamApp
+
+/// What a media player's ask means for a file's playback, and how the file is named on the bus.
+@Suite struct MediaDeskTests {
+    @Test func asksBecomePlaybackCommands() {
+        #expect(MediaDesk.commands(for: .play) == [.play])
+        #expect(MediaDesk.commands(for: .pause) == [.pause])
+        #expect(MediaDesk.commands(for: .playPause) == [.toggle])
+        #expect(MediaDesk.commands(for: .stop) == [.pause, .seek("0")], "stopped: paused at the start")
+        #expect(MediaDesk.commands(for: .seek(by: -2.5)) == [.seek("-2.500000")])
+        #expect(MediaDesk.commands(for: .seek(by: 10)) == [.seek("+10.000000")])
+        #expect(MediaDesk.commands(for: .setPosition(5)) == [.seek("5.000000")])
+        #expect(MediaDesk.commands(for: .setPosition(-1)) == [.seek("0.000000")])
+        #expect(MediaDesk.commands(for: .quit).isEmpty)
+        // Every seek text is one SeekTarget reads back.
+        #expect(SeekTarget.parse("-2.500000") == .relative(-2.5) && SeekTarget.parse("5.000000") == .seconds(5))
+    }
+
+    @Test func aFileIsNamedByItsFileNameAndURL() {
+        #expect(MediaDesk.describe(source: "y4m:/videos/my clip.y4m") == ("my clip.y4m", "file:///videos/my%20clip.y4m"))
+        #expect(MediaDesk.describe(source: "mjpeg:/a/b%c.mjpeg@30") == ("b%c.mjpeg", "file:///a/b%25c.mjpeg"))
+        #expect(MediaDesk.describe(source: "raw:/r/cam.yuv:640x360:yuyv@30") == ("cam.yuv", "file:///r/cam.yuv"))
+        #expect(MediaDesk.describe(source: "y4m:-") == ("standard input", ""))
+    }
+}
