@@ -30,6 +30,17 @@ final class MainWindow {
     private(set) var mapWatchdog = MapWatchdog(retries: 5)
     var content: Content = .video { didSet { if content != oldValue { redraw() } } }
     var buttonEnabled = false { didSet { if buttonEnabled != oldValue { redraw() } } }
+    /// A file's playback controls (nil: none, a camera). Paused, a change is drawn at once;
+    /// playing, with the next frame.
+    var playback: PlaybackBar.State? {
+        get { playbackBar.state }
+        set {
+            guard newValue != playbackBar.state else { return }
+            playbackBar.state = newValue
+            if newValue?.isPlaying != true { redraw() }
+        }
+    }
+    private var playbackBar: PlaybackBar
     /// Drawn over the video before the PiP button (a status banner); set by the owner.
     var bannerOverlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)?
     /// Draws the current frame again (video content); set by the owner.
@@ -97,6 +108,7 @@ final class MainWindow {
         compositor = Compositor(layout: presenter.pixelLayout)
         let double = display.prefersDoubleSize
         scale = double ? 2 : 1
+        playbackBar = PlaybackBar(doubleSize: double)
         // The placeholder's icon is the large one at any density.
         icons = (
             AlphaMask.asset("pip-start", doubleSize: double)!, AlphaMask.asset("pip-stop", doubleSize: true)!,
@@ -105,6 +117,7 @@ final class MainWindow {
         presenter.overlay = { [unowned self] pixels, stride, w, h in
             bannerOverlay?(pixels, stride, w, h)
             drawButton(pixels, stride, w, h)
+            if content == .video { playbackBar.draw(with: compositor, into: pixels, stride: stride, width: w, height: h) }
         }
     }
 
@@ -174,6 +187,13 @@ final class MainWindow {
             requestFocusFromEmbedder(time: p.time)
             if content == .placeholder { return .returnFromPip }
             if buttonEnabled && buttonRect.contains(x: p.x, y: p.y) { return .startPip }
+            // The playback buttons act as their keys do.
+            switch playbackBar.button(atX: p.x, y: p.y, width: size.width, height: size.height) {
+            case .skipBack?: return .key(.left)
+            case .playPause?: return .key(.space)
+            case .skipForward?: return .key(.right)
+            case nil: break
+            }
         case .clientMessage(_, let type, let data)
             where type == display[.WM_PROTOCOLS] && Atom(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
             return .close

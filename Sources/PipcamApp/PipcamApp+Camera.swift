@@ -25,8 +25,18 @@ extension PipcamApp {
 
     /// `pipcam play|pause|seek`, a key or a media player: carried out on the file shown.
     func playback(_ command: PlaybackCommand) -> CameraReply {
-        defer { pip.playbackChanged() }
+        defer {
+            pip.playbackChanged()
+            main?.playback = playbackBarState
+        }
         return PlaybackDesk.carryOut(command, on: frames.status.playback, named: frames.status.name ?? options.sourceName, mailbox: pump.mailbox)
+    }
+
+    /// What the main window's playback bar shows: nil while no file shows.
+    var playbackBarState: PlaybackBar.State? {
+        guard let range = player.timeRange else { return nil }
+        let length = range.upperBound - range.lowerBound
+        return PlaybackBar.State(isPlaying: player.isPlaying, progress: length > 0 ? (player.position - range.lowerBound) / length : nil)
     }
 
     /// A digit key in a window: one step of a camera control, its new value shown on the picture.

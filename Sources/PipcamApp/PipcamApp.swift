@@ -159,6 +159,7 @@ public final class PipcamApp {
         frames.didPresent = { [unowned self] in
             switches.notePresented(sequence: $0)
             pip.playbackChanged()
+            main?.playback = playbackBarState
             if let frame = frames.held?.mediaFrame, let rate = frames.status.playback?.frameRate { media.shown(position: Double(frame) / rate) }
         }
         media.state = { [unowned self] in mediaState }
@@ -166,6 +167,7 @@ public final class PipcamApp {
         media.quit = { [unowned self] in loop.stop(exitCode: 0) }
         frames.statusChanged = { [unowned self] in
             pip.playbackChanged()
+            main?.playback = playbackBarState
             media.follow()
             switches.followEnd(ended: frames.status.playback?.ended == true) { [unowned self] in loop.stop(exitCode: 0) }
             followCamera()

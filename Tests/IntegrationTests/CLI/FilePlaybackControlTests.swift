@@ -145,4 +145,25 @@ struct FilePlaybackControlTests {
         let final = pipcam.terminate(grace: .seconds(3))
         #expect(lines(of: final.stderrText).last?.hasSuffix(" switches=2") == true, "\(final.stderrText.suffix(300))")
     }
+
+    /// The main window's playback bar while a file shows: play/pause and skip forward, clicked
+    /// (36-pixel buttons, 12 from the bottom edge, centred, 6 apart).
+    @Test func theMainWindowsBarPausesAndSkips() throws {
+        let x = try makeServer()
+        let pipcam = try x.startPipcam(["--source", "y4m:\(try Self.clip(frames: 900))"])
+        let main = try x.waitForWindow(className: "pipcam", role: "main")
+        try waitUntil("frames shown", timeout: .seconds(10)) { Self.shown(x) >= 5 }
+        let g = try x.geometry(of: main)
+        let row = g.y + g.height - 12 - 18
+        _ = try poll(timeout: .seconds(5), what: "the play/pause button to pause") {
+            if Self.playback(x)["playing"] as? Bool == false { return true }
+            try x.click(at: XPoint(g.x + g.width / 2, row))
+            Thread.sleep(forTimeInterval: 0.5)
+            return Self.playback(x)["playing"] as? Bool == false ? true : nil
+        }
+        let before = Self.playback(x)["frame"] as? Int ?? -1
+        try x.click(at: XPoint(g.x + g.width / 2 + 42, row))
+        try waitUntil("skip forward from \(before)", timeout: .seconds(5)) { Self.playback(x)["frame"] as? Int == before + 300 }
+        #expect(pipcam.isRunning)
+    }
 }
