@@ -254,7 +254,8 @@ public class FileFrameSource: FrameSource {
     private func readIndexed(_ reader: ByteReader, into index: Int) throws -> FileFrame? {
         let start = reader.offset
         guard let frame = try readFrame(reader, into: index) else { return nil }
-        if readerFrame == frameStarts.count { frameStarts.append(start) }
+        // A pipe cannot go back: nothing to remember (and a stream may go on for days).
+        if isSeekable && readerFrame == frameStarts.count { frameStarts.append(start) }
         readerFrame += 1
         return frame
     }
