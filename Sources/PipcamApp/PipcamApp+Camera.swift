@@ -20,23 +20,7 @@ extension PipcamApp {
     /// Right play, pause and skip a file.
     func press(_ keysym: Keysym) {
         if let digit = keysym.digit { return stepControl(digit: digit) }
-        if let command = PlaybackDesk.command(forKey: keysym) { _ = playback(command) }
-    }
-
-    /// `pipcam play|pause|seek`, a key or a media player: carried out on the file shown.
-    func playback(_ command: PlaybackCommand) -> CameraReply {
-        defer {
-            pip.playbackChanged()
-            main?.playback = playbackBarState
-        }
-        return PlaybackDesk.carryOut(command, on: frames.status.playback, named: frames.status.name ?? options.sourceName, mailbox: pump.mailbox)
-    }
-
-    /// What the main window's playback bar shows: nil while no file shows.
-    var playbackBarState: PlaybackBar.State? {
-        guard let range = player.timeRange else { return nil }
-        let length = range.upperBound - range.lowerBound
-        return PlaybackBar.State(isPlaying: player.isPlaying, progress: length > 0 ? (player.position - range.lowerBound) / length : nil)
+        if let command = PlaybackDesk.command(forKey: keysym) { _ = playing.carryOut(command) }
     }
 
     /// A digit key in a window: one step of a camera control, its new value shown on the picture.

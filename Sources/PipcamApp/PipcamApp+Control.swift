@@ -13,7 +13,7 @@ extension PipcamApp {
             server.onCommand = { [unowned self] in perform($0) }
             server.onSwitch = { [unowned self] in switches.switchSource(to: $0, reply: $1) }
             server.onCamera = { [unowned self] in cameras.answer($0) }
-            server.onPlayback = { [unowned self] in playback($0) }
+            server.onPlayback = { [unowned self] in playing.carryOut($0) }
             server.install(on: loop)
         }
         if let spec = options.hotkey { grab(spec, as: .toggle) { [unowned self] in perform(.toggle) } }
@@ -45,24 +45,6 @@ extension PipcamApp {
         }
     }
 
-    /// A file's playback as `status` reports it: at the frame shown.
-    var playbackState: PlaybackState? {
-        guard let playback = frames.status.playback else { return nil }
-        let frame = frames.held?.mediaFrame ?? 0
-        return PlaybackState(
-            playing: playback.playing, position: Double(frame) / playback.frameRate, length: playback.length, frame: frame,
-            seekable: playback.seekable, loops: playback.loops)
-    }
-
-    /// A file's playback as the MPRIS player says it.
-    var mediaState: MediaState? {
-        guard let state = playbackState else { return nil }
-        let (title, url) = MediaDesk.describe(source: frames.status.name ?? options.sourceName)
-        return MediaState(
-            playing: state.playing, canSeek: state.seekable, loops: state.loops, position: state.position, length: state.length, title: title,
-            url: url)
-    }
-
     /// What `pipcam status` reports now. `main` is the main window (embedded or not), or with
     /// `--follow-window` the followed window: the window PiP restores.
     var statusSnapshot: InstanceStatus {
@@ -75,6 +57,6 @@ extension PipcamApp {
             main: (window != 0 ? loop.display.rootGeometry(of: window) : nil) ?? fallback,
             // Viewable, not just mapped: an embedded view stays mapped in a minimized embedder.
             mainVisible: window != 0 && loop.display.isViewable(window) == true, share: pump.share.map(SharedStreamStatus.init(share:)),
-            framing: picture.framing, controls: cameras.changed, playback: playbackState)
+            framing: picture.framing, controls: cameras.changed, playback: playing.state)
     }
 }

@@ -37,10 +37,8 @@ public final class PipcamApp {
     var geometryFile: () -> String?
     /// The camera's controls and what is remembered of each camera.
     let cameras: CameraDesk
-    /// The file shown, as PiP's player (held here: PiP holds it weakly).
-    var player: FilePlayer!
-    /// The file shown, as a media player on the session bus (MPRIS).
-    let media: MediaDesk
+    /// A file's playback: commands, keys, the windows' controls, MPRIS.
+    var playing: PlaybackDesk!
     /// Once the framing has been still a moment: the camera is told the detail it needs.
     lazy var framingSettle = DeadlineWake(loop: loop) { [unowned self] in noteFramedDisplaySize() }
 
@@ -66,7 +64,6 @@ public final class PipcamApp {
         picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
         picture.framing = options.framing ?? .full
         cameras = CameraDesk(framingGiven: options.framing != nil)
-        media = MediaDesk(loop: loop)
     }
 
     /// Runs until the source ends, the main window is closed, a frame limit is reached or a signal
@@ -124,8 +121,9 @@ public final class PipcamApp {
         if let main { attachMainWindow(main) }
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
-        player = FilePlayer(frames: frames, mailbox: pump.mailbox)
-        pip.playbackDelegate = player
+        playing = PlaybackDesk(
+            loop: loop, frames: frames, mailbox: pump.mailbox, pip: pip, main: { [unowned self] in main },
+            sourceName: { [unowned self] in frames.status.name ?? options.sourceName }, quit: { [unowned self] in loop.stop(exitCode: 0) })
         pip.overlay = frames.banner
         main?.bannerOverlay = frames.banner
         applyPicture()
@@ -158,17 +156,10 @@ public final class PipcamApp {
         frames.willShow = { [unowned self] frame in followContentSize(width: frame.width, height: frame.height) }
         frames.didPresent = { [unowned self] in
             switches.notePresented(sequence: $0)
-            pip.playbackChanged()
-            main?.playback = playbackBarState
-            if let frame = frames.held?.mediaFrame, let rate = frames.status.playback?.frameRate { media.shown(position: Double(frame) / rate) }
+            playing.framePresented()
         }
-        media.state = { [unowned self] in mediaState }
-        media.perform = { [unowned self] in _ = playback($0) }
-        media.quit = { [unowned self] in loop.stop(exitCode: 0) }
         frames.statusChanged = { [unowned self] in
-            pip.playbackChanged()
-            main?.playback = playbackBarState
-            media.follow()
+            playing.statusChanged()
             switches.followEnd(ended: frames.status.playback?.ended == true) { [unowned self] in loop.stop(exitCode: 0) }
             followCamera()
             applyPicture()

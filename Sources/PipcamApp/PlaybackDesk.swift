@@ -1,12 +1,87 @@
 import CameraSource
 import PipWindow
 
-/// A file's playback from the display side (docs/BEHAVIOUR.md, "Playing a file"): what a
-/// command, a key or a media player asks becomes a `PlaybackRequest` for the capture side, or
-/// the one line saying why not.
-enum PlaybackDesk {
-    /// Seconds Left and Right (and the window's skip controls) move.
+/// The display side of a file's playback (docs/BEHAVIOUR.md, "Playing a file"): what a command,
+/// a key, a window's control or a media player asks becomes a `PlaybackRequest` for the capture
+/// side, or the one line saying why not; PiP's player (`FilePlayer`), the main window's bar and
+/// the MPRIS player (`MediaDesk`) follow what the source does; `status` says it.
+final class PlaybackDesk {
+    /// Seconds Left and Right (and the skip controls) move.
     static let skipSeconds = 10
+
+    private let frames: FrameDesk
+    private let mailbox: FrameMailbox
+    private let pip: PipController
+    private let main: () -> MainWindow?
+    private let sourceName: () -> String
+    /// PiP's player (PiP holds it weakly: held here).
+    let player: FilePlayer
+    let media: MediaDesk
+
+    init(
+        loop: DisplayLoop, frames: FrameDesk, mailbox: FrameMailbox, pip: PipController, main: @escaping () -> MainWindow?,
+        sourceName: @escaping () -> String, quit: @escaping () -> Void
+    ) {
+        self.frames = frames
+        self.mailbox = mailbox
+        self.pip = pip
+        self.main = main
+        self.sourceName = sourceName
+        player = FilePlayer(frames: frames, mailbox: mailbox)
+        media = MediaDesk(loop: loop)
+        pip.playbackDelegate = player
+        media.state = { [unowned self] in mediaState }
+        media.perform = { [unowned self] in _ = carryOut($0) }
+        media.quit = quit
+    }
+
+    /// A frame was shown: the position moved.
+    func framePresented() {
+        showState()
+        if let frame = frames.held?.mediaFrame, let rate = frames.status.playback?.frameRate { media.shown(position: Double(frame) / rate) }
+    }
+
+    /// The source's status changed (playing, paused, its length known, a file or not).
+    func statusChanged() {
+        showState()
+        media.follow()
+    }
+
+    /// `pipcam play|pause|seek`, a key, a window's control or a media player.
+    func carryOut(_ command: PlaybackCommand) -> CameraReply {
+        defer { showState() }
+        return Self.carryOut(command, on: frames.status.playback, named: sourceName(), mailbox: mailbox)
+    }
+
+    /// What `status` reports: the frame shown and its time.
+    var state: PlaybackState? {
+        guard let playback = frames.status.playback else { return nil }
+        let frame = frames.held?.mediaFrame ?? 0
+        return PlaybackState(
+            playing: playback.playing, position: Double(frame) / playback.frameRate, length: playback.length, frame: frame,
+            seekable: playback.seekable, loops: playback.loops)
+    }
+
+    private func showState() {
+        pip.playbackChanged()
+        main()?.playback = barState
+    }
+
+    /// What the main window's bar shows: nil while no file shows.
+    private var barState: PlaybackBar.State? {
+        guard let range = player.timeRange else { return nil }
+        let length = range.upperBound - range.lowerBound
+        return PlaybackBar.State(isPlaying: player.isPlaying, progress: length > 0 ? (player.position - range.lowerBound) / length : nil)
+    }
+
+    /// What the MPRIS player says.
+    private var mediaState: MediaState? {
+        guard let state else { return nil }
+        let (title, url) = MediaDesk.describe(source: sourceName())
+        return MediaState(
+            playing: state.playing, canSeek: state.seekable, loops: state.loops, position: state.position, length: state.length, title: title,
+            url: url)
+    }
 
     /// The playback command a plain key stands for: Space plays or pauses, Left and Right skip.
     static func command(forKey keysym: Keysym) -> PlaybackCommand? {
