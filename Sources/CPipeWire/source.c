@@ -129,7 +129,6 @@ int pwshim_source_open(pwshim *c, const pwshim_source_params *p, pwshim_source *
 	return PWSHIM_OK;
 }
 
-int pwshim_source_state(pwshim_source *s) { return s ? s->state : PWSHIM_STATE_ERROR; }
 uint32_t pwshim_source_node_id(pwshim_source *s) { return s ? s->node_id : SPA_ID_INVALID; }
 
 int pwshim_source_readers(pwshim_source *s)

@@ -272,8 +272,6 @@ typedef struct pwshim_source_params {
  * readers: every frame pushed is one cycle of the graph. Progress as EV_STREAM_STATE events
  * (stream = NULL, id = the node). */
 int pwshim_source_open(pwshim *ctx, const pwshim_source_params *params, pwshim_source **out);
-/* PWSHIM_STATE_*: STREAMING while some reader is linked and running. */
-int pwshim_source_state(pwshim_source *s);
 /* The node's global id, or 0xffffffff before the daemon has given one. */
 uint32_t pwshim_source_node_id(pwshim_source *s);
 /* Links from the node to readers, whatever their state. */

@@ -14,8 +14,6 @@ import Synchronization
 /// copy), taking the connection from that thread under a lock. When the daemon restarts, the
 /// node is published again. Closing tells the readers the stream ended, then removes the node.
 public final class PipeWireShare: ShareOutput, @unchecked Sendable {
-    /// The node's `node.name`.
-    public let name: String
     private let node: PipeWireNodeRequest
     private let connect: PipeWirePublisherConnector
     /// The connection; nil while the daemon is away. Whoever holds the lock owns its thread.
@@ -30,7 +28,6 @@ public final class PipeWireShare: ShareOutput, @unchecked Sendable {
     /// Connects and publishes `node` on the calling thread, waiting up to 5 s for the daemon to
     /// give it an id; then serves it on a thread of its own.
     public init(node: PipeWireNodeRequest, connect: @escaping PipeWirePublisherConnector = LibPipeWire.connectPublisher) throws(SourceError) {
-        name = node.name
         self.node = node
         self.connect = connect
         let c = try Self.publish(node, connect: connect)

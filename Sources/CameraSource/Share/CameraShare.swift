@@ -152,7 +152,7 @@ public final class CameraShare: @unchecked Sendable {
     public var readers: Int? { output.readers }
 
     /// The PipeWire node's id, while it is published.
-    public var nodeID: UInt32? { (output as? PipeWireShare)?.nodeID }
+    public var nodeID: UInt32? { output.nodeID }
 
     /// Camera capture → written to the output, in milliseconds: (median, 99th percentile) of
     /// the last frames, nil before any.

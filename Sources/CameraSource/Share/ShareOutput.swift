@@ -7,6 +7,8 @@ public protocol ShareOutput: AnyObject {
     func send(_ bytes: UnsafeRawBufferPointer, capturedAt: MonotonicInstant?) throws -> Bool
     /// Programs reading it now, as far as they can be seen.
     var readers: Int? { get }
+    /// A PipeWire node's id in the daemon, while it is published.
+    var nodeID: UInt32? { get }
     /// Stops it; readers see no more frames. Must not be used afterwards.
     func close()
 }
@@ -29,6 +31,10 @@ public enum ShareRequest: Sendable, Equatable {
         if case .loopback(let device) = self { return device }
         return nil
     }
+}
+
+extension ShareOutput {
+    public var nodeID: UInt32? { nil }
 }
 
 /// The route a share takes, as `pipcam status` names it.
