@@ -5,25 +5,31 @@ import Glibc
 /// lines) and the CPU it used (from /proc, so its start-up is left out), with any other counters
 /// read at the same two instants.
 struct FrameWindow {
+    /// The stretch the CPU and the other counters were read over.
     let seconds: Double
+    /// The stretch between the two stats lines the frame counts come from: pipcam writes one a
+    /// second, so dividing their counts by `seconds` would be up to a second off either way.
+    let statsSeconds: Double
     let shown: Int
     let dropped: Int
     let cpuSeconds: Double
     /// How much each of the other counters grew.
     let others: [Double]
 
-    var fps: Double { Double(shown) / seconds }
+    var fps: Double { Double(shown) / statsSeconds }
     var cpuMillisecondsPerFrame: Double { cpuSeconds * 1000 / Double(max(1, shown)) }
 }
 
 extension ScenarioRun {
     /// Counts over the next `seconds` of `pipcam` (and of `others`, read at the same instants).
     func measure(_ pipcam: StampedProcess, seconds: Double, others: () -> [Double] = { [] }) throws -> FrameWindow {
-        let t0 = GuestClock.now(), s0 = pipcam.lastStats, c0 = ProcessCPU.seconds(of: pipcam.pid), o0 = others()
+        let t0 = GuestClock.now(), s0 = pipcam.lastStampedStats, c0 = ProcessCPU.seconds(of: pipcam.pid), o0 = others()
         try pause(seconds)
-        let t1 = GuestClock.now(), s1 = pipcam.lastStats, c1 = ProcessCPU.seconds(of: pipcam.pid), o1 = others()
+        let t1 = GuestClock.now(), s1 = pipcam.lastStampedStats, c1 = ProcessCPU.seconds(of: pipcam.pid), o1 = others()
+        let statsSpan = (s1?.time ?? t1) - (s0?.time ?? t0)
         return FrameWindow(
-            seconds: t1 - t0, shown: (s1?.shown ?? 0) - (s0?.shown ?? 0), dropped: (s1?.dropped ?? 0) - (s0?.dropped ?? 0),
+            seconds: t1 - t0, statsSeconds: statsSpan > 0 ? statsSpan : t1 - t0,
+            shown: (s1?.stats.shown ?? 0) - (s0?.stats.shown ?? 0), dropped: (s1?.stats.dropped ?? 0) - (s0?.stats.dropped ?? 0),
             cpuSeconds: c1 - c0, others: zip(o1, o0).map { $0 - $1 })
     }
 }
