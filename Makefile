@@ -129,7 +129,8 @@ bench: release bench-kernels
 	scripts/bench
 
 # The kernels' MJPEG input, as `make bench` makes its own: 30 frames of a noisy test picture,
-# 4:2:2 at q 4 ($(1): size; $(2): more encoder options, slice threads writing restart markers).
+# 4:2:2 at q 4 ($(1): size; $(2): more encoder options); the restart-marker input is the same
+# pictures with markers added losslessly (scripts/add-restart-markers).
 KERNEL_MJPEG = ffmpeg -v error -y -f lavfi -i testsrc2=size=$(1):rate=30 -vf noise=alls=8:allf=t \
 	-frames:v 30 -pix_fmt yuvj422p -c:v mjpeg -q:v 4 $(2) -f mjpeg
 
@@ -142,7 +143,7 @@ bench-kernels:
 	jpeg=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-1920x1080-30.mjpeg; \
 	[ -s $$jpeg ] || $(call KERNEL_MJPEG,1920x1080,) $$jpeg; \
 	dri=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-dri-1920x1080-30.mjpeg; \
-	[ -s $$dri ] || $(call KERNEL_MJPEG,1920x1080,-threads 2 -thread_type slice) $$dri; \
+	[ -s $$dri ] || scripts/add-restart-markers $$jpeg $$dri; \
 	uhd=$${BENCH_DIR:-/tmp/pipcam-bench}/kernels-3840x2160-30.mjpeg; \
 	[ -s $$uhd ] || $(call KERNEL_MJPEG,3840x2160,) $$uhd; \
 	Benchmarks/ConvertBench/.build/release/bench --markdown --mjpeg $$jpeg --mjpeg $$dri --mjpeg $$uhd | tee $${BENCH_DIR:-/tmp/pipcam-bench}/kernels.md

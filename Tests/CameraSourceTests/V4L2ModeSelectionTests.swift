@@ -41,13 +41,14 @@ import Testing
     }
 
     /// A camera changes modes for a resized window only when the window outgrew its frames by
-    /// more than a tenth (and a larger mode suits it), or when a mode of a quarter the area or
-    /// less covers it; modes of the picture's shape come first.
+    /// more than a tenth (and a larger mode suits it), when a mode of a quarter the area or less
+    /// covers it, or when the mode that covers it costs half as much to show; modes of the
+    /// picture's shape come first.
     @Test func modeSwitchesOnlyForLargeChanges() throws {
         let cam = FakeCameras.uvcWebcam()
         let list = try modes(cam, 480, 270)
         func switches(_ current: V4L2Size, _ w: Int, _ h: Int) -> Bool {
-            V4L2ModeSelector.shouldSwitch(from: current, modes: list, displayWidth: w, displayHeight: h)
+            V4L2ModeSelector.shouldSwitch(from: Self.mode(current, in: list), modes: list, displayWidth: w, displayHeight: h)
         }
         let vga = V4L2Size(640, 480), hd = V4L2Size(1280, 720), fullHD = V4L2Size(1920, 1080)
         #expect(!switches(vga, 640, 480) && !switches(vga, 700, 525), "within a tenth")
@@ -58,11 +59,19 @@ import Testing
         #expect(!switches(fullHD, 480, 270) && !switches(hd, 320, 180), "1280x720 is the smallest 16:9 mode")
         let wide = [V4L2Size(640, 360), hd, fullHD].map { V4L2Mode(fourcc: .mjpeg, size: $0, intervals: [.interval(fps: 30)]) }
         func switchesWide(_ current: V4L2Size, _ w: Int, _ h: Int) -> Bool {
-            V4L2ModeSelector.shouldSwitch(from: current, modes: wide, displayWidth: w, displayHeight: h)
+            V4L2ModeSelector.shouldSwitch(from: Self.mode(current, in: wide), modes: wide, displayWidth: w, displayHeight: h)
         }
         #expect(switchesWide(fullHD, 480, 270) && switchesWide(hd, 640, 360), "640x360: a quarter or less")
-        #expect(!switchesWide(hd, 800, 450) && !switchesWide(fullHD, 1000, 563))
+        #expect(!switchesWide(hd, 800, 450))
+        // 1280x720 is not a quarter of 1920x1080's area, but decoding 1080p at full size for a
+        // 1000x563 window costs twice what 720p costs there (`ModeCost`).
+        #expect(switchesWide(fullHD, 1000, 563))
         #expect(!switches(vga, 0, 0))
+    }
+
+    /// The mode a camera streams in at `size`: the one chosen for a window that size.
+    static func mode(_ size: V4L2Size, in list: [V4L2Mode]) -> V4L2Mode {
+        V4L2ModeSelector.select(from: list, displayWidth: size.width, displayHeight: size.height)!.mode
     }
 
     @Test func theShapeInUseWinsAmongCoveringModes() {
@@ -86,8 +95,8 @@ import Testing
         #expect(V4L2ModeSelector.select(from: vivid, displayWidth: 1280, displayHeight: 720)?.mode.size == V4L2Size(640, 480))
         #expect(V4L2ModeSelector.select(from: vivid, displayWidth: 1280, displayHeight: 720, aspect: 16.0 / 9)?.mode.size
             == V4L2Size(640, 360))
-        #expect(V4L2ModeSelector.shouldSwitch(from: V4L2Size(320, 180), modes: vivid, displayWidth: 1280, displayHeight: 720))
-        #expect(!V4L2ModeSelector.shouldSwitch(from: V4L2Size(640, 360), modes: vivid, displayWidth: 1280, displayHeight: 720))
+        #expect(V4L2ModeSelector.shouldSwitch(from: vivid[0], modes: vivid, displayWidth: 1280, displayHeight: 720))
+        #expect(!V4L2ModeSelector.shouldSwitch(from: vivid[1], modes: vivid, displayWidth: 1280, displayHeight: 720))
     }
 
     @Test func equalSizesPreferYUYVOverMJPEG() {

@@ -1,6 +1,7 @@
 import CameraSource
 import PipCore
 import TestSupport
+import Testing
 @testable import PipWindow
 
 /// A source frame in owned memory, planes allocated separately with `padding` extra bytes per row.
@@ -206,4 +207,42 @@ func compareWithReference(
         }
     }
     return result
+}
+
+/// Converts random `format` pictures of each of `sizes` (at 0° and 180°, mirrored or not) by the
+/// fastest path and by the resampling pass alone, and expects the same bytes from both, and the
+/// reference's pixels within the usual error. `expectHandled` says whether the pass under test
+/// should take each case (checked against `handles`).
+func expectSameAsResampling(
+    _ format: PixelFormat, sizes: [(sw: Int, sh: Int, dw: Int, dh: Int)],
+    handles: (ConversionKey) -> Bool, expectHandled: (ConversionKey) -> Bool = { _ in true },
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    var index = 0
+    for s in sizes {
+        for rotation in [Rotation.deg0, .deg180] {
+            for mirror in [false, true] {
+                index += 1
+                let source = TestFrame(random: format, width: s.sw, height: s.sh, padding: index % 3, seed: UInt64(index))
+                let content = ContentGeometry(
+                    sourceWidth: s.sw, sourceHeight: s.sh, rotation: rotation, destinationWidth: s.dw, destinationHeight: s.dh)
+                let key = ConversionKey(
+                    format: format, sourceWidth: s.sw, sourceHeight: s.sh, content: content, rotation: rotation, mirror: mirror)
+                let what = "\(format) \(s) \(rotation) mirror \(mirror)"
+                #expect(handles(key) == expectHandled(key), "\(what): content \(content)", sourceLocation: sourceLocation)
+
+                let fastest = TestDestination(width: s.dw, height: s.dh), resampled = TestDestination(width: s.dw, height: s.dh)
+                let resampling = FrameConverter()
+                resampling.path = .resampling
+                for (converter, dest) in [(FrameConverter(), fastest), (resampling, resampled)] {
+                    try converter.convert(
+                        source.frame, into: dest.base, stride: dest.stride, width: s.dw, height: s.dh,
+                        layout: .xrgb, rotation: rotation, mirror: mirror)
+                }
+                #expect(Array(fastest.bytes) == Array(resampled.bytes), "\(what)", sourceLocation: sourceLocation)
+                let r = try compareWithReference(source.frame, dw: s.dw, dh: s.dh, rotation: rotation, mirror: mirror)
+                #expect(r.maxError <= 2 && r.barsBlack && r.paddingUntouched, "\(what): \(r.worst)", sourceLocation: sourceLocation)
+            }
+        }
+    }
 }

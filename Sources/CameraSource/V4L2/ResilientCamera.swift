@@ -97,7 +97,7 @@ public final class ResilientCamera: FrameSource {
     /// (`V4L2ModeSelector.shouldSwitch`); the switch happens in `nextFrame` once every frame the
     /// display holds is back. A size that suits the mode in use cancels a switch not yet made.
     private func displaySizeChanged(width: Int, height: Int) {
-        guard isOpen, interruption == nil, let current = camera.choice?.mode.size,
+        guard isOpen, interruption == nil, let current = camera.choice?.mode,
             V4L2ModeSelector.shouldSwitch(from: current, modes: camera.modes, displayWidth: width, displayHeight: height)
         else {
             pendingRequest = nil
@@ -105,7 +105,7 @@ public final class ResilientCamera: FrameSource {
         }
         pendingRequest = SourceRequest(
             displayWidth: width, displayHeight: height, paced: request.paced,
-            aspect: Double(current.width) / Double(current.height))
+            aspect: Double(current.size.width) / Double(current.size.height))
     }
 
     /// The interruption in effect, if any (in use or disconnected).

@@ -82,18 +82,27 @@ public enum V4L2ModeSelector {
         return chosen.map { V4L2ModeChoice(mode: $0.mode, interval: $0.interval) }
     }
 
-    /// Whether a camera streaming at `current` should change modes now that its frames are shown
+    /// Whether a camera streaming in `current` should change modes now that its frames are shown
     /// at `displayWidth`×`displayHeight`: when the window outgrew the frames by more than a tenth
-    /// and a larger mode suits it, or when a mode a quarter of the area or less covers it. In
-    /// between it keeps the mode: a switch stops the stream for a moment.
-    public static func shouldSwitch(from current: V4L2Size, modes: [V4L2Mode], displayWidth: Int, displayHeight: Int) -> Bool {
-        guard displayWidth > 0, displayHeight > 0, current.area > 0 else { return false }
-        let aspect = Double(current.width) / Double(current.height)
-        guard let best = select(from: modes, displayWidth: displayWidth, displayHeight: displayHeight, aspect: aspect)?
-            .mode.size, best != current
+    /// and a larger mode suits it; when it shrank so that a mode of a quarter the area or less
+    /// covers it; or when the mode that suits it costs half the CPU to show or less (`ModeCost`:
+    /// 1080p MJPEG decoded at full size for a 1280×720 window, where a 720p mode shows it 1:1). In
+    /// between it keeps the mode: a switch stops the stream for a moment, and a window that grows
+    /// back only takes the larger mode again once it outgrew the smaller one.
+    public static func shouldSwitch(
+        from current: V4L2Mode, modes: [V4L2Mode], displayWidth: Int, displayHeight: Int, cost: ModeCost = .measured
+    ) -> Bool {
+        let size = current.size
+        guard displayWidth > 0, displayHeight > 0, size.area > 0 else { return false }
+        let aspect = Double(size.width) / Double(size.height)
+        guard let best = select(from: modes, displayWidth: displayWidth, displayHeight: displayHeight, aspect: aspect)?.mode,
+            best.size != size || best.fourcc != current.fourcc
         else { return false }
-        let outgrown = !covers(current, displayWidth, displayHeight)
-        return outgrown ? best.area > current.area : best.area * 4 <= current.area
+        if !covers(size, displayWidth, displayHeight) { return best.size.area > size.area }
+        guard best.size.area <= size.area else { return false }
+        if best.size.area * 4 <= size.area { return true }
+        let now = cost.milliseconds(current, displayWidth: displayWidth, displayHeight: displayHeight)
+        return cost.milliseconds(best, displayWidth: displayWidth, displayHeight: displayHeight) * 2 <= now
     }
 
     /// Whether frames of `size` cover a display size, give or take a tenth: a picture stretched by

@@ -1,30 +1,23 @@
 import PipCore
 
-/// The upright conversion of a planar picture exactly the content's size (a JPEG decoded at
-/// 1/2, 1/4 or 1/8 for a window that size): no resampling, so each output row reads one row of
-/// each plane and converts it 8 pixels at a time. Subsampled chroma is repeated, as `UprightPass`
-/// does at this size (its single full-weight taps are copies), so both give the same pixels; this
-/// only skips the line buffers and transposes, which makes it the cheaper of the two
+/// The upright conversion of a picture exactly the content's size (a camera's frames in a window
+/// their size, a JPEG decoded at 1/2, 1/4 or 1/8 for it): no resampling, so each output row reads
+/// one row of each plane and converts it 8 pixels at a time. Subsampled chroma is repeated, as
+/// `UprightPass` does at this size (its single full-weight taps are copies), so both give the same
+/// pixels; this only skips the line buffers and transposes, which makes it the cheaper of the two
 /// (docs/PERFORMANCE.md, "Conversion").
 struct DirectPass {
-    let key: ConversionKey
-    let planes: (FramePlane, FramePlane, FramePlane)
-    let coefficients: YUVCoefficients16
-    let layout: PixelLayout
-    let target: ImageTarget
+    let input: RowPassInput
+    var key: ConversionKey { input.key }
+    private var planes: (FramePlane, FramePlane, FramePlane) { input.planes }
 
-    /// The pass for `picture` (whose planes are `planes`) shown as `key` says, when it is a case
-    /// this pass converts (`handles`).
-    init?(picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionKey, layout: PixelLayout, target: ImageTarget) {
-        guard Self.handles(key) else { return nil }
-        self.key = key
-        self.planes = planes
-        coefficients = YUVCoefficients16(picture.colorimetry)
-        self.layout = layout
-        self.target = target
+    /// The pass for `input`, when it is a case this pass converts (`handles`).
+    init?(_ input: RowPassInput) {
+        guard Self.handles(input.key) else { return nil }
+        self.input = input
     }
 
-    /// Whether `key` is a case this pass converts: upright, planar Y′CbCr or grey, no scaling, and
+    /// Whether `key` is a case this pass converts: upright, Y′CbCr or grey, no scaling, and
     /// (when rows run right to left) whole chroma pairs.
     static func handles(_ key: ConversionKey) -> Bool {
         guard UprightPlan.handles(key.rotation), key.showsWholePicture, key.content.width == key.sourceWidth,
@@ -32,7 +25,7 @@ struct DirectPass {
         else { return false }
         switch key.format {
         case .gray, .i444: return true
-        case .i420, .i422: return !reversesRows(key) || key.sourceWidth % 2 == 0
+        case .i420, .i422, .yuyv, .nv12: return !reversesRows(key) || key.sourceWidth % 2 == 0
         default: return false
         }
     }
@@ -45,81 +38,75 @@ struct DirectPass {
     }
 
     /// The bars above and below the content.
-    func fillAboveAndBelow() {
-        Bars(target: target, content: key.content, black: layout.black).fillAboveAndBelow()
-    }
+    func fillAboveAndBelow() { input.bars.fillAboveAndBelow() }
 
     /// The output rows that show the picture's rows `sourceRows`, with the bars beside them.
     func run(sourceRows: Range<Int>) {
-        let content = key.content
-        let bars = Bars(target: target, content: content, black: layout.black)
-        let packer = PixelPacker(coefficients, layout)
-        let reversed = Self.reversesRows(key), upsideDown = key.rotation == .deg180
-        let chromaShift = key.format == .i420 ? 1 : 0
+        let bars = input.bars, writer = input.writer
+        let upsideDown = key.rotation == .deg180
         for y in sourceRows {
-            let q = upsideDown ? content.height - 1 - y : y
-            bars.fillSides(ofRow: content.y + q)
-            let row = target.pixels + (content.y + q) &* target.stride
-            let out = (row + content.x &* 4).assumingMemoryBound(to: UInt32.self)
-            let luma = planes.0.base.assumingMemoryBound(to: UInt8.self) + y &* planes.0.stride
+            let out = bars.contentRow(y, upsideDown: upsideDown)
             switch key.format {
-            case .gray:
-                convertGray(luma, into: out, reversed: reversed, packer: packer)
-            default:
-                let cy = y >> chromaShift
-                let cb = planes.1.base.assumingMemoryBound(to: UInt8.self) + cy &* planes.1.stride
-                let cr = planes.2.base.assumingMemoryBound(to: UInt8.self) + cy &* planes.2.stride
-                convertRow(luma, cb, cr, into: out, reversed: reversed, packer: packer, halfChroma: key.format != .i444)
+            case .yuyv: packedRow(y, writer, out)
+            case .nv12: semiPlanarRow(y, writer, out)
+            default: planarRow(y, writer, out)
             }
         }
     }
 
-    /// One row of Y′CbCr: whole groups of 8 with vector loads, the rest lane by lane (a vector
-    /// load there could read past the plane's end).
+    private func row(_ plane: FramePlane, _ y: Int) -> UnsafePointer<UInt8> { input.row(plane, y) }
+
+    /// Grey or planar Y′CbCr, chroma at full, half or quarter resolution.
     @inline(__always)
-    private func convertRow(
-        _ luma: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>,
-        into out: UnsafeMutablePointer<UInt32>, reversed: Bool, packer: PixelPacker, halfChroma: Bool
-    ) {
-        let n = key.content.width, whole = n & ~7
-        var i = 0
-        while i < whole {
-            // Output i…i+7 shows source s…s+7, backwards when reversed; s is even whenever chroma is halved.
-            let s = reversed ? n - 8 - i : i
-            let y = Lanes.load8(luma + s)
-            let u = halfChroma ? Lanes.load4Doubled(cb + (s >> 1)) : Lanes.load8(cb + s)
-            let v = halfChroma ? Lanes.load4Doubled(cr + (s >> 1)) : Lanes.load8(cr + s)
-            var pixels = packer.yuv(y, u, v)
-            if reversed { pixels = Lanes.reversed(pixels) }
-            PixelPacker.put(pixels, out + i, 8)
-            i &+= 8
-        }
-        guard i < n else { return }
-        var y = SIMD8<UInt16>(), u = SIMD8<UInt16>(), v = SIMD8<UInt16>()
-        for k in 0..<(n - i) {
-            let x = reversed ? n - 1 - (i + k) : i + k, c = halfChroma ? x >> 1 : x
-            y[k] = UInt16(luma[x]) << 8
-            u[k] = UInt16(cb[c]) << 8
-            v[k] = UInt16(cr[c]) << 8
-        }
-        PixelPacker.put(packer.yuv(y, u, v), out + i, n - i)
+    private func planarRow(_ y: Int, _ writer: RowWriter, _ out: UnsafeMutablePointer<UInt32>) {
+        let luma = row(planes.0, y)
+        let cy = key.format == .i420 ? y >> 1 : y, halfChroma = key.format == .i420 || key.format == .i422
+        let cb = row(planes.1, cy), cr = row(planes.2, cy)
+        writer.write(
+            into: out,
+            eight: { s in
+                let y = Lanes.load8(luma + s)
+                guard !writer.gray else { return (y, y, y) }
+                return halfChroma
+                    ? (y, Lanes.load4Doubled(cb + (s >> 1)), Lanes.load4Doubled(cr + (s >> 1)))
+                    : (y, Lanes.load8(cb + s), Lanes.load8(cr + s))
+            },
+            one: { x in
+                let c = halfChroma ? x >> 1 : x
+                return writer.gray ? (UInt16(luma[x]) << 8, 0, 0) : (UInt16(luma[x]) << 8, UInt16(cb[c]) << 8, UInt16(cr[c]) << 8)
+            })
     }
 
+    /// YUYV: Y′ Cb Y′ Cr, four bytes for two pixels.
     @inline(__always)
-    private func convertGray(
-        _ luma: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt32>, reversed: Bool, packer: PixelPacker
-    ) {
-        let n = key.content.width, whole = n & ~7
-        var i = 0
-        while i < whole {
-            var pixels = packer.gray(Lanes.load8(luma + (reversed ? n - 8 - i : i)))
-            if reversed { pixels = Lanes.reversed(pixels) }
-            PixelPacker.put(pixels, out + i, 8)
-            i &+= 8
-        }
-        guard i < n else { return }
-        var y = SIMD8<UInt16>()
-        for k in 0..<(n - i) { y[k] = UInt16(luma[reversed ? n - 1 - (i + k) : i + k]) << 8 }
-        PixelPacker.put(packer.gray(y), out + i, n - i)
+    private func packedRow(_ y: Int, _ writer: RowWriter, _ out: UnsafeMutablePointer<UInt32>) {
+        let bytes = row(planes.0, y)
+        writer.write(
+            into: out,
+            eight: { s in
+                let (luma, chroma) = Lanes.evenOdd(bytes + 2 &* s)
+                let (cb, cr) = Lanes.doubledPairs(chroma)
+                return (luma &<< 8, cb &<< 8, cr &<< 8)
+            },
+            one: { x in
+                let pair = bytes + (x >> 1) &* 4
+                return (UInt16(bytes[2 &* x]) << 8, UInt16(pair[1]) << 8, UInt16(pair[3]) << 8)
+            })
+    }
+
+    /// NV12: a Y′ plane and a half-size plane of Cb Cr pairs.
+    @inline(__always)
+    private func semiPlanarRow(_ y: Int, _ writer: RowWriter, _ out: UnsafeMutablePointer<UInt32>) {
+        let luma = row(planes.0, y), chroma = row(planes.1, y >> 1)
+        writer.write(
+            into: out,
+            eight: { s in
+                let (cb, cr) = Lanes.doubledPairs(Lanes.widen8(chroma + s))
+                return (Lanes.load8(luma + s), cb &<< 8, cr &<< 8)
+            },
+            one: { x in
+                let pair = chroma + (x >> 1) &* 2
+                return (UInt16(luma[x]) << 8, UInt16(pair[0]) << 8, UInt16(pair[1]) << 8)
+            })
     }
 }

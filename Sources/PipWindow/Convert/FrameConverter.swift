@@ -20,9 +20,10 @@ public enum FrameConversionError: Error, Equatable, CustomStringConvertible {
 /// (area average when shrinking, bilinear when growing, per axis), rotation, mirroring and the
 /// black letterbox bars all happen while each destination pixel is written exactly once.
 ///
-/// A planar picture already the content's size (a JPEG decoded at 1/2, 1/4 or 1/8 for the
-/// window) skips resampling (`DirectPass`); a JPEG's rows are converted as the decoder finishes
-/// them (`ProgressivePass`) unless it is turned a quarter; 90° and 270° are an upright conversion
+/// A Y′CbCr picture already the content's size (a JPEG decoded at 1/2, 1/4 or 1/8 for the window,
+/// a camera's frames in a window their size) skips resampling (`DirectPass`), and one exactly
+/// twice its size takes 2×2 means (`HalvingPass`); a JPEG's rows are converted as the decoder
+/// finishes them (`ProgressivePass`) unless it is turned a quarter; 90° and 270° are an upright conversion
 /// and a transpose (`QuarterTurn`). Tap tables and scratch rows are built when the geometry
 /// changes and reused after, so converting a frame allocates nothing. One converter per presenter;
 /// not thread-safe.
@@ -37,11 +38,12 @@ public final class FrameConverter {
     /// Which passes a conversion may take. Every path gives the same picture; tests compare them.
     enum Path {
         /// The fastest that applies: a JPEG's rows converted as the decoder finishes them
-        /// (`ProgressivePass`), pictures exactly the content's size unscaled (`DirectPass`).
+        /// (`ProgressivePass`), pictures exactly the content's size unscaled (`DirectPass`),
+        /// pictures exactly twice its size by 2×2 means (`HalvingPass`).
         case fastest
         /// A JPEG decoded whole before it is converted.
         case wholePicture
-        /// Every picture resampled (`UprightPass`), also one exactly the content's size.
+        /// Every picture resampled (`UprightPass`), also one exactly the content's size or twice it.
         case resampling
     }
     var path = Path.fastest
@@ -141,14 +143,16 @@ public final class FrameConverter {
         return (Int((Double(w) * framing.zoom).rounded(.up)), Int((Double(h) * framing.zoom).rounded(.up)))
     }
 
-    /// An upright `key` (0° or 180°) by the unscaled pass when it applies, else the resampling one.
+    /// An upright `key` (0° or 180°) by the unscaled or the halving pass when one applies, else
+    /// the resampling one.
     private func convertUpright(
         _ picture: VideoFrame, planes: (FramePlane, FramePlane, FramePlane), key: ConversionKey,
         into target: ImageTarget, layout: PixelLayout
     ) {
-        if allowsDirectPass, let pass = DirectPass(picture: picture, planes: planes, key: key, layout: layout, target: target) {
-            pass.run()
-            return
+        if allowsDirectPass {
+            let input = RowPassInput(picture: picture, planes: planes, key: key, layout: layout, target: target)
+            if let pass = DirectPass(input) { return pass.run() }
+            if let pass = HalvingPass(input) { return pass.run() }
         }
         UprightPass(
             plan: uprightPlan(for: key), planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,

@@ -72,7 +72,7 @@ final class ProgressivePass: DecodedRows {
     private static func start(_ picture: VideoFrame, at d: Destination) -> State {
         let key = ConversionKey(picture: picture, content: d.content, rotation: d.rotation, mirror: d.mirror, framing: d.framing)
         guard let planes = try? FrameConverter.planes(of: picture) else { return .declined }
-        if let pass = DirectPass(picture: picture, planes: planes, key: key, layout: d.layout, target: d.target) {
+        if let pass = DirectPass(RowPassInput(picture: picture, planes: planes, key: key, layout: d.layout, target: d.target)) {
             pass.fillAboveAndBelow()
             return .converting(pass, rows: 0)
         }

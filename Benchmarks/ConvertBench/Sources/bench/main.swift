@@ -6,6 +6,7 @@
 //                                 480×270, 960×540, 640×360 and 1280×720 windows
 //   ./.build/release/bench share [--mjpeg FILE]   the cost of --share (ShareBench.swift)
 //   ./.build/release/bench wake   one idle thread's wake-up, the floor while nothing shows (WakeBench.swift)
+//   ./.build/release/bench floor   the memory floor of the large-window cases (FloorBench.swift)
 //   ./.build/release/bench zoom    the digital zoom at 1×, 2× and 4× (with --mjpeg FILE: MJPEG too)
 //   ./.build/release/bench stats-line   the last --stats line on stdin as JSON (scripts/bench reads pipcam's with it)
 // Allocation check (prints mallocs per 10 frames; expect 0):
@@ -108,7 +109,19 @@ let cases: [Case] = [
     Case(format: .rgb24, sw: 1280, sh: 720, dw: 480, dh: 270),
     Case(format: .yuyv, sw: 640, sh: 360, dw: 1280, dh: 720),
     Case(format: .i420, sw: 640, sh: 360, dw: 1280, dh: 720),
+    // Large windows (the main window, PiP dragged large): 1:1, 4:3, 3:2 and 2:1.
     Case(format: .yuyv, sw: 1280, sh: 720, dw: 1280, dh: 720),
+    Case(format: .nv12, sw: 1280, sh: 720, dw: 1280, dh: 720),
+    Case(format: .i420, sw: 1280, sh: 720, dw: 1280, dh: 720),
+    Case(format: .yuyv, sw: 1280, sh: 720, dw: 960, dh: 540),
+    Case(format: .nv12, sw: 1280, sh: 720, dw: 960, dh: 540),
+    Case(format: .i420, sw: 1280, sh: 720, dw: 960, dh: 540),
+    Case(format: .yuyv, sw: 1920, sh: 1080, dw: 1280, dh: 720),
+    Case(format: .i420, sw: 1920, sh: 1080, dw: 1280, dh: 720),
+    Case(format: .yuyv, sw: 1920, sh: 1080, dw: 960, dh: 540),
+    Case(format: .nv12, sw: 1920, sh: 1080, dw: 960, dh: 540),
+    Case(format: .i420, sw: 1920, sh: 1080, dw: 960, dh: 540),
+    Case(format: .yuyv, sw: 1280, sh: 720, dw: 640, dh: 360),
     Case(format: .yuyv, sw: 1920, sh: 1080, dw: 320, dh: 180),
     Case(format: .yuyv, sw: 1280, sh: 720, dw: 480, dh: 270, rotation: .deg180),
     Case(format: .yuyv, sw: 1280, sh: 720, dw: 270, dh: 480, rotation: .deg90, mirror: true),
@@ -125,6 +138,11 @@ if markdown {
     print("|---|---:|---:|---:|---:|")
 }
 for c in cases where filters.isEmpty || filters.contains(where: { c.name.contains($0) }) { bench(c) }
+if filters.isEmpty || filters.contains("floor") {
+    benchFloor(sourceBytes: 1280 * 720 * 2, destinationBytes: 1280 * 720 * 4, name: "yuyv 1280x720 -> 1280x720")
+    benchFloor(sourceBytes: 1280 * 720 * 2, destinationBytes: 960 * 540 * 4, name: "yuyv 1280x720 -> 960x540")
+    benchFloor(sourceBytes: 1920 * 1080 * 3 / 2, destinationBytes: 1280 * 720 * 4, name: "i420 1920x1080 -> 1280x720")
+}
 if filters.isEmpty || filters.contains("zoom") { zoomCases.forEach(bench) }
 if filters.isEmpty || filters.contains("share") {
     benchShareRaw(.yuyv, 1280, 720)

@@ -1,0 +1,106 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
+/// The lane moves of the unscaled and halving passes (`DirectPass`, `HalvingPass`): splitting
+/// interleaved bytes (YUYV, NV12's chroma) and summing neighbours, on plain sample values rather
+/// than the 2⁸-scaled ones, so that sums of up to four samples fit a lane. SSE2 on x86-64.
+extension Lanes {
+    /// 8 bytes at `p` as 16-bit lanes holding each byte's value.
+    @inline(__always)
+    static func widen8(_ p: UnsafePointer<UInt8>) -> U16x8 {
+        #if arch(x86_64)
+        let b = _mm_loadl_epi64(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+        return u(_mm_unpacklo_epi8(b, _mm_setzero_si128()))
+        #else
+        var v = U16x8()
+        for k in 0..<8 { v[k] = UInt16(p[k]) }
+        return v
+        #endif
+    }
+
+    /// 16 bytes at `p` as values: (bytes 0…7, bytes 8…15).
+    @inline(__always)
+    static func widen16(_ p: UnsafePointer<UInt8>) -> (U16x8, U16x8) {
+        #if arch(x86_64)
+        let b = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+        let zero = _mm_setzero_si128()
+        return (u(_mm_unpacklo_epi8(b, zero)), u(_mm_unpackhi_epi8(b, zero)))
+        #else
+        return (widen8(p), widen8(p + 8))
+        #endif
+    }
+
+    /// 16 bytes at `p` as values: (the even bytes, the odd bytes) — YUYV's Y′ and its chroma.
+    @inline(__always)
+    static func evenOdd(_ p: UnsafePointer<UInt8>) -> (U16x8, U16x8) {
+        #if arch(x86_64)
+        let b = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+        return (u(_mm_and_si128(b, _mm_set1_epi16(0x00FF))), u(_mm_srli_epi16(b, 8)))
+        #else
+        var even = U16x8(), odd = U16x8()
+        for k in 0..<8 {
+            even[k] = UInt16(p[2 * k])
+            odd[k] = UInt16(p[2 * k + 1])
+        }
+        return (even, odd)
+        #endif
+    }
+
+    /// Lanes 0, 2, 4, 6 each twice, and lanes 1, 3, 5, 7 each twice: interleaved Cb/Cr pairs
+    /// spread over the 8 pixels that share them.
+    @inline(__always)
+    static func doubledPairs(_ c: U16x8) -> (even: U16x8, odd: U16x8) {
+        #if arch(x86_64)
+        let x = m(c)
+        let even = _mm_or_si128(_mm_and_si128(x, _mm_set1_epi32(0xFFFF)), _mm_slli_epi32(x, 16))
+        let odd = _mm_or_si128(_mm_srli_epi32(x, 16), _mm_andnot_si128(_mm_set1_epi32(0xFFFF), x))
+        return (u(even), u(odd))
+        #else
+        var even = U16x8(), odd = U16x8()
+        for k in 0..<8 {
+            even[k] = c[k & ~1]
+            odd[k] = c[k | 1]
+        }
+        return (even, odd)
+        #endif
+    }
+
+    /// The even and the odd lanes of `a` followed by `b`: (a0 a2 a4 a6 b0 b2 b4 b6, a1 a3 … b7).
+    /// Lanes must be below 2¹⁵.
+    @inline(__always)
+    static func deinterleave(_ a: U16x8, _ b: U16x8) -> (even: U16x8, odd: U16x8) {
+        #if arch(x86_64)
+        let mask = _mm_set1_epi32(0xFFFF)
+        let even = _mm_packs_epi32(_mm_and_si128(m(a), mask), _mm_and_si128(m(b), mask))
+        let odd = _mm_packs_epi32(_mm_srli_epi32(m(a), 16), _mm_srli_epi32(m(b), 16))
+        return (u(even), u(odd))
+        #else
+        var even = U16x8(), odd = U16x8()
+        for k in 0..<4 {
+            even[k] = a[2 * k]
+            even[k + 4] = b[2 * k]
+            odd[k] = a[2 * k + 1]
+            odd[k + 4] = b[2 * k + 1]
+        }
+        return (even, odd)
+        #endif
+    }
+
+    /// Sums of neighbouring lanes of `a` followed by `b`: (a0 + a1, a2 + a3, …, b6 + b7).
+    /// Sums must be below 2¹⁵.
+    @inline(__always)
+    static func pairSums(_ a: U16x8, _ b: U16x8) -> U16x8 {
+        #if arch(x86_64)
+        let ones = _mm_set1_epi16(1)
+        return u(_mm_packs_epi32(_mm_madd_epi16(m(a), ones), _mm_madd_epi16(m(b), ones)))
+        #else
+        var v = U16x8()
+        for k in 0..<4 {
+            v[k] = a[2 * k] &+ a[2 * k + 1]
+            v[k + 4] = b[2 * k] &+ b[2 * k + 1]
+        }
+        return v
+        #endif
+    }
+}
