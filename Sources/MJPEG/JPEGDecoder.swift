@@ -75,14 +75,31 @@ public final class JPEGDecoder {
         reduced?.prepare(width: width, height: height, minWidth: minWidth, minHeight: minHeight)
     }
 
-    /// Decodes `data` at the smallest DCT scale whose result still covers `minWidth`×`minHeight`.
+    /// The ways this decoder can take (`decode`'s `path`): its own on one thread, on two when it
+    /// has a second, and libjpeg-turbo's.
+    public var paths: [DecodePath] {
+        guard let reduced else { return [.libjpegTurbo] }
+        return reduced.split == nil ? [.own, .libjpegTurbo] : [.ownSplit, .own, .libjpegTurbo]
+    }
+
+    /// The CPU this decoder's second thread used so far, in milliseconds (0 without one).
+    public var helperCPUMilliseconds: Double { reduced?.split?.threadCPUMilliseconds ?? 0 }
+
+    /// Decodes `data` at the smallest DCT scale whose result still covers `minWidth`×`minHeight`,
+    /// along `path` (nil: pipcam's own decoder as it was made, libjpeg-turbo for the pictures it
+    /// cannot decode).
     ///
     /// The result is planar (I420, I422, I444 or gray, JFIF colorimetry) or BGRA for unusual
     /// subsamplings, with `timestamp`, `sequence` and `bufferIndex` copied from `source`.
     /// Throws `JPEGError.corrupt` when the data cannot be decoded. `rows` hears of the rows the
     /// reduced decoder finishes as it goes (pictures of libjpeg-turbo's are reported not at all).
-    public func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) throws -> VideoFrame {
-        if let reduced, let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight, rows: rows) { return frame }
+    public func decode(
+        _ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil, path: DecodePath? = nil
+    ) throws -> VideoFrame {
+        if let reduced, path != .libjpegTurbo {
+            reduced.splits = path != .own
+            if let frame = reduced.decode(source, minWidth: minWidth, minHeight: minHeight, rows: rows) { return frame }
+        }
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         let jpeg = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let header = try readHeader(jpeg, count: data.count)

@@ -23,6 +23,8 @@ final class ReducedJPEGDecoder {
     private let header = JPEGHeader()
     /// The second thread for large scans; nil decodes on the caller's thread only.
     let split: SplitScan?
+    /// Whether large pictures may be split with the second thread (`DecodePath.ownSplit`).
+    var splits = true
     /// Whether the last picture was split: pictures of one stream are alike, so the next one
     /// likely is too, and the second thread is woken before this one reads the headers.
     private var splitLast = false
@@ -73,7 +75,7 @@ final class ReducedJPEGDecoder {
     func decode(_ source: VideoFrame, minWidth: Int, minHeight: Int, rows: DecodedRows? = nil) -> VideoFrame? {
         let data = UnsafeRawBufferPointer(start: source.plane0.base, count: source.byteCount)
         split?.settle()  // before the headers, entropy data and slots it reads change
-        if splitLast, let split { split.prepare() }
+        if splitLast, splits, let split { split.prepare() }
         splitLast = false
         // A size past the limits (a damaged or hostile header) is refused by `JPEGDecoder` before
         // anything that large is made.
@@ -151,10 +153,10 @@ final class ReducedJPEGDecoder {
             entropy: entropy, slots: slots, slotCount: slotCount, predictors: predictors,
             restartInterval: header.restartInterval, mcusX: mcusX, mcusY: mcusY, output: out)
         if let rows { scan.rowReport = RowReport(sink: rows, picture: picture, rowsPerMCURow: mcuHeight / denominator) }
-        if let split, header.restartInterval == 0, entropy.count >= SplitScan.minimumBytes {
+        if let split, splits, header.restartInterval == 0, entropy.count >= SplitScan.minimumBytes {
             splitLast = true
             split.decode(scan, side: pixelsPerBlock, blocks: mcusX * mcusY * slotCount)
-        } else if let split, entropy.restartCount > 0, entropy.count >= SplitScan.minimumBytes {
+        } else if let split, splits, entropy.restartCount > 0, entropy.count >= SplitScan.minimumBytes {
             splitLast = true
             split.decodeIntervals(scan, side: pixelsPerBlock)
         } else {

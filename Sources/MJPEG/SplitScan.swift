@@ -80,6 +80,14 @@ final class SplitScan {
         pthread_join(thread, nil)
     }
 
+    /// The CPU the recording thread used so far, in milliseconds (0 before it starts).
+    var threadCPUMilliseconds: Double {
+        guard let thread else { return 0 }
+        var clock = clockid_t(), time = timespec()
+        guard pthread_getcpuclockid(thread, &clock) == 0, clock_gettime(clock, &time) == 0 else { return 0 }
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
+    }
+
     /// Wakes the recording thread ahead of a `decode` that is about to come (when a frame arrives,
     /// before its headers are read): waking a sleeping thread takes long enough to matter, and that
     /// time passes while this thread prepares the scan; the woken thread waits for the job, spinning

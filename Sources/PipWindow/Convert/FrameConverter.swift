@@ -34,6 +34,16 @@ public final class FrameConverter {
     private var decoder: JPEGDecoder?
     private let decodeThreads: Int
     private var quarterTurn: QuarterTurn?
+    /// How the next MJPEG picture is decoded, from what each way cost on the pictures before; made
+    /// again when the decoded size changes (another scale, another camera mode).
+    private(set) var decodeChoice: DecodePathChoice?
+    private var decodeChoiceSize = (width: 0, height: 0)
+    /// Wall milliseconds a picture's decode and conversion may take (`DecodePathChoice.deadline`).
+    let decodeDeadline: Double
+    /// The deadline of frames shown as they come (a camera's): decoding is most of a frame's
+    /// latency, and the latency targets are 1.5 ms in PiP and 2.5 ms in a 1280×720 window
+    /// (docs/PERFORMANCE.md): a way that takes longer only counts when none is quicker.
+    public static let pacedDecodeDeadline = 2.0
 
     /// Which passes a conversion may take. Every path gives the same picture; tests compare them.
     enum Path {
@@ -51,9 +61,13 @@ public final class FrameConverter {
     private var allowsProgressive: Bool { path == .fastest }
     let progressive = ProgressivePass()
 
-    /// `decodeThreads`: the threads the MJPEG decoder uses for large pictures (`JPEGDecoder`).
+    /// `decodeThreads`: the threads the MJPEG decoder may use for large pictures (`JPEGDecoder`);
+    /// one for frames that queue behind each other anyway (`--untimed`), where only the CPU a
+    /// picture costs counts, two for frames shown as they come, which must be quick
+    /// (`pacedDecodeDeadline`).
     public init(decodeThreads: Int = JPEGDecoder.standardThreads) {
         self.decodeThreads = decodeThreads
+        decodeDeadline = decodeThreads > 1 ? Self.pacedDecodeDeadline : .infinity
     }
 
     /// Fills the `width`×`height` destination (rows `stride` bytes apart; bytes past `width × 4`
@@ -101,9 +115,32 @@ public final class FrameConverter {
     }
 
     /// `convert` with the content rectangle given (it need not keep the picture's aspect ratio).
+    /// An MJPEG picture is decoded the way `decodeChoice` says, and what that cost is told to it.
     func convert(
         _ frame: VideoFrame, content: ContentGeometry, into destination: UnsafeMutableRawPointer, stride: Int,
         width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool, framing: Framing = .full
+    ) throws {
+        guard frame.format == .mjpeg, path == .fastest, !content.isEmpty else {
+            return try convert(
+                frame, content: content, into: destination, stride: stride, width: width, height: height, layout: layout,
+                rotation: rotation, mirror: mirror, framing: framing, decodePath: nil)
+        }
+        let decoder = jpegDecoder(), size = Self.decodedSize(content: content, rotation: rotation, framing: framing)
+        if decodeChoice == nil || decodeChoiceSize != size {
+            decodeChoice = DecodePathChoice(candidates: decoder.paths, deadline: decodeDeadline)
+            decodeChoiceSize = size
+        }
+        let way = decodeChoice!.next(), meter = DecodeMeter(helper: decoder.helperCPUMilliseconds)
+        try convert(
+            frame, content: content, into: destination, stride: stride, width: width, height: height, layout: layout,
+            rotation: rotation, mirror: mirror, framing: framing, decodePath: way)
+        let cost = meter.cost(helper: decoder.helperCPUMilliseconds)
+        decodeChoice!.record(way, cpu: cost.cpu, wall: cost.wall)
+    }
+
+    private func convert(
+        _ frame: VideoFrame, content: ContentGeometry, into destination: UnsafeMutableRawPointer, stride: Int,
+        width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool, framing: Framing, decodePath: DecodePath?
     ) throws {
         let target = ImageTarget(pixels: destination, stride: stride, width: width, height: height)
         guard !content.isEmpty else {
@@ -117,7 +154,7 @@ public final class FrameConverter {
             rows?.begin(
                 content: content, rotation: rotation, mirror: mirror, framing: framing, layout: layout, target: target,
                 plans: self)
-            picture = try jpegDecoder().decode(frame, minWidth: w, minHeight: h, rows: rows)
+            picture = try jpegDecoder().decode(frame, minWidth: w, minHeight: h, rows: rows, path: decodePath)
             if let rows, rows.finish() { return }
         }
         guard picture.width > 0, picture.height > 0, picture.format != .mjpeg else {

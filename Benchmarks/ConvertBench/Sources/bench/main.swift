@@ -111,6 +111,7 @@ let cases: [Case] = [
     Case(format: .i420, sw: 640, sh: 360, dw: 1280, dh: 720),
     // Large windows (the main window, PiP dragged large): 1:1, 4:3, 3:2 and 2:1.
     Case(format: .yuyv, sw: 1280, sh: 720, dw: 1280, dh: 720),
+    Case(format: .yuyv, sw: 1280, sh: 720, dw: 1280, dh: 720, mirror: true),
     Case(format: .nv12, sw: 1280, sh: 720, dw: 1280, dh: 720),
     Case(format: .i420, sw: 1280, sh: 720, dw: 1280, dh: 720),
     Case(format: .yuyv, sw: 1280, sh: 720, dw: 960, dh: 540),
@@ -155,7 +156,8 @@ if filters.isEmpty || filters.contains("wake") { benchWakeUp() }
 // generates) decoded for a 480×270, a 960×540, a 640×360 and a 1280×720 window (1/4 and 1/2 scale
 // as they are, then 1/2 scale resampled, then full size), each frame in turn, by pipcam's decoder
 // on two threads (split at restart markers when the picture has them, else speculatively), on one
-// thread, by libjpeg-turbo alone, and the whole decode + convert step as pipcam runs it.
+// thread, by libjpeg-turbo alone, and the whole decode + convert step as pipcam runs it, paced
+// and `--untimed` (each taking the way DecodePathChoice finds cheapest within its deadline).
 // `make bench-kernels` passes a 1080p stream without and one with restart markers, and a 4K one.
 for (fileIndex, path) in mjpegPaths.enumerated() {
     guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
@@ -210,6 +212,11 @@ for (fileIndex, path) in mjpegPaths.enumerated() {
                 try! conv.convert(
                     $0, into: dst, stride: w * 4, width: w, height: h, layout: .xrgb, rotation: .deg0, mirror: false, framing: framing)
             }
+        }
+        // As `--untimed` runs it: one decoding thread, the way that costs least CPU (DecodePathChoice).
+        let untimed = FrameConverter(decodeThreads: 1)
+        time("decode + convert, 1 thread") {
+            try! untimed.convert($0, into: dst, stride: w * 4, width: w, height: h, layout: .xrgb, rotation: .deg0, mirror: false)
         }
         dst.deallocate()
     }
