@@ -2,9 +2,10 @@
 import _Builtin_intrinsics.intel
 #endif
 
-/// The lane moves of the unscaled and halving passes (`DirectPass`, `HalvingPass`): splitting
+/// The lane moves of the unscaled and halving passes (`DirectPass`, `HalvingPass`) — splitting
 /// interleaved bytes (YUYV, NV12's chroma) and summing neighbours, on plain sample values rather
-/// than the 2⁸-scaled ones, so that sums of up to four samples fit a lane. SSE2 on x86-64.
+/// than the 2⁸-scaled ones, so that sums of up to four samples fit a lane — and the packing of
+/// pixels in the usual byte layouts (`bytePixels`). SSE2 on x86-64.
 extension Lanes {
     /// 8 bytes at `p` as 16-bit lanes holding each byte's value.
     @inline(__always)
@@ -101,6 +102,26 @@ extension Lanes {
             v[k + 4] = b[2 * k] &+ b[2 * k + 1]
         }
         return v
+        #endif
+    }
+
+    /// Pixel words whose bytes 0, 1 and 2 are `c0`, `c1` and `c2`, each clamped to 0…255 (a
+    /// saturating pack), and byte 3 all ones: two packs and four interleaves for 8 pixels.
+    @inline(__always)
+    static func bytePixels(_ c0: I16x8, _ c1: I16x8, _ c2: I16x8) -> (U32x4, U32x4) {
+        #if arch(x86_64)
+        let first = _mm_packus_epi16(m(c0), m(c2)), second = _mm_packus_epi16(m(c1), _mm_set1_epi16(255))
+        let low = _mm_unpacklo_epi8(first, second), high = _mm_unpackhi_epi8(first, second)
+        return (unsafeBitCast(_mm_unpacklo_epi16(low, high), to: U32x4.self),
+                unsafeBitCast(_mm_unpackhi_epi16(low, high), to: U32x4.self))
+        #else
+        let a = clampByte(c0), b = clampByte(c1), c = clampByte(c2)
+        var lo = U32x4(), hi = U32x4()
+        for k in 0..<8 {
+            let p = UInt32(a[k]) | UInt32(b[k]) << 8 | UInt32(c[k]) << 16 | 0xFF00_0000
+            if k < 4 { lo[k] = p } else { hi[k - 4] = p }
+        }
+        return (lo, hi)
         #endif
     }
 }

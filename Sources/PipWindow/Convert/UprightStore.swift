@@ -30,12 +30,22 @@ struct PixelPacker {
 
     let shifts: (Int32, Int32, Int32)
     let fill: UInt32
+    /// The channels' bytes when they are bytes 0, 1 and 2 of the word and the padding byte 3 (the
+    /// usual visuals): pixels are then packed with saturating byte packs and interleaves, which
+    /// also clamp, instead of shifting each channel into place (`Lanes.bytePixels`).
+    let byteOrder: ByteOrder?
+    enum ByteOrder { case blueFirst, redFirst }
     let yOffset: I16x8, ys: I16x8, rv: I16x8, gu: I16x8, gv: I16x8, bu: I16x8
     let half = I16x8(repeating: 128 * 64)
 
     init(_ c: YUVCoefficients16, _ layout: PixelLayout) {
         shifts = (Int32(layout.redShift), Int32(layout.greenShift), Int32(layout.blueShift))
         fill = layout.fillBits
+        switch (layout.redShift, layout.greenShift, layout.blueShift) {
+        case (16, 8, 0): byteOrder = .blueFirst
+        case (0, 8, 16): byteOrder = .redFirst
+        default: byteOrder = nil
+        }
         yOffset = I16x8(repeating: c.yOffset)
         ys = I16x8(repeating: c.yScale)
         rv = I16x8(repeating: c.rv)
@@ -48,10 +58,6 @@ struct PixelPacker {
     @inline(__always)
     static func narrow(_ v: U16x8) -> I16x8 { Lanes.signed((v &+ 2) &>> 2) }
 
-    /// Rounds 2³ × value to 0…255. Each high-half product rounds down by under one unit; the
-    /// constant centres the error (two or three products per channel).
-    @inline(__always)
-    static func channel(_ v: I16x8) -> I16x8 { Lanes.clampByte((v &+ 5) &>> 3) }
 
     @inline(__always)
     func yuv(_ y: U16x8, _ u: U16x8, _ v: U16x8) -> Pixels {
@@ -60,19 +66,35 @@ struct PixelPacker {
         let r = yy &+ Lanes.mulhi(vv, rv)
         let g = yy &+ Lanes.mulhi(uu, gu) &+ Lanes.mulhi(vv, gv)
         let b = yy &+ Lanes.mulhi(uu, bu)
-        return Lanes.pixels(Self.channel(r), Self.channel(g), Self.channel(b), shifts: shifts, fill: fill)
+        return pack(Self.rounded(r), Self.rounded(g), Self.rounded(b))
     }
 
     @inline(__always)
     func gray(_ y: U16x8) -> Pixels {
-        let g = Self.channel(Lanes.mulhi(Self.narrow(y) &- yOffset, ys))
-        return Lanes.pixels(g, g, g, shifts: shifts, fill: fill)
+        let g = Self.rounded(Lanes.mulhi(Self.narrow(y) &- yOffset, ys))
+        return pack(g, g, g)
     }
 
     @inline(__always)
     func rgb(_ r: U16x8, _ g: U16x8, _ b: U16x8) -> Pixels {
         @inline(__always) func c(_ v: U16x8) -> I16x8 { Lanes.signed((v &+ 0x80) &>> 8) }
-        return Lanes.pixels(c(r), c(g), c(b), shifts: shifts, fill: fill)
+        return pack(c(r), c(g), c(b))
+    }
+
+    /// Rounds 2³ × value to the value, not yet clamped (`pack` clamps). Each high-half product
+    /// rounds down by under one unit; the constant centres the error (two or three products per
+    /// channel).
+    @inline(__always)
+    static func rounded(_ v: I16x8) -> I16x8 { (v &+ 5) &>> 3 }
+
+    /// Pixel words from channel values, each clamped to 0…255.
+    @inline(__always)
+    func pack(_ r: I16x8, _ g: I16x8, _ b: I16x8) -> Pixels {
+        switch byteOrder {
+        case .blueFirst: return Lanes.bytePixels(b, g, r)
+        case .redFirst: return Lanes.bytePixels(r, g, b)
+        case nil: return Lanes.pixels(Lanes.clampByte(r), Lanes.clampByte(g), Lanes.clampByte(b), shifts: shifts, fill: fill)
+        }
     }
 
     /// Writes the first `count` (≤ 8) of the pixels at `dst`.
