@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PipWindow
+import TestSupport
 
 @Suite struct OverlayTests {
     static let assetsDirectory = URL(fileURLWithPath: #filePath)
@@ -59,6 +60,36 @@ import Testing
         #expect(layout.components(of: image[1]) == (100, 0, 200))  // alpha 0 leaves the picture alone
         let half = layout.components(of: image[4])  // alpha 128 toward white, then dimmed by half
         #expect(abs(Int(half.red) - 89) <= 1 && abs(Int(half.green) - 64) <= 1 && abs(Int(half.blue) - 114) <= 1)
+    }
+
+    /// Dimming a wide rectangle (vectors four pixels at a time, the rest one by one) gives every
+    /// channel ⌊(c·(255 − a) + 127) / 255⌋, keeps the padding byte set, and leaves pixels outside alone.
+    @Test(arguments: [PixelLayout.xrgb, PixelLayout(redMask: 0xFF00_0000, greenMask: 0xFF_0000, blueMask: 0xFF00, bitsPerPixel: 32)!])
+    func dimmingAWideRectangleRoundsEveryChannelAlike(layout: PixelLayout) {
+        let (width, height) = (41, 4)
+        var rng = SplitMix(seed: 7)
+        // Every channel value somewhere, and random ones.
+        let original = (0..<(width * height)).map { i in
+            layout.pixel(red: UInt8(i % 256), green: rng.byte(), blue: UInt8(255 - i % 256))
+        }
+        for amount in [0.3, 0.55, 0.6] {
+            var image = original
+            image.withUnsafeMutableBytes { raw in
+                Compositor(layout: layout).dim(
+                    x: 2, y: 0, w: 38, h: 4, amount: amount, into: raw.baseAddress!, stride: 4 * width, width: width, height: height)
+            }
+            let a = Int(amount * 255)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let inside = (2..<40).contains(x)
+                    let (r, g, b) = layout.components(of: original[y * width + x])
+                    func dimmed(_ c: UInt8) -> UInt8 { inside ? UInt8((Int(c) * (255 - a) + 127) / 255) : c }
+                    #expect(
+                        image[y * width + x] == layout.pixel(red: dimmed(r), green: dimmed(g), blue: dimmed(b)),
+                        "(\(x), \(y)) dimmed by \(amount)")
+                }
+            }
+        }
     }
 
     /// A notice line wider than the window is left out, not cut to a stray middle of a sentence;

@@ -124,4 +124,36 @@ extension Lanes {
         return (lo, hi)
         #endif
     }
+
+    /// Each byte `c` of the `count` bytes at `p` (a multiple of 16) becomes ⌊(c·`keep` + 127) / 255⌋
+    /// — darkening toward black, rounded as `Compositor` does one pixel at a time — and then the
+    /// bits of `fill` in each 32-bit word are set again (the padding byte).
+    @inline(__always)
+    static func scaleBytes(_ p: UnsafeMutableRawPointer, count: Int, by keep: Int, fill: UInt32) {
+        #if arch(x86_64)
+        let k = _mm_set1_epi16(Int16(keep)), half = _mm_set1_epi16(127), one = _mm_set1_epi16(1)
+        let zero = _mm_setzero_si128(), mask = _mm_set1_epi32(Int32(bitPattern: fill))
+        @inline(__always) func scaled(_ v: __m128i) -> __m128i {
+            // x / 255 for x < 65535 is (x + 1 + x / 256) / 256.
+            let x = _mm_add_epi16(_mm_mullo_epi16(v, k), half)
+            return _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(x, one), _mm_srli_epi16(x, 8)), 8)
+        }
+        var i = 0
+        while i < count {
+            let at = (p + i).assumingMemoryBound(to: __m128i.self)
+            let b = _mm_loadu_si128(at)
+            let packed = _mm_packus_epi16(scaled(_mm_unpacklo_epi8(b, zero)), scaled(_mm_unpackhi_epi8(b, zero)))
+            _mm_storeu_si128(at, _mm_or_si128(packed, mask))
+            i &+= 16
+        }
+        #else
+        let bytes = p.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<count { bytes[i] = UInt8((Int(bytes[i]) * keep + 127) / 255) }
+        var i = 0
+        while i < count {
+            (p + i).storeBytes(of: p.load(fromByteOffset: i, as: UInt32.self) | fill, as: UInt32.self)
+            i += 4
+        }
+        #endif
+    }
 }

@@ -35,9 +35,12 @@ public struct Compositor {
         let a = Int(max(0, min(1, amount)) * 255)
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
         guard x0 < x1, y0 < y1, a > 0 else { return }
+        let whole = (x1 - x0) & ~3
         for row in y0..<y1 {
             let line = (pixels + row * stride).assumingMemoryBound(to: UInt32.self)
-            for col in x0..<x1 { line[col] = blend(line[col], toward: 0, amount: a) }
+            // Four pixels a step with vectors (a dimmed bar spans the window, every frame).
+            Lanes.scaleBytes(UnsafeMutableRawPointer(line + x0), count: whole * 4, by: 255 - a, fill: layout.fillBits)
+            for col in (x0 + whole)..<x1 { line[col] = blend(line[col], toward: 0, amount: a) }
         }
     }
 
