@@ -17,7 +17,9 @@ extension VMScenarioTests {
             let loopback = try run.measure(looped, seconds: 8)
             let loopbackShare = try run.shareStatus()
             try run.sigtermAndCheckReleased(looped)
-            guard try run.wait(60, until: { registry.hasExited }) else { throw HarnessError("gst-inspect-1.0 did not end within 60 s") }
+            guard try run.wait(Self.registryWait, until: { registry.hasExited }) else {
+                throw HarnessError("gst-inspect-1.0 did not end within \(Int(Self.registryWait)) s")
+            }
 
             let daemon = try GuestPipeWire(run)
             let pipcam = try run.startPipcam(

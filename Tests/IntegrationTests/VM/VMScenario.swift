@@ -46,7 +46,9 @@ enum VMScenario: String, CaseIterable, Sendable {
         case .shareReader, .switchCameras: 180
         case .shareUnplug: 150
         case .loopbackSource, .shareErrors: 120
-        case .pipewireCamera, .cameraControls, .pipewireShare: 150
+        case .cameraControls: 150
+        // GStreamer's registry may take up to `registryWait` the first time.
+        case .pipewireCamera, .pipewireShare: 270
         default: 90
         }
     }
