@@ -20,7 +20,7 @@ import Glibc
         let held = try #require(expectFrame(try cam.nextFrame(now: t0)))
         #expect(cam.pollDescriptor != nil)
 
-        cam.apply(SourceControls(displaySize: .init(width: 800, height: 600)))
+        cam.apply(SourceControls(displaySize: .init(width: 1000, height: 750)))
         // The display still holds a frame mapped from the device: it is asked for it, nothing else happens.
         #expect(cam.needsBuffersBack)
         #expect(try cam.nextFrame(now: t0).waitDeadline == .some(nil))
@@ -32,7 +32,8 @@ import Glibc
         #expect(!cam.needsBuffersBack)
         _ = try cam.nextFrame(now: t0)
         #expect(shop.opens == 2 && shop.devices[0].isClosed)
-        // No 4:3 mode smooth enough covers 800x600 here: the smallest that does, MJPEG 1280x720.
+        // No 4:3 mode smooth enough covers 1000x750 here: the smallest that does, MJPEG 1280x720
+        // (1920x1080 would be decoded whole for it: no cheaper).
         #expect(shop.device.log.contains("S_FMT MJPG 1280x720"), "\(shop.device.log)")
         #expect(cam.frameWidth == 1280 && cam.frameHeight == 720 && cam.frameFormat == .mjpeg)
         #expect(cam.modeSwitches == 1 && cam.cameraState == .streaming)

@@ -26,8 +26,11 @@ import Testing
         expectChoice(try pick(cam, 320, 180), .yuyv, 320, 240, fps: 30)
         expectChoice(try pick(cam, 640, 480), .yuyv, 640, 480, fps: 30)
         // YUYV 720p is only 10 fps: MJPEG at the same size wins.
-        expectChoice(try pick(cam, 800, 450), .mjpeg, 1280, 720, fps: 30)
+        expectChoice(try pick(cam, 1000, 563), .mjpeg, 1280, 720, fps: 30)
         expectChoice(try pick(cam, 1280, 720), .mjpeg, 1280, 720, fps: 30)
+        // At 800x450 MJPEG 1920x1080 decodes at 1/2 (960x540) with no inverse DCT, clearly
+        // cheaper than decoding 1280x720 whole.
+        expectChoice(try pick(cam, 800, 450), .mjpeg, 1920, 1080, fps: 30)
         expectChoice(try pick(cam, 1920, 1080), .mjpeg, 1920, 1080, fps: 30)
         // Nothing covers: the largest smooth mode.
         expectChoice(try pick(cam, 3840, 2160), .mjpeg, 1920, 1080, fps: 30)
@@ -37,7 +40,7 @@ import Testing
         expectChoice(try pick(cam, 1408, 792), .mjpeg, 1280, 720, fps: 30)
         expectChoice(try pick(cam, 1409, 720), .mjpeg, 1920, 1080, fps: 30)
         expectChoice(try pick(cam, 704, 528), .yuyv, 640, 480, fps: 30)
-        expectChoice(try pick(cam, 705, 450), .mjpeg, 1280, 720, fps: 30)
+        expectChoice(try pick(cam, 705, 450), .mjpeg, 1920, 1080, fps: 30)
     }
 
     /// A camera changes modes for a resized window only when the window outgrew its frames by
@@ -82,8 +85,8 @@ import Testing
             V4L2ModeSelector.select(from: list, displayWidth: w, displayHeight: h, aspect: aspect)?.mode.size
         }
         #expect(pick(900, 675, aspect: nil) == V4L2Size(960, 720), "smallest covering")
-        #expect(pick(900, 500, aspect: nil) == V4L2Size(960, 720))
-        #expect(pick(900, 500, aspect: 16.0 / 9) == V4L2Size(1280, 720), "16:9 kept")
+        #expect(pick(1000, 560, aspect: nil) == V4L2Size(960, 720))
+        #expect(pick(1000, 560, aspect: 16.0 / 9) == V4L2Size(1280, 720), "16:9 kept")
         #expect(pick(1000, 750, aspect: 4.0 / 3) == V4L2Size(960, 720), "4:3 covers it within a tenth")
         #expect(pick(1100, 825, aspect: 4.0 / 3) == V4L2Size(1920, 1080), "no 4:3 mode covers it")
 
@@ -97,6 +100,34 @@ import Testing
             == V4L2Size(640, 360))
         #expect(V4L2ModeSelector.shouldSwitch(from: vivid[0], modes: vivid, displayWidth: 1280, displayHeight: 720))
         #expect(!V4L2ModeSelector.shouldSwitch(from: vivid[1], modes: vivid, displayWidth: 1280, displayHeight: 720))
+    }
+
+    /// A larger covering mode wins over the smallest one only when it costs clearly less to show
+    /// (`ModeCost`), has the same shape and no lower rate.
+    @Test func aClearlyCheaperLargerModeWins() {
+        func mjpeg(_ w: Int, _ h: Int, fps: UInt32 = 30) -> V4L2Mode {
+            V4L2Mode(fourcc: .mjpeg, size: V4L2Size(w, h), intervals: [.interval(fps: fps)])
+        }
+        func pick(_ list: [V4L2Mode], _ w: Int, _ h: Int) -> V4L2Mode? {
+            V4L2ModeSelector.select(from: list, displayWidth: w, displayHeight: h)?.mode
+        }
+        let cost = ModeCost.measured
+        let hd = mjpeg(1280, 720), fullHD = mjpeg(1920, 1080)
+        // The estimate itself: 1080p at 1/2 against 720p decoded whole, at 800x450.
+        let ratio = cost.milliseconds(fullHD, displayWidth: 800, displayHeight: 450)
+            / cost.milliseconds(hd, displayWidth: 800, displayHeight: 450)
+        #expect(ratio < V4L2ModeSelector.clearlyCheaper && ratio > 0.5)
+        #expect(pick([hd, fullHD], 800, 450) == fullHD)
+        // A slower larger mode does not win; nor one of another shape.
+        #expect(pick([hd, mjpeg(1920, 1080, fps: 25)], 800, 450) == hd)
+        #expect(pick([hd, mjpeg(1920, 1440)], 800, 450) == hd)
+        // A cost model where the reduced decode saves little keeps the smallest covering mode.
+        var dear = cost
+        dear.reducedDecodePerSourcePixel = 1.6
+        #expect(V4L2ModeSelector.select(from: [hd, fullHD], displayWidth: 800, displayHeight: 450, cost: dear)?.mode == hd)
+        // Raw modes: the smallest covering one is the cheapest.
+        let raw = [V4L2Size(640, 360), V4L2Size(1280, 720)].map { V4L2Mode(fourcc: .yuyv, size: $0, intervals: [.interval(fps: 30)]) }
+        #expect(pick(raw, 600, 338) == raw[0])
     }
 
     @Test func equalSizesPreferYUYVOverMJPEG() {

@@ -36,7 +36,8 @@ public struct V4L2ModeChoice: Sendable, Equatable {
 /// Picks the cheapest capture mode that looks right in the window.
 ///
 /// The smallest size that covers the display size on both sides, give or take a tenth (`covers`),
-/// else the largest size, among
+/// unless a larger covering mode of its shape costs clearly less to show (`ModeCost`: an MJPEG
+/// mode twice the window's size decodes at 1/2, without an inverse DCT); else the largest size, among
 /// the modes that reach 25 fps; when none does, among the modes with the best rate. At equal
 /// sizes YUYV wins, then the other raw formats, then MJPEG; formats libv4l2 emulates in software
 /// count only when the camera offers nothing else pipcam can show.
@@ -51,7 +52,7 @@ public enum V4L2ModeSelector {
     /// come first: the smallest of them that covers, else the smallest of any shape that covers,
     /// else the largest of them (a sharper picture is worth a new shape; a bigger one is not).
     public static func select(
-        from modes: [V4L2Mode], displayWidth: Int, displayHeight: Int, aspect: Double? = nil
+        from modes: [V4L2Mode], displayWidth: Int, displayHeight: Int, aspect: Double? = nil, cost: ModeCost = .measured
     ) -> V4L2ModeChoice? {
         let usable = modes.filter { $0.fourcc.pixelFormat != nil }
         let native = usable.filter { !$0.isEmulated }
@@ -77,10 +78,35 @@ public enum V4L2ModeSelector {
         if covering.isEmpty {
             chosen = pool.min { better($0, than: $1, smallerFirst: false) }
         } else {
-            chosen = covering.min { better($0, than: $1, smallerFirst: true) }
+            chosen = covering.min { better($0, than: $1, smallerFirst: true) }.map {
+                cheaper(than: $0, among: covering, displayWidth: displayWidth, displayHeight: displayHeight, cost: cost)
+            }
         }
         return chosen.map { V4L2ModeChoice(mode: $0.mode, interval: $0.interval) }
     }
+
+    /// A covering mode that costs clearly less to show than `smallest`, the smallest covering
+    /// one, at the same shape and no lower rate, else `smallest`: 1080p MJPEG decoded at 1/2
+    /// (no inverse DCT) for an 800×450 window, where 720p MJPEG needs a full decode. "Clearly":
+    /// `clearlyCheaper` of its cost or less, for `ModeCost` is an estimate, and the larger mode
+    /// needs more USB bandwidth.
+    private static func cheaper(
+        than smallest: (mode: V4L2Mode, interval: V4L2Fraction?), among covering: [(mode: V4L2Mode, interval: V4L2Fraction?)],
+        displayWidth: Int, displayHeight: Int, cost: ModeCost
+    ) -> (mode: V4L2Mode, interval: V4L2Fraction?) {
+        func ms(_ mode: V4L2Mode) -> Double { cost.milliseconds(mode, displayWidth: displayWidth, displayHeight: displayHeight) }
+        let size = smallest.mode.size
+        let aspect = Double(size.width) / Double(max(1, size.height))
+        let rate = smallest.interval?.framesPerSecond ?? 0
+        let alternatives = covering.filter {
+            hasShape($0.mode.size, aspect) && ($0.interval?.framesPerSecond ?? 0) >= rate
+                && ms($0.mode) <= ms(smallest.mode) * clearlyCheaper
+        }
+        return alternatives.min { ms($0.mode) < ms($1.mode) } ?? smallest
+    }
+
+    /// How much cheaper than the smallest covering mode a larger one must be to be taken instead.
+    static let clearlyCheaper = 0.8
 
     /// Whether a camera streaming in `current` should change modes now that its frames are shown
     /// at `displayWidth`×`displayHeight`: when the window outgrew the frames by more than a tenth
@@ -95,7 +121,7 @@ public enum V4L2ModeSelector {
         let size = current.size
         guard displayWidth > 0, displayHeight > 0, size.area > 0 else { return false }
         let aspect = Double(size.width) / Double(size.height)
-        guard let best = select(from: modes, displayWidth: displayWidth, displayHeight: displayHeight, aspect: aspect)?.mode,
+        guard let best = select(from: modes, displayWidth: displayWidth, displayHeight: displayHeight, aspect: aspect, cost: cost)?.mode,
             best.size != size || best.fourcc != current.fourcc
         else { return false }
         if !covers(size, displayWidth, displayHeight) { return best.size.area > size.area }
