@@ -34,6 +34,7 @@ public final class FrameConverter {
     private var decoder: JPEGDecoder?
     private let decodeThreads: Int
     private var quarterTurn: QuarterTurn?
+    private var threeQuarter: ThreeQuarterPlan?
     /// How the next MJPEG picture is decoded, from what each way cost on the pictures before; made
     /// again when the decoded size changes (another scale, another camera mode).
     private(set) var decodeChoice: DecodePathChoice?
@@ -190,6 +191,10 @@ public final class FrameConverter {
             let input = RowPassInput(picture: picture, planes: planes, key: key, layout: layout, target: target)
             if let pass = DirectPass(input) { return pass.run() }
             if let pass = HalvingPass(input) { return pass.run() }
+            if ThreeQuarterPlan.handles(key) {
+                let plan = Self.reuse(&threeQuarter, for: key, make: ThreeQuarterPlan.init).plan
+                if let pass = ThreeQuarterPass(input, plan: plan) { return pass.run() }
+            }
         }
         UprightPass(
             plan: uprightPlan(for: key), planes: planes, coefficients: YUVCoefficients16(picture.colorimetry), layout: layout,
