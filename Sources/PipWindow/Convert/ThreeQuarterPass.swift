@@ -25,11 +25,11 @@ struct ThreeQuarterPass {
         bars.fillAboveAndBelow()
         let upsideDown = key.rotation == .deg180, reversed = upsideDown != key.mirror
         let packer = PixelPacker(input.coefficients, input.layout)
-        let width = key.content.width, groups = plan.groups, gray = plan.kind != .yuv
+        let width = key.content.width, groups = plan.groups, gray = plan.lines.kind != .yuv
         // Copies, so that the loop below reads no class or array (no reference counting in it).
         let luma = plan.channels[0], cb = plan.channels[gray ? 0 : 1], cr = plan.channels[gray ? 0 : 2]
         for y in 0..<key.content.height {
-            filterRows(y)
+            plan.lines.filter(row: y, of: input.planes)
             let out = bars.contentRow(y, upsideDown: upsideDown)
             var g = 0
             while g < groups {
@@ -39,48 +39,6 @@ struct ThreeQuarterPass {
                 g &+= 8
             }
         }
-    }
-
-    /// The vertical passes of output row `y` into the planes' lines, and the interleaved
-    /// channels' samples split into lines of their own.
-    private func filterRows(_ y: Int) {
-        for plane in plan.planes {
-            let source = plane.index == 0 ? input.planes.0 : plane.index == 1 ? input.planes.1 : input.planes.2
-            UprightKernels.verticalLine(
-                source.base.assumingMemoryBound(to: UInt8.self), stride: source.stride, first: Int(plane.starts[y]),
-                taps: plane.taps, weights: plane.weights + y &* plane.taps, count: plane.rowBytes, into: plane.line)
-        }
-        switch key.format {
-        case .yuyv:
-            // Y′ Cb Y′ Cr: luma the even samples, chroma the odd ones, Cb and Cr alternating.
-            let line = plan.planes[0].line, luma = plan.channels[0].samples
-            let cb = plan.channels[1].samples, cr = plan.channels[2].samples
-            var i = 0
-            while i < plan.planes[0].rowBytes {
-                let first = Lanes.evenOdd16(line + i), second = Lanes.evenOdd16(line + i + 16)
-                Self.store(first.even, luma + i / 2)
-                Self.store(second.even, luma + i / 2 + 8)
-                let chroma = Lanes.evenOdd16(first.odd, second.odd)
-                Self.store(chroma.even, cb + i / 4)
-                Self.store(chroma.odd, cr + i / 4)
-                i &+= 32
-            }
-        case .nv12:
-            let line = plan.planes[1].line, cb = plan.channels[1].samples, cr = plan.channels[2].samples
-            var i = 0
-            while i < plan.planes[1].rowBytes {
-                let pair = Lanes.evenOdd16(line + i)
-                Self.store(pair.even, cb + i / 2)
-                Self.store(pair.odd, cr + i / 2)
-                i &+= 16
-            }
-        default: break
-        }
-    }
-
-    @inline(__always)
-    private static func store(_ v: U16x8, _ p: UnsafeMutablePointer<UInt16>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: U16x8.self)
     }
 
     /// Outputs 3g … 3g + 23 as pixels in row order (past the row's end they are not shown).
