@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 
 extension VMScenarioTests {
-    /// How long GStreamer's first run in the guest's fresh HOME may take to read every plugin
-    /// (it writes the registry the later runs read): 30–50 s under TCG usually, over 60 s while the
-    /// host also runs the sanitizer tiers.
+    /// How long GStreamer's first run in the guest may take: a second or two with the registry
+    /// the host wrote before the boot (scripts/vm-test); without it, reading every plugin to write
+    /// one took 30–50 s under TCG, and over 60 s while the host also ran the sanitizer tiers.
     static let registryWait = 150.0
 
     @Test(.enabled(if: VMTier.runs(.pipewireCamera)), .timeLimit(VMScenario.pipewireCamera.timeLimit))
@@ -20,8 +20,8 @@ extension VMScenarioTests {
             // virtual camera. pipcam ending leaves the other reader reading.
             // First the direct path on the same camera at the same rate, feeding the same virtual
             // camera, for the comparison (CPU and latency are measured, not asserted).
-            // GStreamer's first run in the guest's fresh HOME reads every plugin (tens of seconds
-            // under TCG on a busy host): done meanwhile, so the reader later starts in seconds.
+            // GStreamer's first run in the guest (the host's registry, or reading every plugin
+            // without it): done meanwhile, so the reader later starts in seconds.
             let registry = try run.start("gst-registry", ["gst-inspect-1.0", "pipewiresrc"])
             let share = ["--share", VMDevices.loopback, "--share-size", VMDevices.shareSize]
             let directly = try run.startStreaming(share)
