@@ -36,28 +36,21 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
-        // PipeWire's headers at build time only: the shim loads libpipewire when a PipeWire camera is used.
+        // PipeWire's headers at build time only: the shim loads libpipewire when a PipeWire camera is
+        // used. They are reached through links in Sources/CPipeWire/system to where every
+        // distribution's -dev packages put them: a pkg-config system library would also link
+        // libpipewire, and unsafeFlags would keep other packages from depending on this one.
         .target(
             name: "CPipeWire",
-            cSettings: [.unsafeFlags(["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2", "-D_REENTRANT"])],
+            cSettings: [.headerSearchPath("system")],
             linkerSettings: [.linkedLibrary("dl")]),
         // libdbus-1 loaded at run time: MPRIS (media keys, playerctl) while a file plays.
         .target(name: "CDBus", linkerSettings: [.linkedLibrary("dl")]),
-        .target(
-            name: "PipCore",
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
-        .target(
-            name: "MJPEG", dependencies: ["CTurboJPEG", "PipCore"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
-        .target(
-            name: "CameraSource", dependencies: ["CV4L2", "CPipeWire", "PipCore", "MJPEG"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
-        .target(
-            name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
-        .target(
-            name: "PipcamApp", dependencies: ["PipWindow", "CameraSource", "PipCore", "MJPEG", "CDBus"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .target(name: "PipCore"),
+        .target(name: "MJPEG", dependencies: ["CTurboJPEG", "PipCore"]),
+        .target(name: "CameraSource", dependencies: ["CV4L2", "CPipeWire", "PipCore", "MJPEG"]),
+        .target(name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG"]),
+        .target(name: "PipcamApp", dependencies: ["PipWindow", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
         .executableTarget(
             name: "pipcam",
             dependencies: [

@@ -35,6 +35,7 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-control", [pipWindow]),
     ("fuzz-x-properties", [pipWindow]),
     ("fuzz-camera-memory", [cameraSource]),
+    ("fuzz-seek", [cameraSource, pipcamApp]),
 ]
 
 let package = Package(

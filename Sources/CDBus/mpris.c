@@ -418,11 +418,18 @@ static void handle(mpris *m, DBusMessage *msg, const mpris_state *s)
 	else if (!strcmp(member, "Pause")) push(m, MPRIS_CMD_PAUSE, 0);
 	else if (!strcmp(member, "PlayPause")) push(m, MPRIS_CMD_PLAY_PAUSE, 0);
 	else if (!strcmp(member, "Stop")) push(m, MPRIS_CMD_STOP, 0);
-	else if (!strcmp(member, "Seek") && int64_arg(msg, 0, &value)) push(m, MPRIS_CMD_SEEK, value);
-	else if (!strcmp(member, "SetPosition") && int64_arg(msg, 1, &value)) {
+	else if (!strcmp(member, "Seek") || !strcmp(member, "SetPosition")) {
+		int seek = !strcmp(member, "Seek");
 		const char *track[1] = { "" };
-		/* The spec: a position for another track is ignored. */
-		if (string_args(msg, track, 1) == 1 && !strcmp(track[0], track_id))
+		/* Any Int64 is taken (the program clamps it to the file); another type is refused. */
+		if (!int64_arg(msg, seek ? 0 : 1, &value) || (!seek && string_args(msg, track, 1) != 1)) {
+			reply(m, api.new_error(msg, "org.freedesktop.DBus.Error.InvalidArgs",
+				seek ? "Seek takes an offset (x, microseconds)" : "SetPosition takes a track (o) and a position (x, microseconds)"));
+			return;
+		}
+		if (seek)
+			push(m, MPRIS_CMD_SEEK, value);
+		else if (!strcmp(track[0], track_id)) /* The spec: a position for another track is ignored. */
 			push(m, MPRIS_CMD_SET_POSITION, value);
 	} else if (!strcmp(member, "OpenUri")) {
 		reply(m, api.new_error(msg, "org.freedesktop.DBus.Error.NotSupported", "pipcam opens no URIs"));

@@ -93,8 +93,8 @@ final class CameraDesk {
         }
         identity = device.flatMap(identify)
         refreshChanged()
-        guard let identity, let memory else { return .some(nil) }
-        return .some(memory.load(identity).camera.framing)
+        guard let identity, let restorer else { return .some(nil) }
+        return .some(restorer.load(identity).framing)
     }
 
     private var lastState: CameraState?

@@ -66,7 +66,8 @@ final class MediaDesk {
 
     /// Seconds as `SeekTarget` reads them, to the microsecond.
     private static func text(_ seconds: Double) -> String {
-        let micros = Int((seconds * 1_000_000).rounded())
+        // A media player may ask for any Int64 of microseconds: the nearest end is the file's end anyway.
+        let micros = Int(saturating: (seconds * 1_000_000).rounded())
         let fraction = String(micros % 1_000_000)
         return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }

@@ -84,7 +84,7 @@ final class MediaPlayerBus {
     /// Says to the bus that playback jumped to `position` seconds.
     func seeked(to position: Double) {
         guard let handle else { return }
-        mpris_seeked(handle, Int64((position * 1_000_000).rounded()))
+        mpris_seeked(handle, Self.micros(position))
     }
 
     func close() {
@@ -97,12 +97,15 @@ final class MediaPlayerBus {
         raw.playing = state.playing ? 1 : 0
         raw.can_seek = state.canSeek ? 1 : 0
         raw.loops = state.loops ? 1 : 0
-        raw.position_us = Int64((state.position * 1_000_000).rounded())
-        raw.length_us = state.length.map { Int64(($0 * 1_000_000).rounded()) } ?? 0
+        raw.position_us = micros(state.position)
+        raw.length_us = state.length.map(micros) ?? 0
         copy(state.title, into: &raw.title)
         copy(state.url, into: &raw.url)
         return raw
     }
+
+    /// Seconds as MPRIS's Int64 microseconds (a file's rate from its header may make them any size).
+    private static func micros(_ seconds: Double) -> Int64 { Int64(saturating: (seconds * 1_000_000).rounded()) }
 
     /// `text` into a fixed C string field, cut at a character boundary to fit.
     private static func copy<T>(_ text: String, into field: inout T) {

@@ -13,7 +13,7 @@ extension PipcamApp {
             server.onCommand = { [unowned self] in perform($0) }
             server.onSwitch = { [unowned self] in switches.switchSource(to: $0, reply: $1) }
             server.onCamera = { [unowned self] in cameras.answer($0) }
-            server.onPlayback = { [unowned self] in playing.carryOut($0) }
+            server.onPlayback = { [unowned self] in playing.carryOut($0, reply: $1) }
             server.install(on: loop)
         }
         if let spec = options.hotkey { grab(spec, as: .toggle) { [unowned self] in perform(.toggle) } }

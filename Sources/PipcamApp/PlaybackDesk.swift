@@ -17,6 +17,11 @@ final class PlaybackDesk {
     /// PiP's player (PiP holds it weakly: held here).
     let player: FilePlayer
     let media: MediaDesk
+    private let loop: DisplayLoop
+    /// `pipcam seek`s waiting for their frame, and their replies by seek number.
+    private var seekWaits = SeekWaits()
+    private var seekReplies: [Int: (CameraReply) -> Void] = [:]
+    private var seekTimer: Int?
 
     init(
         loop: DisplayLoop, frames: FrameDesk, mailbox: FrameMailbox, pip: PipController, main: @escaping () -> MainWindow?,
@@ -27,6 +32,7 @@ final class PlaybackDesk {
         self.pip = pip
         self.main = main
         self.sourceName = sourceName
+        self.loop = loop
         player = FilePlayer(frames: frames, mailbox: mailbox)
         media = MediaDesk(loop: loop)
         pip.playbackDelegate = player
@@ -35,22 +41,50 @@ final class PlaybackDesk {
         media.quit = quit
     }
 
-    /// A frame was shown: the position moved.
+    /// A frame was shown: the position moved, and the seeks it answers are answered.
     func framePresented() {
         showState()
         if let frame = frames.held?.mediaFrame, let rate = frames.status.playback?.frameRate { media.shown(position: Double(frame) / rate) }
+        if let answered = frames.held?.seeksAnswered { answerSeeks(seekWaits.shown(answering: answered)) }
     }
 
     /// The source's status changed (playing, paused, its length known, a file or not).
     func statusChanged() {
         showState()
         media.follow()
+        if frames.status.playback == nil { answerSeeks(seekWaits.dropAll()) }
     }
 
-    /// `pipcam play|pause|seek`, a key, a window's control or a media player.
+    /// A key, a window's control or a media player: carried out, nobody waits for the frame.
     func carryOut(_ command: PlaybackCommand) -> CameraReply {
         defer { showState() }
         return Self.carryOut(command, on: frames.status.playback, named: sourceName(), mailbox: mailbox)
+    }
+
+    /// `pipcam play|pause|seek`: `reply` is called at once, or for a seek once its frame shows.
+    func carryOut(_ command: PlaybackCommand, reply: @escaping (CameraReply) -> Void) {
+        let outcome = carryOut(command)
+        guard command.isSeek, case .done = outcome else { return reply(outcome) }
+        let number = mailbox.seeksAsked
+        seekReplies[number] = reply
+        seekWaits.asked(number: number, at: .now())
+        scheduleSeekTimer()
+    }
+
+    private func answerSeeks(_ numbers: [Int]) {
+        for number in numbers { seekReplies.removeValue(forKey: number)?(.done("")) }
+        scheduleSeekTimer()
+    }
+
+    private func scheduleSeekTimer() {
+        if let seekTimer { loop.cancelTimer(seekTimer) }
+        seekTimer = seekWaits.nextDeadline.map { deadline in
+            loop.schedule(at: deadline) { [weak self] in
+                guard let self else { return }
+                seekTimer = nil
+                answerSeeks(seekWaits.expired(at: .now()))
+            }
+        }
     }
 
     /// What `status` reports: the frame shown and its time.

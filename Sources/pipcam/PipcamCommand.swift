@@ -120,7 +120,8 @@ struct PipcamCommand: ParsableCommand {
         "Start zoomed in this many times (1 to 8; digital zoom, instead of the camera's remembered framing, and remembered for it).", valueName: "zoom"))
     var zoom: ZoomValue?
 
-    @Option(help: ArgumentHelp(
+    // Unconditional: `--pan -0.1,0.5` is a (refused) value, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "The middle of the part shown when zoomed, as fractions of the picture's width and height (default 0.5,0.5).",
         valueName: "X,Y"))
     var pan: PanValue?

@@ -109,6 +109,21 @@ import Glibc
         #expect(warning == "pipcam: \(memory.path(for: identity)) line 1 is not understood and ignored")
     }
 
+    /// A change written over a damaged file keeps the file as it was beside it, and says so: the
+    /// lines pipcam could not read are the user's, not pipcam's to drop.
+    @Test func aDamagedFileIsKeptAsideWhenWrittenOver() throws {
+        let memory = try memory()
+        let damaged = "zoom 0.5\ncentre 0.2 0.2\nmy note\n"
+        try write(damaged, memory)
+        let path = memory.path(for: identity)
+        let said = memory.remember(framing: RememberedFraming(zoom: 2, centreX: 0.5, centreY: 0.5), for: identity)
+        #expect(said == "pipcam: \(path) 2 lines (from line 1) are not understood and ignored; the file as it was is kept as \(path).damaged")
+        #expect(try String(contentsOfFile: path + ".damaged", encoding: .utf8) == damaged)
+        #expect(memory.load(identity).camera == RememberedCamera(controls: [], framing: RememberedFraming(zoom: 2, centreX: 0.5, centreY: 0.5)))
+        #expect(memory.load(identity).warning == nil)
+        #expect(memory.remember(framing: nil, for: identity) == nil, "a sound file is written over in silence")
+    }
+
     @Test func aHugeFileIsReadUpToTheLimit() throws {
         let memory = try memory()
         let line = "control 0x00980900 brightness 20\n"

@@ -39,7 +39,13 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
 
     func dispatch() -> Bool { alive }
 
-    func nextEvent() -> PipeWireEvent? { events.isEmpty ? nil : events.removeFirst() }
+    func nextEvent() -> PipeWireEvent? {
+        guard !events.isEmpty else { return nil }
+        let event = events.removeFirst()
+        // As the daemon's list: a node removed is gone from it once its event is read.
+        if case .nodeRemoved(let id, _) = event { nodes.removeAll { $0.id == id } }
+        return event
+    }
 
     func openStream(_ request: PipeWireStreamRequest) throws(SourceError) {
         opened.append(request)

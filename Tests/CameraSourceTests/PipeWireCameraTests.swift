@@ -302,8 +302,20 @@ import PipCore
         #expect(throws: SourceError.badInput(thing: "pipewire:cam", reason: "offers no format pipcam can show (no more input formats)")) {
             try started(noFormat)
         }
+        // The link's error and the stream's end race: either order is the same line.
+        let endedFirst = FakePipeWire(nodes: [cam])
+        endedFirst.events += [.streamState(.unconnected, message: ""), .linkFailed(message: "no more input formats")]
+        #expect(throws: SourceError.badInput(thing: "pipewire:cam", reason: "offers no format pipcam can show (no more input formats)")) {
+            try started(endedFirst)
+        }
+        let errorLost = FakePipeWire(nodes: [cam])
+        errorLost.events.append(.streamState(.unconnected, message: ""))
+        #expect(throws: SourceError.badInput(thing: "pipewire:cam", reason: "offers no format pipcam can show (its stream ended before a format was agreed)")) {
+            try started(errorLost)
+        }
+        // The node removed as the stream ends: the camera went.
         let gone = FakePipeWire(nodes: [cam])
-        gone.events.append(.streamState(.unconnected, message: ""))
+        gone.events += [.streamState(.unconnected, message: ""), .nodeRemoved(id: cam.id, name: cam.name)]
         #expect(throws: SourceError.interrupted(thing: "pipewire:cam", .disconnected)) { try started(gone) }
     }
 }

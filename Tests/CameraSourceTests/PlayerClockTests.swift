@@ -42,6 +42,33 @@ import Testing
         #expect(unknown.seek(.seconds(99)) == 990 && unknown.length == nil)
     }
 
+    /// Seeks from outside (a typed `seek`, a media player's Int64 microseconds) as far as a Double
+    /// or an Int goes: the nearest end of the file, never a trap or a wrapped frame.
+    @Test(arguments: [
+        (SeekTarget.seconds(1e20), 49), (.seconds(1e300), 49), (.seconds(.infinity), 49), (.seconds(-1e300), 0),
+        (.relative(1e300), 49), (.relative(-1e300), 0), (.relative(9.223372036854775807e12), 49),
+        (.relative(-9.223372036854775808e12), 0), (.frame(.max), 49), (.seconds(.nan), 0),
+    ])
+    func farSeeksLandOnTheFilesEnds(target: SeekTarget, frame: Int) {
+        var clock = PlayerClock(frameRate: 10, frameCount: 50)
+        clock.handedOut(frame: 20)
+        #expect(clock.seek(target) == frame)
+        var unknown = PlayerClock(frameRate: 10)
+        unknown.handedOut(frame: 20)
+        let sought = unknown.seek(target)
+        #expect(sought == (frame == 0 ? 0 : PlayerClock.farthest), "length unknown: as far as a file can be, the source stops at its end")
+        unknown.handedOut(frame: sought)
+        #expect(unknown.seek(.relative(1e300)) == PlayerClock.farthest, "counting on from there does not overflow")
+    }
+
+    @Test(arguments: [
+        ("99999999999999999999", SeekTarget.seconds(1e20)), ("+1e300", .relative(1e300)), ("-1e300", .relative(-1e300)),
+        ("f99999999999999999999", .frame(.max)),
+    ])
+    func farSeekTargetsAreRead(text: String, target: SeekTarget) {
+        #expect(SeekTarget.parse(text) == target)
+    }
+
     @Test func theEndIsOverOrAStartAgain() {
         var once = PlayerClock(frameRate: 30)
         for frame in 0..<3 { once.handedOut(frame: frame) }

@@ -162,6 +162,27 @@ func y4m(_ header: String, frames: [[UInt8]], frameParams: String = "") -> [UInt
         }
     }
 
+    /// Looping a file whose last frame is cut off: the warning is said once, not each time round.
+    @Test func aLoopedTruncatedLastFrameIsSaidOnce() throws {
+        let frames = (0..<3).map { [UInt8](repeating: UInt8($0), count: 6) }
+        let path = Fixture.file(y4m("W2 H2", frames: frames).dropLast(2).map { $0 }, name: "clip.y4m")
+        let looped = Y4MSource(path: path, request: SourceRequest(paced: false, loops: true))
+        let log = WarningLog(looped)
+        try looped.start()
+        var shown: [[UInt8]] = []
+        while shown.count < 30 {
+            switch try looped.nextFrame(now: .now()) {
+            case .frame(let frame):
+                shown.append(payload(frame))
+                looped.recycle(bufferIndex: frame.bufferIndex)
+            case .wait: continue
+            case .end: Issue.record("a looped file ended"); return
+            }
+        }
+        #expect(shown == (0..<30).map { frames[$0 % 2] }, "the two whole frames in turn")
+        #expect(log.lines == ["\(path): last frame truncated (4 of 6 bytes); ignored"])
+    }
+
     @Test func missingAndUnreadableFiles() {
         #expect(sourceError { try Y4MSource(path: "/nonexistent/clip.y4m").start() }
             == .badInput(thing: "/nonexistent/clip.y4m", reason: "no such file or directory"))

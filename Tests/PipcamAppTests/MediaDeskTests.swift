@@ -19,6 +19,25 @@ import Testing
         #expect(SeekTarget.parse("-2.500000") == .relative(-2.5) && SeekTarget.parse("5.000000") == .seconds(5))
     }
 
+    /// MPRIS's Seek and SetPosition take any Int64 of microseconds: each extreme is a seek
+    /// `SeekTarget` reads (to an end of the file), not a trap.
+    @Test(arguments: [Int64.max, Int64.min, Int64.max - 1, Int64.min + 1, 0])
+    func extremeOffsetsAreSeeksToAnEnd(micros: Int64) throws {
+        let seconds = Double(micros) / 1_000_000
+        for asked in [MediaCommand.seek(by: seconds), .setPosition(seconds)] {
+            let commands = MediaDesk.commands(for: asked)
+            guard case .seek(let text)? = commands.first, commands.count == 1 else { Issue.record("\(commands)"); continue }
+            let target = try #require(SeekTarget.parse(text), "\(text)")
+            var clock = PlayerClock(frameRate: 30, frameCount: 300)
+            clock.handedOut(frame: 150)
+            let frame = clock.seek(target)
+            // Far forward is the last frame; far back, or a position at or before 0, the first; a
+            // seek by 0 stays.
+            let expected = micros > 0 ? 299 : micros == 0 && asked == .seek(by: 0) ? 150 : 0
+            #expect(frame == expected, "\(asked) -> \(text)")
+        }
+    }
+
     @Test func aFileIsNamedByItsFileNameAndURL() {
         #expect(MediaDesk.describe(source: "y4m:/videos/my clip.y4m") == ("my clip.y4m", "file:///videos/my%20clip.y4m"))
         #expect(MediaDesk.describe(source: "mjpeg:/a/b%c.mjpeg@30") == ("b%c.mjpeg", "file:///a/b%25c.mjpeg"))

@@ -98,26 +98,39 @@ public struct CameraMemory: Sendable {
     /// control written back to its default is forgotten. The line saying why it could not, or nil.
     @discardableResult
     public func remember(_ writes: [ControlSetting], controls: [CameraControl], for identity: CameraIdentity) -> String? {
-        var (camera, _) = load(identity)
+        var (camera, kept) = loadForMerge(identity)
         for write in writes { camera.remember(write, of: controls.first { $0.id == write.id }) }
-        return save(camera, for: identity)
+        return save(camera, for: identity) ?? kept
     }
 
     /// Replaces the camera's remembered framing (nil: forgets it).
     @discardableResult
     public func remember(framing: RememberedFraming?, for identity: CameraIdentity) -> String? {
-        var (camera, _) = load(identity)
+        var (camera, kept) = loadForMerge(identity)
         camera.framing = framing
-        return save(camera, for: identity)
+        return save(camera, for: identity) ?? kept
     }
 
     /// Forgets control `id` of the camera, or all its controls when nil (`--reset`).
     @discardableResult
     public func forgetControl(_ id: UInt32?, for identity: CameraIdentity) -> String? {
-        var (camera, _) = load(identity)
+        var (camera, kept) = loadForMerge(identity)
         camera.forgetControl(id)
-        return save(camera, for: identity)
+        return save(camera, for: identity) ?? kept
     }
+
+    /// What a merge starts from. A file with lines not understood is about to be written without
+    /// them: it is kept beside as `IDENTITY.damaged` first, and the line saying so is returned.
+    private func loadForMerge(_ identity: CameraIdentity) -> (camera: RememberedCamera, kept: String?) {
+        let (camera, problem) = load(identity)
+        guard let problem else { return (camera, nil) }
+        let path = path(for: identity)
+        guard rename(path, path + Self.damagedSuffix) == 0 else { return (camera, problem) }
+        return (camera, problem + "; the file as it was is kept as \(path + Self.damagedSuffix)")
+    }
+
+    /// Added to the name of a damaged file kept aside.
+    static let damagedSuffix = ".damaged"
 
     private func warning(_ path: String, _ what: String) -> String { "pipcam: \(path) \(what)" }
 }

@@ -38,8 +38,7 @@ public final class ControlRestorer: Sendable {
 
     /// Restores the remembered controls of `identity` through `access`.
     public func restore(on access: any CameraControlAccess, identity: CameraIdentity) {
-        let (camera, warning) = memory.load(identity)
-        if let warning { once(identity, "file", warning) }
+        let camera = load(identity)
         guard !camera.controls.isEmpty else { return }
         let controls: [CameraControl]
         do {
@@ -63,6 +62,14 @@ public final class ControlRestorer: Sendable {
                 once(identity, CameraControl.hex(write.id), line(identity, write, error.description))
             }
         }
+    }
+
+    /// What is remembered of `identity`; a damaged file is said once for the life of the restorer,
+    /// whoever reads it first (the controls' restore, the framing of a camera switched to).
+    public func load(_ identity: CameraIdentity) -> RememberedCamera {
+        let (camera, warning) = memory.load(identity)
+        if let warning { once(identity, "file", warning) }
+        return camera
     }
 
     private func line(_ identity: CameraIdentity, _ setting: ControlSetting, _ reason: String) -> String {

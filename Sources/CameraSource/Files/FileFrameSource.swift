@@ -74,6 +74,8 @@ public class FileFrameSource: FrameSource {
     private var holdsAtEnd = false
     /// Held on its last frame at the end.
     private var ended = false
+    /// The truncated last frame was said.
+    private var truncationSaid = false
     /// The seeks asked for that this source has seen (carried out, or asked of a source before it).
     private var seeksSeen = 0
     private var finished = false
@@ -219,10 +221,10 @@ public class FileFrameSource: FrameSource {
                 ring.release(free)
                 // Looping, a cut-off last frame is the end like any other.
                 if clock.loops, clock.reachedEnd() == .restart, (try? go(to: 0, reader)) != nil {
-                    warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored")
+                    sayTruncated(truncated)
                     return .wait(deadline: now)
                 }
-                if !ended { warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored") }
+                sayTruncated(truncated)
                 if holdsAtEnd {
                     ended = true
                     return .wait(deadline: nil)
@@ -246,8 +248,17 @@ public class FileFrameSource: FrameSource {
             byteCount: frame.byteCount, colorimetry: frame.colorimetry, timestamp: .now(),
             sequence: nextSequence, bufferIndex: index)
         video.mediaFrame = wanted
+        video.seeksAnswered = seeksSeen
         nextSequence += 1
         return .frame(video)
+    }
+
+    /// The dropped last frame, said once for the file however often it is met again (a loop, a
+    /// seek to the end).
+    private func sayTruncated(_ truncated: TruncatedFrame) {
+        guard !truncationSaid else { return }
+        truncationSaid = true
+        warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored")
     }
 
     /// Reads the next frame, noting where it starts in the stream the first time it is read.

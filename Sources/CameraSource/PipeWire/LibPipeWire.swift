@@ -65,8 +65,15 @@ public final class LibPipeWire: PipeWireConnection {
         var info = pwshim_node_info()
         return (0..<pwshim_node_count(context)).compactMap { index in
             guard Int(pwshim_node_at(context, index, &info)) == PWSHIM_OK else { return nil }
+            // The snapshot's fields hold 255 bytes: a longer name or description is read whole
+            // from the node's properties, or `--source pipewire:NAME` could not find it.
+            func whole(_ key: String, _ cut: String) -> String {
+                guard cut.utf8.count >= Int(PWSHIM_STR) - 1, let full = pwshim_node_prop(context, info.id, key) else { return cut }
+                return String(cString: full)
+            }
             return PipeWireNode(
-                id: info.id, serial: info.serial, name: Self.string(&info.name), description: Self.string(&info.description),
+                id: info.id, serial: info.serial, name: whole("node.name", Self.string(&info.name)),
+                description: whole("node.description", Self.string(&info.description)),
                 nick: Self.string(&info.nick), mediaClass: Self.string(&info.media_class), deviceAPI: Self.string(&info.device_api),
                 devicePath: Self.string(&info.api_path), isPipcamShare: info.is_pipcam_share != 0)
         }

@@ -92,7 +92,16 @@ public final class PipeWireCamera: FrameSource {
             let ask = PipeWireCameras.streamRequest(target: chosen.name, for: request)
             try c.openStream(ask)
             asked = ask
-            try c.dispatch(for: name, until: "a format from \(chosen.name)") { _ in c.streamFormat != nil }
+            // Ended before any format while the node is still there: no format could be agreed
+            // (the link's own error may be lost with the stream); with the node gone, it went.
+            try c.dispatch(
+                for: name, until: "a format from \(chosen.name)",
+                unconnected: { [name] in
+                    c.nodes.contains { $0.id == chosen.id && $0.serial == chosen.serial }
+                        ? .badInput(thing: name, reason: "offers no format pipcam can show (its stream ended before a format was agreed)")
+                        : .interrupted(thing: name, .disconnected)
+                }
+            ) { _ in c.streamFormat != nil }
             adopt(c.streamFormat)
             // Paused while no thread owns the connection: no frame is handled in between.
             c.setActive(false)

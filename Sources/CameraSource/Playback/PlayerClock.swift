@@ -74,16 +74,21 @@ public struct PlayerClock: Sendable, Equatable {
         var frame: Int
         switch target {
         case .frame(let n): frame = n
-        case .seconds(let s): frame = Int((s * frameRate).rounded(.down))
-        case .relative(let s): frame = from + Int((s * frameRate).rounded())
+        // Any seconds, however far (a media player's Int64 microseconds, `seek +1e300`): out of
+        // range is the nearest end, not a trap or a wrapped frame.
+        case .seconds(let s): frame = Int(saturating: (s * frameRate).rounded(.down))
+        case .relative(let s): frame = from.addingSaturated(Int(saturating: (s * frameRate).rounded()))
         }
-        frame = max(0, frame)
-        if let frameCount { frame = min(frame, max(0, frameCount - 1)) }
+        frame = min(max(0, frame), frameCount.map { max(0, $0 - 1) } ?? Self.farthest)
         nextFrame = frame
         stillWanted = !isPlaying
         seekPending = true
         return frame
     }
+
+    /// The frame a seek goes to at most while the file's length is unknown: further than any file
+    /// holds (the source stops at its last frame), with room to count on from it.
+    static let farthest = Int(Int32.max)
 
     /// Seconds from the start to the frame shown.
     public var position: Double { Double(shownFrame ?? 0) / frameRate }

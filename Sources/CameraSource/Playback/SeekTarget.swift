@@ -10,7 +10,12 @@ public enum SeekTarget: Sendable, Equatable {
     /// `+10` / `-2.5` (relative seconds), `90` or `1:30` or `1:02:03` (from the start), `f120`
     /// (a frame); nil for anything else.
     public static func parse(_ text: String) -> SeekTarget? {
-        if text.hasPrefix("f"), let frame = Int(text.dropFirst()), frame >= 0 { return .frame(frame) }
+        if text.hasPrefix("f") {
+            let digits = text.dropFirst()
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            // More digits than an Int holds: past any file's end, so its last frame.
+            return .frame(Int(digits) ?? .max)
+        }
         if let sign = text.first, sign == "+" || sign == "-" {
             guard let amount = Double(text.dropFirst()), amount.isFinite, amount >= 0, !text.dropFirst().hasPrefix("+") else { return nil }
             return .relative(sign == "-" ? -amount : amount)

@@ -124,6 +124,9 @@ public final class FrameMailbox: Sendable {
     /// Pauses, plays or seeks a file (`PlaybackRequest`).
     public func notePlayback(_ change: (inout PlaybackRequest) -> Void) { noteRequest { change(&$0.playback) } }
 
+    /// The seeks asked of a file's playback so far (display side).
+    public var seeksAsked: Int { state.withLock { $0.requested.playback.seeks } }
+
     private func noteRequest(_ change: (inout SourceControls) -> Void) {
         state.withLock { s in
             change(&s.requested)

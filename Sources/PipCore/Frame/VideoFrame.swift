@@ -33,6 +33,9 @@ public struct VideoFrame: @unchecked Sendable {
     /// For a file, the number of the file's frame (from 0), which seeks and loops move; nil for
     /// live sources.
     public var mediaFrame: Int? = nil
+    /// For a file's frame: how many of the seeks asked of its playback it answers (it comes after
+    /// them), so that a `seek` can be answered once its frame shows.
+    public var seeksAnswered: Int? = nil
 
     public init(
         format: PixelFormat, width: Int, height: Int,

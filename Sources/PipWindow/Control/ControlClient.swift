@@ -67,7 +67,8 @@ public struct ControlClient {
     /// file's path absolute) and waits until it does or says why not (docs/BEHAVIOUR.md,
     /// "Switching the source").
     public func switchSource(to source: String) -> Outcome {
-        withInstance(orIfGone: notRunning()) { owner, requestor, selection in
+        if let refused = tooLong(Array(source.utf8)) { return refused }
+        return withInstance(orIfGone: notRunning()) { owner, requestor, selection in
             // ICCCM 2.2: a conversion's parameter is in its property before the request.
             display.setProperty(requestor, atom: display[._PIPCAM_REPLY], bytes: Array(source.utf8))
             display.convertSelection(selection, target: display[._PIPCAM_SWITCH], property: display[._PIPCAM_REPLY], requestor: requestor)
@@ -90,16 +91,24 @@ public struct ControlClient {
     public func camera(_ request: CameraRequest) -> Outcome { ask(display[._PIPCAM_CAMERA], request.encoded) }
 
     /// `pipcam play|pause|seek`: the instance's file playback.
-    public func playback(_ command: PlaybackCommand) -> Outcome { ask(display[._PIPCAM_PLAYBACK], command.encoded) }
+    public func playback(_ command: PlaybackCommand) -> Outcome {
+        ask(display[._PIPCAM_PLAYBACK], command.encoded, within: command.isSeek ? seekMilliseconds : replyMilliseconds)
+    }
+
+    /// How long `seek` waits: the instance answers once the frame sought shows, or gives up
+    /// waiting for it after `SeekWaits.patience`.
+    public var seekMilliseconds = 4000
 
     /// Sends `bytes` as the parameter of a conversion to `target`, answered at once with a
     /// `done` or `failed` reply.
-    private func ask(_ target: Atom, _ bytes: [UInt8]) -> Outcome {
-        withInstance(orIfGone: notRunning()) { owner, requestor, selection in
+    private func ask(_ target: Atom, _ bytes: [UInt8], within milliseconds: Int? = nil) -> Outcome {
+        let milliseconds = milliseconds ?? replyMilliseconds
+        if let refused = tooLong(bytes) { return refused }
+        return withInstance(orIfGone: notRunning()) { owner, requestor, selection in
             display.setProperty(requestor, atom: display[._PIPCAM_REPLY], bytes: bytes)
             display.convertSelection(selection, target: target, property: display[._PIPCAM_REPLY], requestor: requestor)
             display.flush()
-            switch waitForReply(target: target, requestor: requestor, owner: owner, selection: selection, within: replyMilliseconds) {
+            switch waitForReply(target: target, requestor: requestor, owner: owner, selection: selection, within: milliseconds) {
             case .answered(let bytes):
                 switch CameraReply(bytes) {
                 case .done(let text)?: return done(text.isEmpty ? nil : text)
@@ -107,7 +116,7 @@ public struct ControlClient {
                 case nil: return failed("the \(who) gave an answer pipcam does not know")
                 }
             case .failed(let outcome): return outcome
-            case .timedOut: return failed("no answer from the \(who) within \(seconds(replyMilliseconds))")
+            case .timedOut: return failed("no answer from the \(who) within \(seconds(milliseconds))")
             }
         }
     }
@@ -177,6 +186,14 @@ public struct ControlClient {
 
     private func notRunning() -> Outcome {
         Outcome(exitCode: 3, output: nil, error: "pipcam: no pipcam" + (name.map { " '\($0)'" } ?? "") + " is running on \(displayName)")
+    }
+
+    /// A request longer than the instance reads is bad input, said before anything is sent.
+    private func tooLong(_ bytes: [UInt8]) -> Outcome? {
+        guard bytes.count > ControlServer.requestLimit else { return nil }
+        return Outcome(
+            exitCode: 2, output: nil,
+            error: "pipcam: the request is \(bytes.count) bytes long; pipcam reads at most \(ControlServer.requestLimit) (a shorter path, or fewer settings at a time)")
     }
 
     private func done(_ output: String?) -> Outcome { Outcome(exitCode: 0, output: output, error: nil) }

@@ -18,8 +18,9 @@ public final class ControlServer {
     public var onSwitch: ((String, @escaping (SwitchReply) -> Void) -> Void)?
     /// Answers `pipcam controls|set` (the camera's controls); nil: refused.
     public var onCamera: ((CameraRequest) -> CameraReply)?
-    /// Carries out `pipcam play|pause|seek` (a file's playback); nil: refused.
-    public var onPlayback: ((PlaybackCommand) -> CameraReply)?
+    /// Carries out `pipcam play|pause|seek` (a file's playback) and replies when done (a seek, once
+    /// the frame sought shows); nil: refused.
+    public var onPlayback: ((PlaybackCommand, @escaping (CameraReply) -> Void) -> Void)?
     /// The current status, asked for each `status` request.
     public var status: () -> InstanceStatus?
     /// Whether another client holds the selection now (commands then reach that client).
@@ -140,9 +141,14 @@ public final class ControlServer {
         }
     }
 
+    /// The longest request (a `switch` source, `set`'s settings) read, in bytes.
+    public static let requestLimit = 4096
+
+    static let tooLong = "pipcam: the request is longer than \(requestLimit) bytes, the most pipcam reads"
+
     /// `pipcam switch`: the source's name is the request's parameter; the answer waits for the switch.
     private func startSwitch(_ request: SelectionRequest) {
-        guard let bytes = display.parameter(of: request), !bytes.isEmpty else {
+        guard let bytes = display.parameter(of: request, limit: Self.requestLimit), !bytes.isEmpty else {
             display.answer(request, text: nil, type: .none)
             return
         }
@@ -150,19 +156,29 @@ public final class ControlServer {
             display.answer(request, text: outcome.encoded, type: display[.UTF8_STRING])
             display.flush()
         }
+        guard bytes.count <= Self.requestLimit else { return reply(.failed(Self.tooLong)) }
         guard let onSwitch else { return reply(.failed("pipcam: the source is still starting; switch once it shows frames")) }
         onSwitch(String(decoding: bytes, as: UTF8.self), reply)
     }
 
     /// `pipcam controls|set` (`CameraRequest`) and `play|pause|seek` (`PlaybackCommand`): what is
-    /// asked is the parameter, `parse`d; `handler` answers at once.
-    private func answerAtOnce<Asked>(_ request: SelectionRequest, _ parse: ([UInt8]) -> Asked?, _ handler: ((Asked) -> CameraReply)?) {
-        guard let bytes = display.parameter(of: request), let asked = parse(bytes) else {
+    /// asked is the parameter, `parse`d; `handler` answers through the reply it is given, at once
+    /// or later (a seek, once its frame shows).
+    private func answerWithReply<Asked>(
+        _ request: SelectionRequest, _ parse: ([UInt8]) -> Asked?, _ handler: ((Asked, @escaping (CameraReply) -> Void) -> Void)?
+    ) {
+        let bytes = display.parameter(of: request, limit: Self.requestLimit)
+        let reply: (CameraReply) -> Void = { [display] outcome in
+            display.answer(request, text: outcome.encoded, type: display[.UTF8_STRING])
+            display.flush()
+        }
+        if let bytes, bytes.count > Self.requestLimit { return reply(.failed(Self.tooLong)) }
+        guard let bytes, let asked = parse(bytes) else {
             display.answer(request, text: nil, type: .none)
             return
         }
-        let reply = handler?(asked) ?? .failed("pipcam: the source is still starting; ask again once it shows frames")
-        display.answer(request, text: reply.encoded, type: display[.UTF8_STRING])
+        guard let handler else { return reply(.failed("pipcam: the source is still starting; ask again once it shows frames")) }
+        handler(asked, reply)
     }
 
     private func answer(_ request: SelectionRequest) {
@@ -179,9 +195,9 @@ public final class ControlServer {
         } else if current && target == display[._PIPCAM_SWITCH] {
             startSwitch(request)
         } else if current && target == display[._PIPCAM_CAMERA] {
-            answerAtOnce(request, CameraRequest.init, onCamera)
+            answerWithReply(request, CameraRequest.init, onCamera.map { answer in { asked, reply in reply(answer(asked)) } })
         } else if current && target == display[._PIPCAM_PLAYBACK] {
-            answerAtOnce(request, PlaybackCommand.init, onPlayback)
+            answerWithReply(request, PlaybackCommand.init, onPlayback)
         } else if current && (target == display[._PIPCAM_STATUS] || target == display[.UTF8_STRING]),
             let snapshot = status()
         {

@@ -1,6 +1,7 @@
 /// What `pipcam play|pause|seek` (and the play/pause key, the window's controls, a media player)
 /// ask of a file's playback: sent as the parameter of a `_PIPCAM_PLAYBACK` conversion, answered
-/// at once with a `CameraReply` (`done` or the one line saying why not).
+/// with a `CameraReply` (`done` or the one line saying why not): at once, or for a seek once the
+/// frame sought shows.
 public enum PlaybackCommand: Sendable, Equatable {
     case play
     case pause
@@ -8,6 +9,12 @@ public enum PlaybackCommand: Sendable, Equatable {
     case toggle
     /// To a `SeekTarget` in its text form: `+10`, `-5`, `90`, `1:30`, `f120`.
     case seek(String)
+
+    /// A seek, which is answered once its frame shows.
+    public var isSeek: Bool {
+        if case .seek = self { return true }
+        return false
+    }
 
     /// The bytes sent: the word, then the seek's target on a line of its own.
     public var encoded: [UInt8] {

@@ -104,20 +104,22 @@ extension XDisplay {
         return Array(UnsafeBufferPointer(start: data, count: Int(count)))
     }
 
-    /// The parameter a requestor put in its property for a conversion (ICCCM 2.2), as bytes; nil
-    /// when absent, not 8-bit, or the requestor is gone. Not deleted: the answer replaces it.
-    public func parameter(of request: SelectionRequest) -> [UInt8]? {
+    /// The parameter a requestor put in its property for a conversion (ICCCM 2.2), as bytes, at
+    /// most `limit + 1` of them; nil when absent, not 8-bit, or the requestor is gone. Not
+    /// deleted: the answer replaces it.
+    public func parameter(of request: SelectionRequest, limit: Int) -> [UInt8]? {
         guard request.property != .none else { return nil }
         var type: UInt = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let (status, error) = withErrorTrap {
             XGetWindowProperty(
-                raw, request.requestor.rawValue, request.property.rawValue, 0, 1024, 0, UInt(AnyPropertyType), &type, &format,
+                raw, request.requestor.rawValue, request.property.rawValue, 0, (limit + 4) / 4, 0, UInt(AnyPropertyType), &type, &format,
                 &count, &after, &data)
         }
         defer { if let data { XFree(data) } }
-        guard error == nil, status == Success, type != 0, format == 8, after == 0, let data else { return nil }
-        return Array(UnsafeBufferPointer(start: data, count: Int(count)))
+        guard error == nil, status == Success, type != 0, format == 8, let data else { return nil }
+        // Longer than `limit`: the first `limit + 1` bytes, which the caller tells from a request.
+        return Array(UnsafeBufferPointer(start: data, count: min(Int(count), limit + 1)))
     }
 
     /// Sets an 8-bit text property named by an interned atom (a conversion's parameter).

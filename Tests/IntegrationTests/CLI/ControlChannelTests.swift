@@ -90,6 +90,20 @@ import Testing
         #expect(r.stderrText.dropFirst("pipcam: ".count).first?.isUppercase == false, "\(r)")
     }
 
+    /// A request longer than the instance reads is said to be too long, before it is sent.
+    @Test func overlongRequestsAreSaidToBeTooLong() throws {
+        let x = try XServer()
+        _ = try x.startPipcam(["--source", "test"])
+        try waitUntil("pipcam answers", timeout: .seconds(5)) { try x.runPipcam(["status"]).succeeded }
+        let long = String(repeating: "a", count: 5000)
+        for arguments in [["switch", "y4m:/\(long).y4m"], ["set", "brightness=\(long)"]] {
+            let r = try x.runPipcam(arguments)
+            #expect(r.exitCode == 2 && r.stderrText.hasPrefix("pipcam: the request is ") && r.stderrText.contains("pipcam reads at most 4096"), "\(r)")
+            #expect(r.stderrText.filter { $0 == "\n" }.count == 1, "\(r)")
+        }
+        #expect(try x.runPipcam(["status"]).succeeded, "the instance is untouched")
+    }
+
     /// The main command's options given to a control command are refused, not ignored: the
     /// running pipcam is not toggled by `pipcam toggle --pip`.
     @Test func controlCommandsRefuseTheMainCommandsOptions() throws {

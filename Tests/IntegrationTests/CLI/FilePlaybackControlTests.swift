@@ -42,14 +42,16 @@ struct FilePlaybackControlTests {
         let held = Self.shown(x)
         Thread.sleep(forTimeInterval: 0.5)
         #expect(Self.shown(x) == held, "frames shown while paused")
-        // Paused, a seek shows the frame sought and stays paused.
+        // Paused, a seek shows the frame sought and stays paused; it returns once that frame shows,
+        // so a status right after it already says so.
         let seek = try x.runPipcam(["seek", "f120"])
         #expect(seek.succeeded, "\(seek)")
-        try waitUntil("frame 120 in status", timeout: .seconds(5)) { Self.playback(x)["frame"] as? Int == 120 }
+        #expect(Self.playback(x)["frame"] as? Int == 120, "status right after seek: \(Self.playback(x))")
         try Self.waitForFrame(120, in: window, x)
         #expect(Self.playback(x)["playing"] as? Bool == false && (Self.playback(x)["position"] as? NSNumber)?.doubleValue == 4)
         // Relative, from the frame shown: 2 s back is frame 60.
         #expect(try x.runPipcam(["seek", "-2"]).succeeded)
+        #expect(Self.playback(x)["frame"] as? Int == 60, "status right after seek: \(Self.playback(x))")
         try Self.waitForFrame(60, in: window, x)
         #expect(try x.runPipcam(["play"]).succeeded)
         try waitUntil("frames again", timeout: .seconds(5)) { Self.shown(x) >= held + 10 && (Self.playback(x)["frame"] as? Int ?? 0) > 60 }

@@ -50,6 +50,41 @@ struct MediaPlayerBusTests {
         #expect(try pipcam.wait(timeout: .seconds(10)).succeeded)
     }
 
+    /// Any client on the bus may send any Int64 or a wrong type: the extremes seek to an end of
+    /// the file, a wrong type is an InvalidArgs error, and pipcam stays up throughout.
+    @Test func extremeAndWrongArgumentsAreClampedOrRefused() throws {
+        let x = try makeServer()
+        let bus = try Self.bus(on: x)
+        let clip = try FilePlaybackControlTests.clip(frames: 300)
+        let (pipcam, _) = try x.startPip(["--source", "y4m:\(clip)", "--size", "320x180"], extraEnvironment: bus)
+        try waitUntil("pipcam on the bus", timeout: .seconds(10)) { try Self.playerctl(x, bus, ["-l"]).split(separator: "\n").contains("pipcam") }
+        _ = try Self.playerctl(x, bus, ["-p", "pipcam", "pause"])
+        try waitUntil("paused", timeout: .seconds(5)) { Self.playback(x)["playing"] as? Bool == false }
+        func call(_ member: String, _ arguments: [String]) throws -> ProcessResult {
+            try IntegrationTests.run(
+                ["dbus-send", "--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.pipcam", "/org/mpris/MediaPlayer2",
+                 "org.mpris.MediaPlayer2.Player.\(member)"] + arguments,
+                environment: x.environment.merging(bus) { $1 }, timeout: .seconds(10))
+        }
+        let track = "objpath:/io/github/pipcam/track/0"
+        let cases: [(String, [String], Int)] = [
+            ("Seek", ["int64:9223372036854775807"], 299), ("Seek", ["int64:-9223372036854775808"], 0),
+            ("SetPosition", [track, "int64:9223372036854775807"], 299), ("SetPosition", [track, "int64:-9223372036854775808"], 0),
+            ("Seek", ["int64:9223372036854775806"], 299), ("SetPosition", [track, "int64:4000000"], 120),
+        ]
+        for (member, arguments, frame) in cases {
+            let result = try call(member, arguments)
+            #expect(result.succeeded, "\(member) \(arguments): \(result)")
+            try waitUntil("\(member) \(arguments) at frame \(frame)", timeout: .seconds(5)) { Self.playback(x)["frame"] as? Int == frame }
+        }
+        for (member, arguments) in [("Seek", ["string:far"]), ("Seek", [String]()), ("SetPosition", ["int64:5"]), ("SetPosition", [track, "double:1.5"])] {
+            let result = try call(member, arguments)
+            #expect(!result.succeeded && result.stderrText.contains("InvalidArgs"), "\(member) \(arguments): \(result)")
+        }
+        #expect(Self.playback(x)["frame"] as? Int == 120, "refused calls moved nothing")
+        #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "\(pipcam.stderrText)")
+    }
+
     /// A camera (here the test pattern) is no media player: nothing on the bus.
     @Test func aLiveSourceIsNoPlayer() throws {
         let x = try makeServer()

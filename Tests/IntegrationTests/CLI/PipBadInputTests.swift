@@ -6,7 +6,7 @@ import Testing
 enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case noDisplay, unknownSource, missingFile, badY4MHeader, truncatedY4M, mjpegNotJPEG,
         unknownRawFormat, badSize, sizeOutOfRange, negativeSize, badRotate, badCorner, rotateOutOfRange, negativeRotate, negativeFrames, newlineInPath, tinyRate,
-        shareNotLoopback, shareMissingDevice, badShareSize, badAutoPip, badShape, badHotkey, badWid
+        shareNotLoopback, shareMissingDevice, badShareSize, badAutoPip, badShape, badHotkey, badWid, negativePan
 
     var testDescription: String { rawValue }
 
@@ -55,6 +55,7 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .badShape: return ["--pip", "--source", "test", "--shape", "oval"]
         case .badHotkey: return ["--pip", "--source", "test", "--hotkey", "super+"]
         case .badWid: return ["--source", "test", "--wid", "0xZZ"]
+        case .negativePan: return ["--pip", "--source", "test", "--pan", "-0.1,0.5"]
         }
     }
 
@@ -85,6 +86,7 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .badShape: "--shape: unknown shape 'oval'"
         case .badHotkey: "--hotkey: bad key 'super+'"
         case .badWid: "--wid: '0xZZ' is not a window id"
+        case .negativePan: "--pan: '-0.1,0.5' is not X,Y with each from 0 to 1"
         }
     }
 }

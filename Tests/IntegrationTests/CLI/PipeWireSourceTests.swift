@@ -101,6 +101,33 @@ struct PipeWireSourceTests {
         #expect(result.stderrText.contains("pipewire:nope: no such PipeWire node; camera nodes: cam (Test_cam)"), "\(result.stderrText)")
     }
 
+    /// A node in a format pipcam cannot show is bad input every time, however the link's failure
+    /// and the stream's end race (they came in either order, and the end alone said "disconnected").
+    @Test func aNodeInAnUnreadableFormatIsBadInputEveryTime() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        try pw.publishCamera("uyvy", format: "UYVY", size: (320, 180))
+        for run in 1...6 {
+            let result = try IntegrationTests.run(
+                [Pipcam.binaryPath(), "--source", "pipewire:uyvy", "--pip"], environment: x.environment.merging(pw.environment) { $1 }, timeout: .seconds(20))
+            #expect(result.exitCode == 2 && result.stderrText.hasPrefix("pipcam: pipewire:uyvy: offers no format pipcam can show")
+                && result.stderrText.filter { $0 == "\n" }.count == 1, "run \(run): \(result)")
+        }
+    }
+
+    /// A node's name of any length is listed whole, and found by it.
+    @Test func aLongNodeNameIsListedWholeAndFound() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        let name = "cam-" + String(repeating: "long", count: 80)
+        try pw.publishCamera(name, size: (320, 180))
+        let listed = try IntegrationTests.run(
+            [Pipcam.binaryPath(), "--list-cameras"], environment: x.environment.merging(pw.environment) { $1 }, timeout: .seconds(15))
+        #expect(listed.stdoutText.contains("pipewire:\(name): Test_\(name) (through PipeWire)\n"), "\(listed)")
+        let pipcam = try x.startPipcam(["--source", "pipewire:\(name)", "--pip", "--size", "320x180"], extraEnvironment: pw.environment)
+        try waitUntil("frames from the long-named node (\(pipcam.stderrText))", timeout: .seconds(15)) { shown(x) >= 5 }
+    }
+
     /// Without `--source`, a camera node of the user's daemon is taken through PipeWire (no program
     /// reading it through PipeWire is locked out), and `--list-cameras` names the route.
     @Test func withoutSourceTheDaemonsCameraIsTakenAndListed() throws {
