@@ -62,6 +62,7 @@ int pwshim__load(char *err, int errlen);
 
 #define EVQ 256
 #define MAXBUF 64
+#define MAXBUFBYTES (256 * 1024 * 1024)
 
 struct node {
 	struct node *next;

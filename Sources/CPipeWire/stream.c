@@ -55,13 +55,16 @@ static void send_buffer_params(pwshim_stream *s)
 
 	/* A whole frame per buffer: raw frames their exact size, a JPEG at most a byte a pixel (a
 	 * producer that sizes buffers by the first JPEG overflows them with a larger one later). */
-	int32_t size = s->fmt.format == PWSHIM_FMT_MJPG
-		? SPA_MAX(s->fmt.width * s->fmt.height, 65536) : s->fmt.stride * s->fmt.height;
+	/* In 64 bits: the size agreed comes from the daemon. At most 256 MiB a buffer (a 8192x8192
+	 * frame of 4 bytes a pixel), which the copies pipcam makes of one are sized by. */
+	int64_t want = s->fmt.format == PWSHIM_FMT_MJPG
+		? SPA_MAX((int64_t)s->fmt.width * s->fmt.height, 65536) : (int64_t)s->fmt.stride * s->fmt.height;
+	int32_t size = (int32_t)SPA_CLAMP(want, 1, MAXBUFBYTES);
 
 	params[0] = spa_pod_builder_add_object(&b,
 		SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
 		SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(s->buffers_pref, 2, MAXBUF),
-		SPA_PARAM_BUFFERS_size, SPA_POD_CHOICE_RANGE_Int(size, size, INT32_MAX),
+		SPA_PARAM_BUFFERS_size, SPA_POD_CHOICE_RANGE_Int(size, size, MAXBUFBYTES),
 		SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(types));
 	params[1] = spa_pod_builder_add_object(&b,
 		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
@@ -463,8 +466,9 @@ int pwshim_stream_dequeue(pwshim_stream *s, int latest, pwshim_frame *out)
 	d = &sb->datas[0];
 	off = d->chunk->offset;
 	size = d->chunk->size;
-	if (d->maxsize && off > d->maxsize) off = 0;	/* defensive */
-	if (d->maxsize && size > d->maxsize - off) size = d->maxsize - off;
+	/* The chunk is the producer's to write: never past the buffer's memory (none when maxsize is 0). */
+	if (off > d->maxsize) off = 0;
+	if (size > d->maxsize - off) size = d->maxsize - off;
 	out->data = d->data ? (const uint8_t *)d->data + off : NULL;
 	out->size = size;
 	out->offset = off;

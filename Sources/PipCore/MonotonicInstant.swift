@@ -14,8 +14,12 @@ public struct MonotonicInstant: Sendable, Comparable, Hashable, CustomStringConv
         return MonotonicInstant(nanoseconds: UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec))
     }
 
+    /// A time a driver or a file gives: out of range (negative, or past what Int64 nanoseconds
+    /// hold, some 292 years) is clamped, never a trap.
     public init(seconds: Int, microseconds: Int) {
-        nanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(microseconds) * 1_000
+        let (whole, wholeOver) = Int64(clamping: max(0, seconds)).multipliedReportingOverflow(by: 1_000_000_000)
+        let (part, partOver) = Int64(clamping: max(0, microseconds)).multipliedReportingOverflow(by: 1_000)
+        nanoseconds = wholeOver || partOver ? UInt64(Int64.max) : UInt64(whole.addingSaturated(part))
     }
 
     public static func < (a: MonotonicInstant, b: MonotonicInstant) -> Bool { a.nanoseconds < b.nanoseconds }

@@ -1,4 +1,5 @@
 import CameraSource
+import PipCore
 
 /// The keys that step the common camera controls in the windows, in pairs like mpv's picture keys:
 /// `1`/`2` brightness, `3`/`4` exposure, `5`/`6` focus, `7`/`8` white balance, `9`/`0` the
@@ -25,12 +26,16 @@ enum ControlKeys {
     /// `control`'s value one key step from `value` in `direction`: a twentieth of its range,
     /// whole steps of the control, within its range.
     static func stepped(_ control: CameraControl, from value: Int64, direction: Int64) -> Int64 {
-        let step = max(1, control.step)
-        let span = max(0, control.maximum - control.minimum)
-        let stride = max(step, (span / stepsPerRange + step / 2) / step * step)
-        let target = min(max(value + direction * stride, control.minimum), control.maximum)
+        // A driver may give any 64-bit range, step and value: differences are taken unsigned and
+        // sums saturate, so the result is the same as plain arithmetic wherever that fits.
+        let low = control.minimum, high = max(control.minimum, control.maximum)
+        let step = UInt64(max(1, control.step))
+        let span = UInt64(bitPattern: high &- low)
+        let stride = Int64(clamping: max(step, (span / UInt64(stepsPerRange) + step / 2) / step * step))
+        let target = min(max(value.addingSaturated(direction > 0 ? stride : -stride), low), high)
         // Back onto the control's grid of steps from its minimum.
-        let onGrid = control.minimum + (target - control.minimum) / step * step
-        return direction > 0 && onGrid < target && onGrid + step <= control.maximum ? onGrid + step : onGrid
+        let onGrid = low &+ Int64(bitPattern: UInt64(bitPattern: target &- low) / step * step)
+        let (up, past) = onGrid.addingReportingOverflow(Int64(clamping: step))
+        return direction > 0 && onGrid < target && !past && up <= high ? up : onGrid
     }
 }

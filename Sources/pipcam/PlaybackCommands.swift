@@ -31,7 +31,7 @@ struct SeekCommand: ControlSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "seek",
         abstract: "Move the file the running pipcam shows: +S or -S seconds from the frame shown, S or M:SS from the start, fN to frame N.",
-        discussion: "Paused, the frame sought is shown and playback stays paused. A pipe or standard input cannot seek.")
+        discussion: "Paused, the frame sought is shown and playback stays paused. Returns once the frame sought is shown. A pipe or standard input cannot seek.")
     // Unrecognized arguments: `-5` is a seek, not an option.
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+10, -5, 90, 1:30 or f120.", valueName: "where"))
     var positions: [String] = []

@@ -69,7 +69,7 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
         producerSequence += 1
         filled.append(PipeWireBuffer(
             base: handle, byteCount: byteCount, stride: 0, sequence: producerSequence,
-            timestamp: MonotonicInstant(nanoseconds: 5_000_000_000 + producerSequence), handle: handle,
+            timestamp: MonotonicInstant(nanoseconds: 5_000_000_000 &+ producerSequence), handle: handle,
             ownBase: sharedMemory ? UnsafeRawPointer(handle) : nil, ownMemory: sharedMemory ? handle : nil, redelivered: true,
             stream: streams))
     }
@@ -83,7 +83,7 @@ final class FakePipeWire: PipeWireConnection, @unchecked Sendable {
         producerSequence = sequence ?? producerSequence + 1
         filled.append(PipeWireBuffer(
             base: block, byteCount: byteCount, stride: stride, sequence: producerSequence,
-            timestamp: MonotonicInstant(nanoseconds: 5_000_000_000 + producerSequence), skipped: skipped, handle: block,
+            timestamp: MonotonicInstant(nanoseconds: 5_000_000_000 &+ producerSequence), skipped: skipped, handle: block,
             ownBase: sharedMemory ? UnsafeRawPointer(block) : nil, ownMemory: sharedMemory ? block : nil, stream: streams))
     }
 

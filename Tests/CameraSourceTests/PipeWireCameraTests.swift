@@ -69,6 +69,24 @@ import PipCore
         #expect(again.plane0.base.load(as: UInt8.self) == 4)
     }
 
+    /// What the producer writes in shared memory is its own: a sequence that jumps to the end of
+    /// the numbers and wraps, or a stride the buffer cannot hold, is never a trap or a read past it.
+    @Test func aHostileProducersNumbersAreTakenSafely() throws {
+        let fake = FakePipeWire(nodes: [cam], formatOnOpen: yuyv)
+        let (camera, _) = try started(fake)
+        _ = try camera.nextFrame(now: t0)
+        for producer in [UInt64(1), .max, 3] {
+            fake.fill(byteCount: 16, value: 1, sequence: producer)
+            let frame = try #require(expectFrame(try camera.nextFrame(now: t0)), "sequence \(producer)")
+            camera.recycle(bufferIndex: frame.bufferIndex)
+        }
+        // 16 bytes with a stride of 1000: two rows need 1008.
+        fake.fill(byteCount: 16, value: 2, stride: 1000, sequence: 4)
+        #expect(try camera.nextFrame(now: t0).waitDeadline == .some(nil), "not shown")
+        fake.fill(byteCount: 16, value: 3, stride: 8, sequence: 5)
+        #expect(try expectFrame(try camera.nextFrame(now: t0)) != nil, "the next whole frame shows")
+    }
+
     /// A camera whose daemon hands out shared memory, its connection taken over by this thread.
     private func lending(_ format: PipeWireStreamFormat? = nil) throws -> (FakePipeWire, PipeWireCamera) {
         let fake = FakePipeWire(nodes: [cam], formatOnOpen: format ?? yuyv)

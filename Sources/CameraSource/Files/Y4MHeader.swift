@@ -47,6 +47,10 @@ struct Y4MHeader: Equatable {
                     n == 0 || d > 0
                 else { throw .bad(at: position, expected: "'F<num>:<den>'") }
                 fps = n > 0 ? Double(n) / Double(d) : nil
+                // As raw and MJPEG files: 31 years a frame, or a billion a second, is no video.
+                if let fps, !(0.01...1000).contains(fps) {
+                    throw .bad(at: position, expected: "a frame rate from 0.01 to 1000 ('F\(n):\(d)' is \(fps))")
+                }
             case UInt8(ascii: "C"):
                 let tag = String(decoding: value, as: UTF8.self)
                 guard let match = colourSpaces.first(where: { $0.tag == tag }) else {

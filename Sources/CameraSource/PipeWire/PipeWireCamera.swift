@@ -205,7 +205,8 @@ public final class PipeWireCamera: FrameSource {
         let producer = buffer.sequence
         let step = lastProducerSequence.map { producer > $0 ? producer - $0 : 1 } ?? 1
         lastProducerSequence = producer
-        sequence += max(1, step) + UInt64(buffer.skipped)
+        // The producer's numbers are its own (in shared memory): any jump, wrapping past the end.
+        sequence &+= max(1, step) &+ UInt64(buffer.skipped)
         guard let layout, !buffer.corrupted, sequence % (1 << UInt64(min(throttle, 6))) == 0,
             buffer.byteCount >= (layout.minimumBytes ?? 1)
         else { return nil }
@@ -215,6 +216,8 @@ public final class PipeWireCamera: FrameSource {
                 pixelFormat: layout.pixelFormat, width: layout.width, height: layout.height, bytesPerLine: stride,
                 colorimetry: layout.colorimetry)
             : layout
+        // The producer's stride may need more bytes than the buffer holds: not shown, never read past.
+        guard buffer.byteCount >= (frameLayout.minimumBytes ?? 1) else { return nil }
         return (frameLayout, min(buffer.byteCount, frameLayout.minimumBytes ?? buffer.byteCount))
     }
 

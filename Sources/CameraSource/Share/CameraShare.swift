@@ -142,7 +142,7 @@ public final class CameraShare: @unchecked Sendable {
         guard sent else { return }
         counters.written.add(1, ordering: .relaxed)
         if placeholder { counters.placeholders.add(1, ordering: .relaxed) }
-        if let capturedAt { latencies.record(Int64(clock().nanoseconds) - Int64(capturedAt.nanoseconds)) }
+        if let capturedAt { latencies.record(Int64(clamping: clock().nanoseconds) - Int64(clamping: capturedAt.nanoseconds)) }
     }
 
     /// A frame the JPEG thread could not decode.

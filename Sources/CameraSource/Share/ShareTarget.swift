@@ -159,7 +159,8 @@ public struct ShareTarget {
             throw .runtime(thing: path, reason: "in use at \(set.fourcc) \(set.width)x\(set.height) by another process (close the programs that have it open)")
         }
         if let frameRate, frameRate >= 1 {
-            device.setOutputFrameInterval(V4L2Fraction(1000, UInt32((frameRate * 1000).rounded())))
+            // A file's header or a driver may give any rate: none faster than a camera's.
+            device.setOutputFrameInterval(V4L2Fraction(1000, UInt32((min(frameRate, 240) * 1000).rounded())))
         }
     }
 }

@@ -157,7 +157,9 @@ enum V4L2ControlCalls {
     private static func menu(_ fd: Int32, _ control: CameraControl) throws(V4L2Error) -> [CameraControl.MenuItem] {
         guard control.minimum >= 0, control.maximum >= control.minimum else { return [] }
         var items: [CameraControl.MenuItem] = []
-        let last = min(control.maximum, control.minimum + menuLimit - 1, Int64(UInt32.max))
+        // A driver's range may be anywhere in 64 bits; menu indices are 32-bit.
+        let last = min(control.maximum, control.minimum.addingSaturated(menuLimit - 1), Int64(UInt32.max))
+        guard last >= control.minimum else { return [] }
         for index in control.minimum...last {
             var item = v4l2_querymenu()
             item.id = control.id

@@ -191,12 +191,14 @@ public final class LibV4L2Device: V4L2Device {
         var b = V4L2Calls.buffer(index: 0, type: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
         let code = ioctl(CV4L2_VIDIOC_DQBUF, &b)
         if code != 0 { throw V4L2DequeueError(errno: code) }
-        let stamp = MonotonicInstant(
-            seconds: max(0, Int(b.timestamp.tv_sec)), microseconds: max(0, Int(b.timestamp.tv_usec)))
+        let stamp = MonotonicInstant(seconds: Int(b.timestamp.tv_sec), microseconds: Int(b.timestamp.tv_usec))
+        // A loopback device passes on whatever its writer stamped: a time no clock gives is no
+        // capture time.
+        let plausible = (0...Int(UInt32.max)).contains(Int(b.timestamp.tv_sec)) && (0..<1_000_000).contains(Int(b.timestamp.tv_usec))
         return V4L2DequeuedBuffer(
             index: Int(b.index), bytesUsed: Int(b.bytesused),
             hasError: b.flags & CV4L2_BUF_FLAG_ERROR != 0,
-            hasMonotonicTimestamp: b.flags & CV4L2_BUF_FLAG_TIMESTAMP_MASK == CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC,
+            hasMonotonicTimestamp: plausible && b.flags & CV4L2_BUF_FLAG_TIMESTAMP_MASK == CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC,
             timestamp: stamp, sequence: b.sequence)
     }
 

@@ -237,7 +237,9 @@ public final class V4L2Camera: FrameSource {
             }
         }
         if isLoopback {
-            let length = buffers.map(\.length).max() ?? 0
+            // The driver's buffers may be any size: a copy needs a frame's bytes (a JPEG's at most).
+            let frameBytes = max(layout?.minimumBytes ?? 0, layout?.pixelFormat == .mjpeg ? FrameLimits.maxJPEGBytes : 0)
+            let length = min(buffers.map(\.length).max() ?? 0, frameBytes > 0 ? frameBytes : .max)
             loopbackCopies = (0..<Self.loopbackCopyCount).map { _ in (.allocate(byteCount: length, alignment: 64), length, false) }
         }
         for index in 0..<count {

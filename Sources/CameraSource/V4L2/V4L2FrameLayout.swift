@@ -14,7 +14,9 @@ public struct V4L2FrameLayout: Sendable, Equatable {
 
     /// The layout of `format`, or nil when pipcam cannot show that format.
     public init?(format: V4L2PixFormat) {
-        guard let pixelFormat = format.fourcc.pixelFormat else { return nil }
+        // A driver's answer is outside input: a size past pipcam's limits is no format it shows.
+        guard let pixelFormat = format.fourcc.pixelFormat, FrameLimits.problem(width: format.width, height: format.height) == nil
+        else { return nil }
         self.init(
             pixelFormat: pixelFormat, width: format.width, height: format.height, bytesPerLine: format.bytesPerLine,
             colorimetry: Self.colorimetry(of: format, pixelFormat: pixelFormat))

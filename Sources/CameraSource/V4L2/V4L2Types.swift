@@ -123,7 +123,11 @@ public struct V4L2Size: Hashable, Sendable, CustomStringConvertible {
         self.width = width
         self.height = height
     }
-    public var area: Int { width * height }
+    /// Width times height (a driver's sizes may be anything: saturated, not a trap).
+    public var area: Int {
+        let (product, over) = width.multipliedReportingOverflow(by: height)
+        return over ? .max : product
+    }
     public var description: String { "\(width)x\(height)" }
 }
 

@@ -39,8 +39,9 @@ public struct FrameStats {
     /// A frame was taken for display: sequence gaps are frames dropped on the way.
     public mutating func noteTaken(sequence: UInt64) {
         // A source that restarted its numbering (or jumped absurdly) is not a billion dropped frames.
-        if let last = lastSequence, sequence > last &+ 1, sequence - last < 1 << 20 {
-            if restarting { unseen += Int(sequence - last - 1) } else { dropped += Int(sequence - last - 1) }
+        // A source's numbers may be anything (a producer's own): the gap is taken without a trap.
+        if let last = lastSequence, sequence > last, case let gap = sequence &- last, gap > 1, gap < 1 << 20 {
+            if restarting { unseen += Int(gap - 1) } else { dropped += Int(gap - 1) }
         }
         restarting = false
         lastSequence = sequence

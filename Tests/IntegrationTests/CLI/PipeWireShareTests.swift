@@ -82,6 +82,49 @@ struct PipeWireShareTests {
         #expect(try nodeProperties(x, pw, named: "pipcam") == nil)
     }
 
+    /// A call app's camera must start every time: readers linking and unlinking 100 times (some
+    /// two at once, some to a node the session manager suspended meanwhile) each get the node's
+    /// one format once, the same every time, and the node never offers another.
+    @Test(.timeLimit(.minutes(4))) func theNodesFormatIsOneAndStableAcrossAHundredLinks() throws {
+        let x = try makeServer()
+        let pw = try PrivatePipeWire(on: x)
+        let pipcam = try x.startPipcam(["--source", "test", "--share", "pipewire"], extraEnvironment: pw.environment)
+        try waitUntil("the node (stderr: \(pipcam.stderrText))", timeout: .seconds(15)) { share(x)["node_id"] is Int }
+        let node = try #require(share(x)["node_id"] as? Int)
+        let offered = try enumFormat(x, node)
+        // `-v` prints the caps each time the source's pad gets a format: once per link.
+        let read = ["gst-launch-1.0", "-v", "pipewiresrc", "target-object=pipcam", "num-buffers=2", "!", "video/x-raw", "!", "fakesink"]
+        var formats: [String: Int] = [:]
+        func formatsSeen(_ output: String) -> [String] {
+            output.split(separator: "\n").filter { $0.contains("GstPipeWireSrc:pipewiresrc0.GstPad:src: caps = ") }
+                .map { String($0.split(separator: "caps = ", maxSplits: 1).last ?? "") }
+        }
+        for link in 1...100 {
+            // Every 40th link after a pause longer than WirePlumber's 5 s: to a suspended node.
+            if link % 40 == 0 { Thread.sleep(forTimeInterval: 6) }
+            let second = link % 10 == 0 ? try x.start(read, extraEnvironment: pw.environment) : nil
+            let reader = try IntegrationTests.run(read, environment: x.environment.merging(pw.environment) { $1 }, timeout: .seconds(20))
+            #expect(reader.succeeded, "link \(link): \(reader)")
+            let seen = formatsSeen(reader.stdoutText)
+            #expect(seen.count == 1, "link \(link): the format came \(seen.count) times: \(seen)")
+            for format in seen { formats[format, default: 0] += 1 }
+            if let second {
+                let both = try second.wait(timeout: .seconds(20))
+                #expect(both.succeeded && formatsSeen(both.stdoutText).count == 1, "link \(link), the second reader: \(both)")
+            }
+        }
+        #expect(formats.count == 1, "formats the readers got: \(formats)")
+        #expect(try enumFormat(x, node) == offered, "the node's offer changed")
+        #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "\(pipcam.stderrText)")
+    }
+
+    /// The formats node `id` offers, as `pw-cli enum-params` prints them.
+    private func enumFormat(_ x: XServer, _ id: Int) throws -> String {
+        let listed = try x.run(["pw-cli", "enum-params", String(id), "EnumFormat"], timeout: .seconds(10))
+        #expect(listed.succeeded && listed.stdoutText.contains("Object"), "\(listed)")
+        return listed.stdoutText
+    }
+
     /// While the camera is away (its node gone) the readers get dark placeholders at the camera's
     /// rate, and the camera again once it is back.
     @Test func aCameraThatGoesIsReplacedByPlaceholdersUntilItIsBack() throws {
