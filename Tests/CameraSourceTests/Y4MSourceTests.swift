@@ -111,6 +111,11 @@ func y4m(_ header: String, frames: [[UInt8]], frameParams: String = "") -> [UInt
         #expect(startError(Array("YUV4MPEG2 W2 H-1\n".utf8)) == "clip.y4m: bad header at byte 13: expected 'H<height>'")
         #expect(startError(Array("YUV4MPEG2 W2 H2 F30\n".utf8)) == "clip.y4m: bad header at byte 16: expected 'F<num>:<den>'")
         #expect(startError(Array("YUV4MPEG2 W2 H2 F30:0\n".utf8)) == "clip.y4m: bad header at byte 16: expected 'F<num>:<den>'")
+        // A rate no video has: as for raw and MJPEG files, 0.01 to 1000 frames a second.
+        #expect(
+            startError(Array("YUV4MPEG2 W2 H2 F999999999:1\n".utf8))
+                == "clip.y4m: bad header at byte 16: expected a frame rate from 0.01 to 1000 ('F999999999:1' is 999999999.0)")
+        #expect(startError(Array("YUV4MPEG2 W2 H2 F1:999999999\n".utf8))?.hasPrefix("clip.y4m: bad header at byte 16: expected a frame rate from 0.01 to 1000") == true)
         #expect(
             startError(Array("YUV4MPEG2 W2 H2 C420p10\n".utf8))
                 == "clip.y4m: unsupported colour space 'C420p10' (expected C420jpeg, C420paldv, C420, C420mpeg2, C422, C444 or Cmono)")

@@ -19,6 +19,14 @@ import PipCore
         #expect(stats.dropped == 6 && stats.corrupt == 1)
     }
 
+    /// A source's numbers are its own: one that wraps past the end of UInt64, or jumps anywhere,
+    /// is counted without a trap (and a jump is no billion dropped frames).
+    @Test func numbersAtTheEndOfTheRangeAreNoTrap() {
+        var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
+        for s: UInt64 in [.max - 3, .max, 2, 5, .max, 0] { stats.noteTaken(sequence: s) }
+        #expect(stats.dropped == 2 + 2)
+    }
+
     @Test func rateIsFramesOverElapsedTime() {
         var stats = FrameStats(now: MonotonicInstant(nanoseconds: 0))
         for _ in 0..<30 { stats.noteShown(latencyNanoseconds: 1_000_000) }
