@@ -1,7 +1,7 @@
 // Seeks from outside: `pipcam seek` text and a media player's Int64 microseconds (MPRIS Seek and
 // SetPosition) on a file of any rate and length. Whatever is asked, the frame sought is inside
 // the file (or, its length unknown, no further than `PlayerClock.farthest`), and nothing traps.
-import CameraSource
+@testable import CameraSource
 import FuzzSupport
 @testable import PipcamApp
 
