@@ -43,10 +43,9 @@ let package = Package(
     dependencies: [.package(path: root.path)],
     targets: [.target(name: "FuzzSupport", dependencies: [cameraSource, pipCore])]
         + targets.map {
-            // No `main`: libFuzzer's calls LLVMFuzzerTestOneInput.
-            .executableTarget(
-                name: $0.name, dependencies: $0.dependencies + ["FuzzSupport"],
-                swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+            // No `main`: libFuzzer's calls LLVMFuzzerTestOneInput. One file not named main.swift:
+            // SwiftPM compiles it as a library's (no top-level code), so no flag is needed.
+            .executableTarget(name: $0.name, dependencies: $0.dependencies + ["FuzzSupport"])
         },
     swiftLanguageModes: [.v6]
 )
