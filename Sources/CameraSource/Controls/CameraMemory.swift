@@ -98,35 +98,35 @@ public struct CameraMemory: Sendable {
     /// control written back to its default is forgotten. The line saying why it could not, or nil.
     @discardableResult
     public func remember(_ writes: [ControlSetting], controls: [CameraControl], for identity: CameraIdentity) -> String? {
-        var (camera, kept) = loadForMerge(identity)
-        for write in writes { camera.remember(write, of: controls.first { $0.id == write.id }) }
-        return save(camera, for: identity) ?? kept
+        merge(identity) { camera in
+            for write in writes { camera.remember(write, of: controls.first { $0.id == write.id }) }
+        }
     }
 
     /// Replaces the camera's remembered framing (nil: forgets it).
     @discardableResult
     public func remember(framing: RememberedFraming?, for identity: CameraIdentity) -> String? {
-        var (camera, kept) = loadForMerge(identity)
-        camera.framing = framing
-        return save(camera, for: identity) ?? kept
+        merge(identity) { $0.framing = framing }
     }
 
     /// Forgets control `id` of the camera, or all its controls when nil (`--reset`).
     @discardableResult
     public func forgetControl(_ id: UInt32?, for identity: CameraIdentity) -> String? {
-        var (camera, kept) = loadForMerge(identity)
-        camera.forgetControl(id)
-        return save(camera, for: identity) ?? kept
+        merge(identity) { $0.forgetControl(id) }
     }
 
-    /// What a merge starts from. A file with lines not understood is about to be written without
-    /// them: it is kept beside as `IDENTITY.damaged` first, and the line saying so is returned.
-    private func loadForMerge(_ identity: CameraIdentity) -> (camera: RememberedCamera, kept: String?) {
-        let (camera, problem) = load(identity)
-        guard let problem else { return (camera, nil) }
-        let path = path(for: identity)
-        guard rename(path, path + Self.damagedSuffix) == 0 else { return (camera, problem) }
-        return (camera, problem + "; the file as it was is kept as \(path + Self.damagedSuffix)")
+    /// Loads the camera's file, applies `change` and saves it; the line saying why it could not,
+    /// or that a damaged file was kept: one with lines not understood, about to be written without
+    /// them, is kept beside as `IDENTITY.damaged` first.
+    private func merge(_ identity: CameraIdentity, _ change: (inout RememberedCamera) -> Void) -> String? {
+        var (camera, problem) = load(identity)
+        change(&camera)
+        var kept = problem
+        if let problem {
+            let path = path(for: identity)
+            if rename(path, path + Self.damagedSuffix) == 0 { kept = problem + "; the file as it was is kept as \(path + Self.damagedSuffix)" }
+        }
+        return save(camera, for: identity) ?? kept
     }
 
     /// Added to the name of a damaged file kept aside.

@@ -88,7 +88,7 @@ public struct ControlClient {
     }
 
     /// `pipcam controls|set`: asks the instance about its camera's controls.
-    public func camera(_ request: CameraRequest) -> Outcome { ask(display[._PIPCAM_CAMERA], request.encoded) }
+    public func camera(_ request: CameraRequest) -> Outcome { ask(display[._PIPCAM_CAMERA], request.encoded, within: replyMilliseconds) }
 
     /// `pipcam play|pause|seek`: the instance's file playback.
     public func playback(_ command: PlaybackCommand) -> Outcome {
@@ -96,13 +96,12 @@ public struct ControlClient {
     }
 
     /// How long `seek` waits: the instance answers once the frame sought shows, or gives up
-    /// waiting for it after `SeekWaits.patience`.
+    /// waiting for it after `SeekWaits.patienceNanoseconds` (1.5 s).
     public var seekMilliseconds = 4000
 
     /// Sends `bytes` as the parameter of a conversion to `target`, answered at once with a
     /// `done` or `failed` reply.
-    private func ask(_ target: Atom, _ bytes: [UInt8], within milliseconds: Int? = nil) -> Outcome {
-        let milliseconds = milliseconds ?? replyMilliseconds
+    private func ask(_ target: Atom, _ bytes: [UInt8], within milliseconds: Int) -> Outcome {
         if let refused = tooLong(bytes) { return refused }
         return withInstance(orIfGone: notRunning()) { owner, requestor, selection in
             display.setProperty(requestor, atom: display[._PIPCAM_REPLY], bytes: bytes)

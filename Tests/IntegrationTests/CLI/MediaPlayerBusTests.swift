@@ -19,14 +19,27 @@ struct MediaPlayerBusTests {
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// pipcam playing a clip of `frames` frames, once it is on the test's own bus.
+    static func playerOnBus(frames: Int) throws -> (x: XServer, bus: [String: String], pipcam: RunningProcess, clip: String) {
+        let x = try makeServer()
+        let bus = try Self.bus(on: x)
+        let clip = try FilePlaybackControlTests.clip(frames: frames)
+        let (pipcam, _) = try x.startPip(["--source", "y4m:\(clip)", "--size", "320x180"], extraEnvironment: bus)
+        try waitUntil("pipcam on the bus", timeout: .seconds(10)) { try Self.playerctl(x, bus, ["-l"]).split(separator: "\n").contains("pipcam") }
+        return (x, bus, pipcam, clip)
+    }
+
+    /// A method call to pipcam's player object, as any client on the bus may make it.
+    static func call(_ x: XServer, _ bus: [String: String], _ method: String, _ arguments: [String] = []) throws -> ProcessResult {
+        try IntegrationTests.run(
+            ["dbus-send", "--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.pipcam", "/org/mpris/MediaPlayer2", method] + arguments,
+            environment: x.environment.merging(bus) { $1 }, timeout: .seconds(10))
+    }
+
     static func playback(_ x: XServer) -> [String: Any] { ((try? x.pipcamStatus().object["playback"]) as? [String: Any]) ?? [:] }
 
     @Test func playerctlDrivesTheFileAndAgreesWithStatus() throws {
-        let x = try makeServer()
-        let bus = try Self.bus(on: x)
-        let clip = try FilePlaybackControlTests.clip(frames: 600)
-        let (pipcam, _) = try x.startPip(["--source", "y4m:\(clip)", "--size", "320x180"], extraEnvironment: bus)
-        try waitUntil("pipcam on the bus", timeout: .seconds(10)) { try Self.playerctl(x, bus, ["-l"]).split(separator: "\n").contains("pipcam") }
+        let (x, bus, pipcam, clip) = try Self.playerOnBus(frames: 600)
         #expect(try Self.playerctl(x, bus, ["-p", "pipcam", "status"]) == "Playing")
         let metadata = try Self.playerctl(x, bus, ["-p", "pipcam", "metadata"])
         let name = (clip as NSString).lastPathComponent
@@ -43,9 +56,7 @@ struct MediaPlayerBusTests {
         try waitUntil("playing", timeout: .seconds(5)) { Self.playback(x)["playing"] as? Bool == true }
         #expect(pipcam.isRunning && pipcam.stderrText.isEmpty, "\(pipcam.stderrText)")
         // org.mpris.MediaPlayer2.Quit (playerctl has no command for it) ends pipcam.
-        let quit = try IntegrationTests.run(
-            ["dbus-send", "--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.pipcam", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Quit"],
-            environment: x.environment.merging(bus) { $1 }, timeout: .seconds(10))
+        let quit = try Self.call(x, bus, "org.mpris.MediaPlayer2.Quit")
         #expect(quit.succeeded, "\(quit)")
         #expect(try pipcam.wait(timeout: .seconds(10)).succeeded)
     }
@@ -53,18 +64,11 @@ struct MediaPlayerBusTests {
     /// Any client on the bus may send any Int64 or a wrong type: the extremes seek to an end of
     /// the file, a wrong type is an InvalidArgs error, and pipcam stays up throughout.
     @Test func extremeAndWrongArgumentsAreClampedOrRefused() throws {
-        let x = try makeServer()
-        let bus = try Self.bus(on: x)
-        let clip = try FilePlaybackControlTests.clip(frames: 300)
-        let (pipcam, _) = try x.startPip(["--source", "y4m:\(clip)", "--size", "320x180"], extraEnvironment: bus)
-        try waitUntil("pipcam on the bus", timeout: .seconds(10)) { try Self.playerctl(x, bus, ["-l"]).split(separator: "\n").contains("pipcam") }
+        let (x, bus, pipcam, _) = try Self.playerOnBus(frames: 300)
         _ = try Self.playerctl(x, bus, ["-p", "pipcam", "pause"])
         try waitUntil("paused", timeout: .seconds(5)) { Self.playback(x)["playing"] as? Bool == false }
         func call(_ member: String, _ arguments: [String]) throws -> ProcessResult {
-            try IntegrationTests.run(
-                ["dbus-send", "--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.pipcam", "/org/mpris/MediaPlayer2",
-                 "org.mpris.MediaPlayer2.Player.\(member)"] + arguments,
-                environment: x.environment.merging(bus) { $1 }, timeout: .seconds(10))
+            try Self.call(x, bus, "org.mpris.MediaPlayer2.Player.\(member)", arguments)
         }
         let track = "objpath:/io/github/pipcam/track/0"
         let cases: [(String, [String], Int)] = [
