@@ -9,7 +9,7 @@ import PackageDescription
 let scope = ProcessInfo.processInfo.environment["PIPCAM_BUILD_SCOPE"] ?? "all"
 let leftOut: Set<String> = switch scope {
 case "units": ["IntegrationTests", "pipcam", "pip-example"]
-case "camera": ["IntegrationTests", "pipcam", "pip-example", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp"]
+case "camera": ["IntegrationTests", "pipcam", "pip-example", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp", "PipControl", "PipControlTests"]
 default: []
 }
 
@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MJPEG", targets: ["MJPEG"]),
         .library(name: "CameraSource", targets: ["CameraSource"]),
         .library(name: "PipWindow", targets: ["PipWindow"]),
+        .library(name: "PipControl", targets: ["PipControl"]),
         .library(name: "PipcamApp", targets: ["PipcamApp"]),
     ],
     dependencies: [
@@ -50,11 +51,13 @@ let package = Package(
         .target(name: "MJPEG", dependencies: ["CTurboJPEG", "PipCore"]),
         .target(name: "CameraSource", dependencies: ["CV4L2", "CPipeWire", "PipCore", "MJPEG"]),
         .target(name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG"]),
-        .target(name: "PipcamApp", dependencies: ["PipWindow", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
+        // The control requests and the socket they travel on: no window system.
+        .target(name: "PipControl", dependencies: ["CameraSource", "PipCore"]),
+        .target(name: "PipcamApp", dependencies: ["PipWindow", "PipControl", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
         .executableTarget(
             name: "pipcam",
             dependencies: [
-                "PipcamApp", "PipWindow", "CameraSource", "PipCore",
+                "PipcamApp", "PipWindow", "PipControl", "CameraSource", "PipCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -65,10 +68,11 @@ let package = Package(
         .testTarget(name: "MJPEGTests", dependencies: ["MJPEG", "PipCore", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "PipCore", "CTurboJPEG", "TestSupport"]),
-        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "CameraSource", "PipCore", "TestSupport"]),
+        .testTarget(name: "PipControlTests", dependencies: ["PipControl", "CameraSource", "PipCore", "TestSupport"]),
+        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "PipControl", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "CameraSource", "PipCore", "TestSupport"]),
+            dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "PipControl", "CameraSource", "PipCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

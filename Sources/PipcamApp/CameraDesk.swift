@@ -1,4 +1,5 @@
 import CameraSource
+import PipControl
 import PipCore
 import PipWindow
 
@@ -120,7 +121,7 @@ final class CameraDesk {
     }
 
     /// Answers `pipcam controls|set`.
-    func answer(_ request: CameraRequest) -> CameraReply {
+    func answer(_ request: CameraAsk) -> PipReply {
         let access: any CameraControlAccess, controls: [CameraControl]
         switch open() {
         case .failure(let failure): return .failed(failure.line)
@@ -186,7 +187,7 @@ final class CameraDesk {
     /// the one line of the first write the camera refused.
     private func carryOut(
         _ plan: ControlPlan, on access: any CameraControlAccess, controls: [CameraControl], keeping: Keeping
-    ) -> CameraReply {
+    ) -> PipReply {
         let failures = plan.apply(to: access)
         let made = plan.writes.filter { w in !failures.contains { $0.setting.id == w.id } }
         if let identity, let memory {

@@ -1,3 +1,4 @@
+import PipControl
 import PipCore
 import PipWindow
 
@@ -13,6 +14,8 @@ final class MainWindow {
         case startPip, returnFromPip, togglePip, close, frame(FramingGesture)
         /// A key the program decides on while video shows (digits, Space, Left, Right).
         case key(Keysym)
+        /// One of the playback bar's buttons.
+        case request(PipRequest)
     }
 
     let id: WindowID
@@ -187,12 +190,8 @@ final class MainWindow {
             requestFocusFromEmbedder(time: p.time)
             if content == .placeholder { return .returnFromPip }
             if buttonEnabled && buttonRect.contains(x: p.x, y: p.y) { return .startPip }
-            // The playback buttons act as their keys do.
-            switch playbackBar.button(atX: p.x, y: p.y, width: size.width, height: size.height) {
-            case .skipBack?: return .key(.left)
-            case .playPause?: return .key(.space)
-            case .skipForward?: return .key(.right)
-            case nil: break
+            if let button = playbackBar.button(atX: p.x, y: p.y, width: size.width, height: size.height) {
+                return .request(.playback(button.action))
             }
         case .clientMessage(_, let type, let data)
             where type == display[.WM_PROTOCOLS] && Atom(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:

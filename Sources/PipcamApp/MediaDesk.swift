@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CameraSource
+import PipControl
 import PipCore
 import PipWindow
 
@@ -20,8 +21,7 @@ final class MediaDesk {
     /// The file playing now; nil while no file shows.
     var state: () -> MediaState? = { nil }
     /// Carries out what a media player asked.
-    var perform: (PlaybackCommand) -> Void = { _ in }
-    var quit: () -> Void = {}
+    var perform: (PipRequest) -> Void = { _ in }
 
     init(loop: DisplayLoop) { self.loop = loop }
 
@@ -51,25 +51,17 @@ final class MediaDesk {
     static let jumpSeconds = 1.0
 
     /// The playback commands a media player's ask means.
-    static func commands(for asked: MediaCommand) -> [PlaybackCommand] {
+    static func commands(for asked: MediaCommand) -> [PipRequest] {
         switch asked {
-        case .play: return [.play]
-        case .pause: return [.pause]
-        case .playPause: return [.toggle]
+        case .play: return [.playback(.play)]
+        case .pause: return [.playback(.pause)]
+        case .playPause: return [.playback(.toggle)]
         // Stopped is paused at the start: the file stays shown.
-        case .stop: return [.pause, .seek("0")]
-        case .seek(let seconds): return [.seek((seconds < 0 ? "-" : "+") + Self.text(abs(seconds)))]
-        case .setPosition(let seconds): return [.seek(Self.text(max(0, seconds)))]
-        case .quit: return []
+        case .stop: return [.playback(.pause), .playback(.seek(.seconds(0)))]
+        case .seek(let seconds): return [.playback(.seek(.relative(seconds)))]
+        case .setPosition(let seconds): return [.playback(.seek(.seconds(max(0, seconds))))]
+        case .quit: return [.quit]
         }
-    }
-
-    /// Seconds as `SeekTarget` reads them, to the microsecond.
-    private static func text(_ seconds: Double) -> String {
-        // A media player may ask for any Int64 of microseconds: the nearest end is the file's end anyway.
-        let micros = Int(saturating: (seconds * 1_000_000).rounded())
-        let fraction = String(micros % 1_000_000)
-        return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
     /// The title and `file://` URL MPRIS shows for source `name` (`y4m:/videos/clip.y4m`).
@@ -105,8 +97,7 @@ final class MediaDesk {
         guard let bus, let now = state() else { return }
         let (asked, connected) = bus.dispatch(now)
         for command in asked {
-            if command == .quit { quit() }
-            for playback in Self.commands(for: command) { perform(playback) }
+            for request in Self.commands(for: command) { perform(request) }
         }
         // Gone: not from inside the loop's own reader call.
         if !connected { loop.schedule(at: .now()) { [weak self] in self?.close() } }

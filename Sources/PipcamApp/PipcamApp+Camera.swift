@@ -20,7 +20,7 @@ extension PipcamApp {
     /// Right play, pause and skip a file.
     func press(_ keysym: Keysym) {
         if let digit = keysym.digit { return stepControl(digit: digit) }
-        if let command = PlaybackDesk.command(forKey: keysym) { _ = playing.carryOut(command) }
+        if let action = PlaybackDesk.command(forKey: keysym) { carryOut(.playback(action)) }
     }
 
     /// A digit key in a window: one step of a camera control, its new value shown on the picture.

@@ -1,30 +1,16 @@
 import CameraSource
+import PipControl
 import PipCore
 import PipWindow
 
-/// `pipcam toggle|start|stop|status|switch|quit`, the global hotkey and the switch key, wired into
-/// the running program.
+/// Every door's requests (`PipRequest`) carried out in one table: the subcommands through the
+/// control doors, the keys, the windows' controls, the media player, the hotkey and the switch key.
 extension PipcamApp {
-    /// Answers control commands on the claimed selection and grabs the hotkey, as the options say.
-    /// The server and grabber live as long as the loop's handlers that hold them.
+    /// Answers control requests on the doors and grabs the hotkeys, as the options say.
     func installControl() {
-        if let claim = options.control {
-            let server = ControlServer(display: loop.display, claim: claim) { [unowned self] in statusSnapshot }
-            server.onCommand = { [unowned self] in perform($0) }
-            server.onSwitch = { [unowned self] in switches.switchSource(to: $0, reply: $1) }
-            server.onCamera = { [unowned self] in cameras.answer($0) }
-            server.onPlayback = { [unowned self] in playing.carryOut($0, reply: $1) }
-            server.install(on: loop)
-        }
-        if let spec = options.hotkey { grab(spec, as: .toggle) { [unowned self] in perform(.toggle) } }
-        if let spec = options.switchKey {
-            grab(spec, as: .switchNext) { [unowned self] in
-                // No one to answer but the user: a failure is said on standard error.
-                switches.switchSource(to: "next") { reply in
-                    if case .failed(let line) = reply { writeErrorLine(line) }
-                }
-            }
-        }
+        doors?.install(on: loop, status: { [unowned self] in statusSnapshot }, carryOut: { [unowned self] in carryOut($0, reply: $1) })
+        if let spec = options.hotkey { grab(spec, as: .toggle) { [unowned self] in carryOut(.pip(.toggle)) } }
+        if let spec = options.switchKey { grab(spec, as: .switchNext) { [unowned self] in carryOut(.switchSource(.next)) } }
     }
 
     private func grab(_ spec: HotkeySpec, as role: HotkeyGrabber.Role, onPress: @escaping () -> Void) {
@@ -34,14 +20,29 @@ extension PipcamApp {
         grabber.grab()
     }
 
-    /// Carries out a control command (the hotkey is `.toggle`).
-    func perform(_ command: ControlCommand) {
-        switch command {
-        case .toggle: pip.toggle()
-        case .start: pip.start()
-        case .stop: pip.stop()
-        case .quit: loop.stop(exitCode: 0)
-        case .status: break
+    /// A request from a door with no one to answer but the user (a key, a control, the hotkey):
+    /// a refusal is said on standard error, unless it is a playback refusal, which the keys of a
+    /// camera's window meet all the time.
+    func carryOut(_ request: PipRequest) {
+        carryOut(request) { answer in
+            if case .failed(let line) = answer, case .switchSource = request { writeErrorLine(line) }
+        }
+    }
+
+    /// The dispatch table: `reply` is called once, at once or when the request is done (a switch
+    /// once the new source shows, a seek once its frame does).
+    func carryOut(_ request: PipRequest, reply: @escaping (PipReply) -> Void) {
+        switch request {
+        case .pip(.toggle): pip.toggle(); reply(.done(""))
+        case .pip(.start): pip.start(); reply(.done(""))
+        case .pip(.stop): pip.stop(); reply(.done(""))
+        case .status: reply(.done(statusSnapshot.json.encoded))
+        case .switchSource(let target): switches.switchSource(to: target, reply: reply)
+        case .camera(let ask): reply(cameras.answer(ask))
+        case .playback(let action): playing.carryOut(action, reply: reply)
+        case .quit:
+            reply(.done(""))
+            loop.stop(exitCode: 0)
         }
     }
 

@@ -48,9 +48,10 @@ extension PipcamApp {
             switch intent {
             case .startPip: pip.start()
             case .returnFromPip: pip.stop()
-            case .togglePip: perform(.toggle)  // as the hotkey: a second press turns a PiP on its way up back
+            case .togglePip: carryOut(.pip(.toggle))  // as the hotkey: a second press turns a PiP on its way up back
             case .close: loop.stop(exitCode: 0)
             case .key(let keysym): press(keysym)
+            case .request(let request): carryOut(request)
             case .frame(let gesture):
                 guard let main else { return }
                 frame(gesture, in: ContentGeometry(

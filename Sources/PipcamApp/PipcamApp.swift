@@ -1,4 +1,5 @@
 import CameraSource
+import PipControl
 import PipCore
 import PipWindow
 
@@ -39,6 +40,8 @@ public final class PipcamApp {
     let cameras: CameraDesk
     /// A file's playback: commands, keys, the windows' controls, MPRIS.
     var playing: PlaybackDesk!
+    /// Where control requests arrive: the socket and the X selection.
+    let doors: ControlDoors?
     /// Once the framing has been still a moment: the camera is told the detail it needs.
     lazy var framingSettle = DeadlineWake(loop: loop) { [unowned self] in noteFramedDisplaySize() }
 
@@ -47,9 +50,12 @@ public final class PipcamApp {
     ///   - share: a virtual camera every captured frame is written to (`--share`); the caller closes it.
     ///   - findCamera: given when `source` stands in for a camera: how to look for one, which
     ///     takes over once found.
+    ///   - doors: where control requests arrive (nil: none; tests).
     public init(
-        display: XDisplay, source: FrameSource, options: SessionOptions, share: CameraShare? = nil, findCamera: CameraFinder.Access? = nil
+        display: XDisplay, source: FrameSource, options: SessionOptions, share: CameraShare? = nil, findCamera: CameraFinder.Access? = nil,
+        doors: ControlDoors? = nil
     ) {
+        self.doors = doors
         loop = DisplayLoop(display: display)
         output = VideoOutput(loop: loop)
         switcher = SourceSwitcher(source)
@@ -123,7 +129,7 @@ public final class PipcamApp {
         if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
         playing = PlaybackDesk(
             loop: loop, frames: frames, mailbox: pump.mailbox, pip: pip, main: { [unowned self] in main },
-            sourceName: { [unowned self] in frames.status.name ?? options.sourceName }, quit: { [unowned self] in loop.stop(exitCode: 0) })
+            sourceName: { [unowned self] in frames.status.name ?? options.sourceName }, carryOut: { [unowned self] in carryOut($0) })
         pip.overlay = frames.banner
         main?.bannerOverlay = frames.banner
         applyPicture()

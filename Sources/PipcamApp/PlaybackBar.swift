@@ -1,3 +1,4 @@
+import PipControl
 import PipCore
 import PipWindow
 
@@ -11,7 +12,18 @@ struct PlaybackBar {
         /// How far through the file, 0…1, once its length is known.
         var progress: Double?
     }
-    enum Button: CaseIterable { case skipBack, playPause, skipForward }
+    enum Button: CaseIterable {
+        case skipBack, playPause, skipForward
+
+        /// What the button asks: what its key asks.
+        var action: PlaybackAction {
+            switch self {
+            case .skipBack: return .seek(.relative(-Double(PlaybackDesk.skipSeconds)))
+            case .playPause: return .toggle
+            case .skipForward: return .seek(.relative(Double(PlaybackDesk.skipSeconds)))
+            }
+        }
+    }
 
     var state: State?
     private let scale: Int

@@ -1,4 +1,5 @@
 import CameraSource
+import PipControl
 import PipWindow
 
 /// The display side of a file's playback (docs/BEHAVIOUR.md, "Playing a file"): what a command,
@@ -20,12 +21,12 @@ final class PlaybackDesk {
     private let loop: DisplayLoop
     /// `pipcam seek`s waiting for their frame, and their replies by seek number.
     private var seekWaits = SeekWaits()
-    private var seekReplies: [Int: (CameraReply) -> Void] = [:]
+    private var seekReplies: [Int: (PipReply) -> Void] = [:]
     private var seekTimer: Int?
 
     init(
         loop: DisplayLoop, frames: FrameDesk, mailbox: FrameMailbox, pip: PipController, main: @escaping () -> MainWindow?,
-        sourceName: @escaping () -> String, quit: @escaping () -> Void
+        sourceName: @escaping () -> String, carryOut: @escaping (PipRequest) -> Void
     ) {
         self.frames = frames
         self.mailbox = mailbox
@@ -33,12 +34,11 @@ final class PlaybackDesk {
         self.main = main
         self.sourceName = sourceName
         self.loop = loop
-        player = FilePlayer(frames: frames, mailbox: mailbox)
+        player = FilePlayer(frames: frames, mailbox: mailbox, carryOut: carryOut)
         media = MediaDesk(loop: loop)
         pip.playbackDelegate = player
         media.state = { [unowned self] in mediaState }
-        media.perform = { [unowned self] in _ = carryOut($0) }
-        media.quit = quit
+        media.perform = carryOut
     }
 
     /// A frame was shown: the position moved, and the seeks it answers are answered.
@@ -55,15 +55,11 @@ final class PlaybackDesk {
         if frames.status.playback == nil { answerSeeks(seekWaits.dropAll()) }
     }
 
-    /// A key, a window's control or a media player: carried out, nobody waits for the frame.
-    func carryOut(_ command: PlaybackCommand) -> CameraReply {
-        defer { showState() }
-        return Self.carryOut(command, on: frames.status.playback, named: sourceName(), mailbox: mailbox)
-    }
-
-    /// `pipcam play|pause|seek`: `reply` is called at once, or for a seek once its frame shows.
-    func carryOut(_ command: PlaybackCommand, reply: @escaping (CameraReply) -> Void) {
-        let outcome = carryOut(command)
+    /// `pipcam play|pause|seek`, a key, a window's control or a media player: `reply` is called
+    /// at once, or for a seek once its frame shows.
+    func carryOut(_ command: PlaybackAction, reply: @escaping (PipReply) -> Void) {
+        let outcome = Self.carryOut(command, on: frames.status.playback, named: sourceName(), mailbox: mailbox)
+        showState()
         guard command.isSeek, case .done = outcome else { return reply(outcome) }
         let number = mailbox.seeksAsked
         seekReplies[number] = reply
@@ -117,25 +113,24 @@ final class PlaybackDesk {
             url: url)
     }
 
-    /// The playback command a plain key stands for: Space plays or pauses, Left and Right skip.
-    static func command(forKey keysym: Keysym) -> PlaybackCommand? {
+    /// The playback request a plain key stands for: Space plays or pauses, Left and Right skip.
+    static func command(forKey keysym: Keysym) -> PlaybackAction? {
         switch keysym {
         case .space: return .toggle
-        case .left: return .seek("-\(skipSeconds)")
-        case .right: return .seek("+\(skipSeconds)")
+        case .left: return .seek(.relative(-Double(skipSeconds)))
+        case .right: return .seek(.relative(Double(skipSeconds)))
         default: return nil
         }
     }
 
     /// Carries out `command` for the source `name`, whose playback is `status` (nil: no file).
-    static func carryOut(_ command: PlaybackCommand, on status: PlaybackStatus?, named name: String, mailbox: FrameMailbox) -> CameraReply {
+    static func carryOut(_ command: PlaybackAction, on status: PlaybackStatus?, named name: String, mailbox: FrameMailbox) -> PipReply {
         guard let status else { return .failed("pipcam: '\(name)' is not a file: only a file plays, pauses and seeks") }
         switch command {
         case .play: mailbox.notePlayback { $0.playing = true }
         case .pause: mailbox.notePlayback { $0.playing = false }
         case .toggle: mailbox.notePlayback { $0.playing.toggle() }
-        case .seek(let text):
-            guard let target = SeekTarget.parse(text) else { return .failed("pipcam: seek: '\(text)' is not +S, -S, S, M:SS or fN") }
+        case .seek(let target):
             guard status.seekable else { return .failed("pipcam: '\(name)' cannot seek (a pipe or standard input); it can pause") }
             mailbox.notePlayback { $0.seek(target) }
         }

@@ -1,4 +1,5 @@
 import CameraSource
+import PipControl
 import PipCore
 import PipWindow
 
@@ -20,7 +21,7 @@ final class SwitchDesk {
     private let request: Locked<SourceRequest>
     private var tracker = SwitchTracker()
     /// Who asked for the switch under way, and its source's hand-over.
-    private var asker: (reply: (SwitchReply) -> Void, ticket: SwitchTicket)?
+    private var asker: (reply: (PipReply) -> Void, ticket: SwitchTicket)?
     private lazy var wake = DeadlineWake(loop: loop) { [unowned self] in followDeadline() }
     private let finder: CameraFinder?
 
@@ -72,25 +73,19 @@ final class SwitchDesk {
         }
     }
 
-    /// Starts a switch to `text` (`next`, or any `--source` form with an absolute path) and calls
-    /// `reply` once it is done or failed.
-    func switchSource(to text: String, reply: @escaping (SwitchReply) -> Void) {
+    /// Starts a switch to `asked` (a file's path absolute) and calls `reply` once it is done or failed.
+    func switchSource(to asked: SwitchTarget, reply: @escaping (PipReply) -> Void) {
         if let refusal = tracker.refusal { return reply(.failed(refusal)) }
         let current = currentName()
-        let target: SwitchJob.Target
-        if text == "next" {
-            target = .nextCamera(after: current)
-        } else {
-            do {
-                target = .spec(try SourceSpec.parse(text), name: text)
-            } catch {
-                return reply(.failed("pipcam: \(error)"))
-            }
+        let target: SwitchJob.Target, text: String
+        switch asked {
+        case .next: (target, text) = (.nextCamera(after: current), "next")
+        case .source(let spec, let name): (target, text) = (.spec(spec, name: name), name)
         }
         if let problem = SwitchJob.problem(with: target, sharing: sharing) { return reply(.failed("pipcam: \(problem)")) }
         // The camera shown already: nothing to do (opening it a second time would find it busy).
         if case .spec(.camera(let path), _) = target, CameraCycle.resolved(path) == CameraCycle.resolved(current) {
-            return reply(.switched(source: current))
+            return reply(.done(""))
         }
         let ticket = SwitchTicket()
         let toFile: Bool = if case .spec(let spec, _) = target { spec.isFile } else { false }
@@ -148,8 +143,9 @@ final class SwitchDesk {
     func followEnd(ended: Bool, orElse end: @escaping () -> Void) {
         guard ended, !returning else { return }
         guard let back = returnTo else { return end() }
+        guard let spec = try? SourceSpec.parse(back) else { return end() }
         returning = true
-        switchSource(to: back) { reply in
+        switchSource(to: .source(spec, text: back)) { reply in
             if case .failed(let line) = reply {
                 writeErrorLine(line)
                 end()
@@ -173,7 +169,7 @@ final class SwitchDesk {
         guard let answer, let asker else { return }
         self.asker = nil
         switch answer {
-        case .switched(let name): asker.reply(.switched(source: name))
+        case .switched: asker.reply(.done(""))
         case .failed(let line): asker.reply(.failed(line))
         }
     }

@@ -1,34 +1,19 @@
 import ArgumentParser
-import PipWindow
+import PipControl
 
 /// `pipcam controls`: the running instance's camera controls, listed.
 struct ControlsCommand: ControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "controls",
-        abstract: "List the running pipcam's camera controls: name, type, range, step, default and value.",
-        discussion: """
-            Menus list their items by name. A camera read through PipeWire is listed when it is a V4L2 \
-            device. Controls the user changed are remembered for the camera (docs/USAGE.md).
-            """)
+    static let configuration = ControlVerb.controls.configuration
     @OptionGroup var target: ControlTarget
     @ParentCommand var root: PipcamCommand
 
     var operands: [String] { [] }
-    func ask(_ client: ControlClient) -> ControlClient.Outcome { client.camera(.list) }
+    var request: PipRequest { .camera(.list) }
 }
 
 /// `pipcam set NAME=VALUE…` and `pipcam set --reset [NAME]`: change the running instance's camera controls.
 struct SetCommand: ControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "set",
-        abstract: "Change the running pipcam's camera controls, e.g. 'pipcam set brightness=140 focus_automatic_continuous=off'.",
-        discussion: """
-            Values are numbers (or default, min, max), on/off for switches, and item names for menus. \
-            Setting a value an automatic mode governs (exposure_time_absolute, white_balance_temperature, \
-            focus_absolute, gain) turns that mode off, and says so. The camera keeps the change for every \
-            program that reads it, and pipcam remembers it for this camera and sets it again whenever it \
-            opens it. --reset puts the named control, or every control, back to its default.
-            """)
+    static let configuration = ControlVerb.set.configuration
     @Flag(help: "Put the named control (or every control) back to its default and forget it.")
     var reset = false
     @Argument(help: ArgumentHelp("NAME=VALUE to set; with --reset, the control's NAME (none: all).", valueName: "setting"))
@@ -45,12 +30,10 @@ struct SetCommand: ControlSubcommand {
             return
         }
         guard !settings.isEmpty else { throw ValidationError("set: give NAME=VALUE (see 'pipcam controls'), or --reset") }
-        if let bad = settings.first(where: { !$0.contains("=") || $0.hasPrefix("=") || $0.contains("\n") }) {
+        if let bad = settings.first(where: { !ControlSettingText.isWellFormed($0) }) {
             throw ValidationError("set: '\(bad)' is not NAME=VALUE")
         }
     }
 
-    func ask(_ client: ControlClient) -> ControlClient.Outcome {
-        client.camera(reset ? .reset(settings.first) : .set(settings))
-    }
+    var request: PipRequest { .camera(reset ? .reset(settings.first) : .set(settings)) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CameraSource
+import PipControl
 import PipCore
 import PipWindow
 import PipcamApp
@@ -9,9 +10,7 @@ import Glibc
 
 /// The arguments of `pipcam toggle|start|stop|status|switch|quit|help`, looked at before parsing.
 enum ControlArguments {
-    static let subcommands: Set<String> = [
-        "toggle", "start", "stop", "status", "switch", "quit", "controls", "set", "play", "pause", "seek", "help",
-    ]
+    static let subcommands = Set(ControlVerb.allCases.map(\.name) + ["help"])
 
     static func isNameOption(_ argument: String) -> Bool { argument == "--name" || argument.hasPrefix("--name=") }
 
@@ -55,36 +54,34 @@ struct ControlTarget: ParsableArguments {
     }
 }
 
-/// `pipcam toggle|start|stop|status|switch|quit`: one of the control subcommands.
+/// One of the control subcommands (`ControlVerb`): what it asks, made once from its arguments.
 protocol ControlSubcommand: ParsableCommand {
     var target: ControlTarget { get }
     var root: PipcamCommand { get }
     /// The arguments it takes besides `--name NAME` (`switch`: its source).
     var operands: [String] { get }
-    /// Asks the instance through `client`.
-    func ask(_ client: ControlClient) -> ControlClient.Outcome
+    /// What it asks of the instance.
+    var request: PipRequest { get }
 }
 
-/// A control subcommand that is one `ControlCommand`, with no arguments of its own.
-protocol PlainControlSubcommand: ControlSubcommand {
-    static var command: ControlCommand { get }
+extension ControlVerb {
+    /// The subcommand's name and help, from the table.
+    var configuration: CommandConfiguration { CommandConfiguration(commandName: name, abstract: abstract, discussion: discussion) }
 }
+
+/// A control subcommand with no arguments of its own.
+protocol PlainControlSubcommand: ControlSubcommand {}
 
 extension PlainControlSubcommand {
     var operands: [String] { [] }
-    func ask(_ client: ControlClient) -> ControlClient.Outcome { client.send(Self.command) }
 }
 
 extension ControlSubcommand {
-    /// Sends the command to the instance on `$DISPLAY`; returns the exit status (docs/BEHAVIOUR.md:
-    /// 0 done; 1 no answer, a bad one, one not yet confirmed, or an answer that could not be
-    /// written; 2 no display; 3 no instance running).
+    /// Asks the instance and prints what it said; returns the exit status (docs/BEHAVIOUR.md).
     func send() -> Int32 {
-        guard let (display, displayName) = DisplayConnection.open() else { return 2 }
-        defer { display.close() }
         // ArgumentParser gives `--name` to the first command that declares it, before or after the subcommand.
         let name = (target.name ?? root.name)?.name
-        let outcome = ask(ControlClient(display: display, displayName: displayName, name: name))
+        let outcome = ControlCall(request: request, name: name).run()
         if let error = outcome.error { writeErrorLine(error) }
         if let output = outcome.output, !StandardOutput.writeLine(output) { return 1 }
         return outcome.exitCode
@@ -92,54 +89,42 @@ extension ControlSubcommand {
 }
 
 struct ToggleCommand: PlainControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "toggle", abstract: "Start Picture in Picture in the running pipcam, or stop it when it is up.")
-    static let command = ControlCommand.toggle
+    static let configuration = ControlVerb.toggle.configuration
     @OptionGroup var target: ControlTarget
     @ParentCommand var root: PipcamCommand
+    var request: PipRequest { .pip(.toggle) }
 }
 
 struct StartCommand: PlainControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "start", abstract: "Start Picture in Picture in the running pipcam.")
-    static let command = ControlCommand.start
+    static let configuration = ControlVerb.start.configuration
     @OptionGroup var target: ControlTarget
     @ParentCommand var root: PipcamCommand
+    var request: PipRequest { .pip(.start) }
 }
 
 struct StopCommand: PlainControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "stop", abstract: "Stop Picture in Picture in the running pipcam, restoring its main window.")
-    static let command = ControlCommand.stop
+    static let configuration = ControlVerb.stop.configuration
     @OptionGroup var target: ControlTarget
     @ParentCommand var root: PipcamCommand
+    var request: PipRequest { .pip(.stop) }
 }
 
 struct StatusCommand: PlainControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Print the running pipcam's state as one JSON object.")
-    static let command = ControlCommand.status
+    static let configuration = ControlVerb.status.configuration
     @OptionGroup var target: ControlTarget
     @ParentCommand var root: PipcamCommand
+    var request: PipRequest { .status }
 }
 
 struct QuitCommand: PlainControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "quit", abstract: "Make the running pipcam exit; returns once it has.")
-    static let command = ControlCommand.quit
+    static let configuration = ControlVerb.quit.configuration
     @OptionGroup var target: ControlTarget
     @ParentCommand var root: PipcamCommand
+    var request: PipRequest { .quit }
 }
 
 struct SwitchCommand: ControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "switch",
-        abstract: "Make the running pipcam show another source, in the same window; returns once it does.",
-        discussion: """
-            The new source opens while the old one still shows, and replaces it between two frames. \
-            If it cannot (a missing file, a camera in use or unplugged, no frame within 4 s), the old one \
-            stays and pipcam says why (exit 1).
-            """)
+    static let configuration = ControlVerb.switch.configuration
     @Argument(help: ArgumentHelp(
         "next (the next camera, round to the first), /dev/videoN, test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS].",
         valueName: "source"), completion: .shellCommand(CompletionValues.switchTargets))
@@ -158,10 +143,12 @@ struct SwitchCommand: ControlSubcommand {
         }
     }
 
-    func ask(_ client: ControlClient) -> ControlClient.Outcome {
+    var request: PipRequest {
         // `validate` has checked it: the instance gets what parses, with a file's path absolute.
-        let text = source == "next" ? source : ((try? SourceSpec.forSwitch(source, directory: currentDirectory())) ?? source)
-        return client.switchSource(to: text)
+        guard source != "next", let text = try? SourceSpec.forSwitch(source, directory: currentDirectory()),
+            let spec = try? SourceSpec.parse(text)
+        else { return .switchSource(.next) }
+        return .switchSource(.source(spec, text: text))
     }
 }
 

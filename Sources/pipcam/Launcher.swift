@@ -1,4 +1,5 @@
 import CameraSource
+import PipControl
 import PipCore
 import PipWindow
 import PipcamApp
@@ -29,9 +30,10 @@ struct Launcher {
             return 2
         }
         // Claimed before the source starts: a second pipcam must not take the camera from the first.
-        let claim: InstanceClaim
+        let doors: ControlDoors
         do throws(InstanceClaim.Failure) {
-            claim = try InstanceClaim.claim(display: display, name: command.instanceName)
+            let claim = try InstanceClaim.claim(display: display, name: command.instanceName)
+            doors = ControlDoors(claim: claim, socket: openSocket(display: displayName))
             options.control = claim
         } catch {
             let flag = command.instanceName.map { " --name \($0)" } ?? ""
@@ -48,9 +50,9 @@ struct Launcher {
         let (source, standIn) = makeSource(spec, request: options.sourceRequest)
         // Read now, before the capture thread owns the source; `status` names it as given.
         options.sourceName = spec != nil ? command.source?.text ?? source.name : source.name
-        var starter = SourceStarter(display: display, claim: claim, sourceName: options.sourceName)
+        let starter = SourceStarter(display: display, doors: doors, sourceName: options.sourceName)
         let outcome = starter.start(source, startInPip: options.startInPip)
-        options.control = starter.claim
+        options.control = doors.claim
         switch outcome {
         case .started(let startInPip) where startInPip != options.startInPip:
             // Asked for PiP: the main window still comes first (closing PiP must not end pipcam, as
@@ -80,7 +82,7 @@ struct Launcher {
         defer { share?.close() }
         // The virtual camera pipcam feeds is never taken for a camera plugged in.
         let finder = standIn ? CameraFinder.Access.anyRoute(excluding: Set(share?.loopbackDevice.map { [CameraCycle.resolved($0)] } ?? [])) : nil
-        return PipcamApp(display: display, source: source, options: options, share: share, findCamera: finder).run()
+        return PipcamApp(display: display, source: source, options: options, share: share, findCamera: finder, doors: doors).run()
     }
 
     /// The virtual camera for `--share`, in the camera's format and size (YUYV stays YUYV,
@@ -169,3 +171,22 @@ struct Launcher {
 
 /// The value of environment variable `name`, nil when unset.
 private func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+extension Launcher {
+    /// The control socket for this display and name in the runtime directory; nil without one,
+    /// or when it cannot be had (said in one line: commands then reach this pipcam through X).
+    func openSocket(display: String) -> ControlSocketServer? {
+        guard let directory = ControlSocketPlace.directory(runtimeDirectory: environment("XDG_RUNTIME_DIR")) else { return nil }
+        let place = ControlSocketPlace(directory: directory, display: display, name: command.instanceName)
+        do throws(ControlSocketServer.OpenFailure) {
+            return try ControlSocketServer.open(place)
+        } catch {
+            let why = switch error {
+            case .alreadyRunning: "another pipcam holds \(place.socketPath)"
+            case .failed(let line): line
+            }
+            writeErrorLine("pipcam: \(why); control commands reach this pipcam through X only")
+            return nil
+        }
+    }
+}

@@ -1,37 +1,32 @@
 import ArgumentParser
 import CameraSource
-import PipWindow
+import PipControl
 
 /// `pipcam play`: the running instance's file plays (again).
 struct PlayCommand: ControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "play", abstract: "Play the file the running pipcam shows (after 'pipcam pause'); --toggle pauses a playing one.")
+    static let configuration = ControlVerb.play.configuration
     @Flag(help: "Pause when it plays, play when it is paused (what a play/pause key does).")
     var toggle = false
     @OptionGroup var target: ControlTarget
     @ParentCommand var root: PipcamCommand
 
     var operands: [String] { toggle ? ["--toggle"] : [] }
-    func ask(_ client: ControlClient) -> ControlClient.Outcome { client.playback(toggle ? .toggle : .play) }
+    var request: PipRequest { .playback(toggle ? .toggle : .play) }
 }
 
 /// `pipcam pause`: the running instance's file stops at the frame shown.
 struct PauseCommand: ControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "pause", abstract: "Pause the file the running pipcam shows, at the frame shown (a camera cannot pause).")
+    static let configuration = ControlVerb.pause.configuration
     @OptionGroup var target: ControlTarget
     @ParentCommand var root: PipcamCommand
 
     var operands: [String] { [] }
-    func ask(_ client: ControlClient) -> ControlClient.Outcome { client.playback(.pause) }
+    var request: PipRequest { .playback(.pause) }
 }
 
 /// `pipcam seek ±S|S|M:SS|fN`: the running instance's file goes to another time or frame.
 struct SeekCommand: ControlSubcommand {
-    static let configuration = CommandConfiguration(
-        commandName: "seek",
-        abstract: "Move the file the running pipcam shows: +S or -S seconds from the frame shown, S or M:SS from the start, fN to frame N.",
-        discussion: "Paused, the frame sought is shown and playback stays paused. Returns once the frame sought is shown. A pipe or standard input cannot seek.")
+    static let configuration = ControlVerb.seek.configuration
     // Unrecognized arguments: `-5` is a seek, not an option.
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+10, -5, 90, 1:30 or f120.", valueName: "where"))
     var positions: [String] = []
@@ -48,5 +43,6 @@ struct SeekCommand: ControlSubcommand {
         }
     }
 
-    func ask(_ client: ControlClient) -> ControlClient.Outcome { client.playback(.seek(position)) }
+    // `validate` has checked it parses.
+    var request: PipRequest { .playback(.seek(SeekTarget.parse(position) ?? .relative(0))) }
 }

@@ -1,4 +1,5 @@
 import CameraSource
+import PipControl
 import PipCore
 import PipWindow
 import PipcamApp
@@ -23,36 +24,37 @@ struct SourceStarter {
     }
 
     let display: XDisplay
-    /// The instance's claim; a new one once `start` returns if the control channel healed meanwhile.
-    private(set) var claim: InstanceClaim
+    /// Where control requests arrive meanwhile.
+    let doors: ControlDoors
     let sourceName: String
 
-    mutating func start(_ source: FrameSource, startInPip: Bool) -> Outcome {
+    func start(_ source: FrameSource, startInPip: Bool) -> Outcome {
         let job = StartJob(source: source)
         job.run()
         let loop = DisplayLoop(display: display)
         var wantsPip = startInPip
-        let server = ControlServer(display: display, claim: claim) { [sourceName] in
+        let status = { [sourceName] in
             let none = Rect(x: 0, y: 0, width: 0, height: 0)
             return InstanceStatus(
                 state: wantsPip ? "starting" : "idle", source: sourceName, camera: CameraState.waiting.description,
                 shown: 0, dropped: 0, fps: 0, pip: none, main: none, mainVisible: false)
         }
-        server.onCommand = { command in
-            switch command {
-            case .start: wantsPip = true
-            case .stop: wantsPip = false
-            case .toggle: wantsPip.toggle()
+        doors.install(on: loop, status: status) { request, reply in
+            switch request {
+            case .pip(.start): wantsPip = true
+            case .pip(.stop): wantsPip = false
+            case .pip(.toggle): wantsPip.toggle()
             case .quit: loop.stop(exitCode: 1)
-            case .status: break
+            case .status: return reply(.done(status().json.encoded))
+            case .switchSource: return reply(.failed("pipcam: the source is still starting; switch once it shows frames"))
+            case .camera, .playback: return reply(.failed("pipcam: the source is still starting; ask again once it shows frames"))
             }
+            reply(.done(""))
         }
-        server.install(on: loop)
         loop.addReader(job.done.fd) { loop.stop(exitCode: 0) }
         loop.addReader(SignalPipe.shared.fd) { loop.stop(exitCode: 1) }
         let code = loop.run()
-        server.uninstall()
-        claim = server.claim
+        doors.uninstall()
         if code != 0 { return .quit(startInPip: wantsPip) }
         if let error = job.error { return .failed(error) }
         return .started(startInPip: wantsPip)

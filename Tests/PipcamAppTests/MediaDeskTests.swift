@@ -1,40 +1,38 @@
 import CameraSource
+import PipControl
 import PipWindow
 import Testing
 @testable import PipcamApp
 
 /// What a media player's ask means for a file's playback, and how the file is named on the bus.
 @Suite struct MediaDeskTests {
-    @Test func asksBecomePlaybackCommands() {
-        #expect(MediaDesk.commands(for: .play) == [.play])
-        #expect(MediaDesk.commands(for: .pause) == [.pause])
-        #expect(MediaDesk.commands(for: .playPause) == [.toggle])
-        #expect(MediaDesk.commands(for: .stop) == [.pause, .seek("0")], "stopped: paused at the start")
-        #expect(MediaDesk.commands(for: .seek(by: -2.5)) == [.seek("-2.500000")])
-        #expect(MediaDesk.commands(for: .seek(by: 10)) == [.seek("+10.000000")])
-        #expect(MediaDesk.commands(for: .setPosition(5)) == [.seek("5.000000")])
-        #expect(MediaDesk.commands(for: .setPosition(-1)) == [.seek("0.000000")])
-        #expect(MediaDesk.commands(for: .quit).isEmpty)
-        // Every seek text is one SeekTarget reads back.
-        #expect(SeekTarget.parse("-2.500000") == .relative(-2.5) && SeekTarget.parse("5.000000") == .seconds(5))
+    @Test func asksBecomeRequests() {
+        #expect(MediaDesk.commands(for: .play) == [.playback(.play)])
+        #expect(MediaDesk.commands(for: .pause) == [.playback(.pause)])
+        #expect(MediaDesk.commands(for: .playPause) == [.playback(.toggle)])
+        #expect(MediaDesk.commands(for: .stop) == [.playback(.pause), .playback(.seek(.seconds(0)))], "stopped: paused at the start")
+        #expect(MediaDesk.commands(for: .seek(by: -2.5)) == [.playback(.seek(.relative(-2.5)))])
+        #expect(MediaDesk.commands(for: .seek(by: 10)) == [.playback(.seek(.relative(10)))])
+        #expect(MediaDesk.commands(for: .setPosition(5)) == [.playback(.seek(.seconds(5)))])
+        #expect(MediaDesk.commands(for: .setPosition(-1)) == [.playback(.seek(.seconds(0)))])
+        #expect(MediaDesk.commands(for: .quit) == [.quit])
     }
 
-    /// MPRIS's Seek and SetPosition take any Int64 of microseconds: each extreme is a seek
-    /// `SeekTarget` reads (to an end of the file), not a trap.
+    /// MPRIS's Seek and SetPosition take any Int64 of microseconds: each extreme is a seek to an
+    /// end of the file, not a trap.
     @Test(arguments: [Int64.max, Int64.min, Int64.max - 1, Int64.min + 1, 0])
     func extremeOffsetsAreSeeksToAnEnd(micros: Int64) throws {
         let seconds = Double(micros) / 1_000_000
         for asked in [MediaCommand.seek(by: seconds), .setPosition(seconds)] {
             let commands = MediaDesk.commands(for: asked)
-            guard case .seek(let text)? = commands.first, commands.count == 1 else { Issue.record("\(commands)"); continue }
-            let target = try #require(SeekTarget.parse(text), "\(text)")
+            guard case .playback(.seek(let target))? = commands.first, commands.count == 1 else { Issue.record("\(commands)"); continue }
             var clock = PlayerClock(frameRate: 30, frameCount: 300)
             clock.handedOut(frame: 150)
             let frame = clock.seek(target)
             // Far forward is the last frame; far back, or a position at or before 0, the first; a
             // seek by 0 stays.
             let expected = micros > 0 ? 299 : micros == 0 && asked == .seek(by: 0) ? 150 : 0
-            #expect(frame == expected, "\(asked) -> \(text)")
+            #expect(frame == expected, "\(asked) -> \(target)")
         }
     }
 

@@ -1,26 +1,19 @@
 import PipCore
 
-/// The instance side of `pipcam toggle|start|stop|status|switch|quit`: commands arrive as
-/// ClientMessages on the claim's control window, `status` as a conversion of the claimed selection
-/// to `_PIPCAM_STATUS` (also `UTF8_STRING`, so `xclip -o -selection _PIPCAM_S0` shows it too),
-/// `switch` as one to `_PIPCAM_SWITCH` with the source as its parameter, answered once it is done.
+/// The instance's X door for control requests, for clients that reach it through the display (one
+/// on another host of a shared display, or a session without a runtime directory): a request is the
+/// parameter of a conversion of the claimed selection to `_PIPCAM_REQUEST`, in the one form every
+/// door reads, and the answer is the converted property, sent when the handler replies (which may
+/// be much later). `status` also answers conversions to `_PIPCAM_STATUS` and `UTF8_STRING`, so
+/// `xclip -o -selection _PIPCAM_S0` shows it.
 ///
-/// Anything else — other message types, unknown codes, other targets, requests from before the
-/// claim, requestors that vanish — is refused or ignored without side effects.
+/// Anything else — other targets, requests from before the claim, requestors that vanish — is
+/// refused or ignored without side effects.
 public final class ControlServer {
     /// The claim commands arrive through: a new one after the channel healed.
     public private(set) var claim: InstanceClaim
-    /// Performs a command (never `.status`).
-    public var onCommand: (ControlCommand) -> Void = { _ in }
-    /// Starts `pipcam switch` to the source the text names (`next` or a `--source` form); the
-    /// reply is sent when the handler calls back, which may be much later. nil: refused with a
-    /// reason (while the first source starts).
-    public var onSwitch: ((String, @escaping (SwitchReply) -> Void) -> Void)?
-    /// Answers `pipcam controls|set` (the camera's controls); nil: refused.
-    public var onCamera: ((CameraRequest) -> CameraReply)?
-    /// Carries out `pipcam play|pause|seek` (a file's playback) and replies when done (a seek, once
-    /// the frame sought shows); nil: refused.
-    public var onPlayback: ((PlaybackCommand, @escaping (CameraReply) -> Void) -> Void)?
+    /// Carries out a request and replies with the answer's bytes, at once or later; nil: refused.
+    public var onRequest: ((ControlWire.Received, @escaping ([UInt8]) -> Void) -> Void)?
     /// The current status, asked for each `status` request.
     public var status: () -> InstanceStatus?
     /// Whether another client holds the selection now (commands then reach that client).
@@ -68,8 +61,6 @@ public final class ControlServer {
     /// Handles one event about the control window, or about the window of a client holding the selection.
     public func handle(_ event: WindowEvent) {
         switch event {
-        case .clientMessage(let w, let type, let data) where w == claim.window && type == display[._PIPCAM_COMMAND]:
-            if let command = ControlCommand(code: data.0), command != .status { onCommand(command) }
         case .selectionRequest(let request):
             answer(request)
         case .selectionClear(_, let selection) where selection == claim.selection && !lostClaim:
@@ -141,44 +132,17 @@ public final class ControlServer {
         }
     }
 
-    /// The longest request (a `switch` source, `set`'s settings) read, in bytes.
-    public static let requestLimit = 4096
-
-    static let tooLong = "pipcam: the request is longer than \(requestLimit) bytes, the most pipcam reads"
-
-    /// `pipcam switch`: the source's name is the request's parameter; the answer waits for the switch.
-    private func startSwitch(_ request: SelectionRequest) {
-        guard let bytes = display.parameter(of: request, limit: Self.requestLimit), !bytes.isEmpty else {
+    /// A request: the parameter, read up to `ControlWire.requestLimit`, handed on; the answer is
+    /// sent when the handler calls back.
+    private func carryOut(_ request: SelectionRequest) {
+        guard let bytes = display.parameter(of: request, limit: ControlWire.requestLimit), let onRequest else {
             display.answer(request, text: nil, type: .none)
             return
         }
-        let reply: (SwitchReply) -> Void = { [display] outcome in
-            display.answer(request, text: outcome.encoded, type: display[.UTF8_STRING])
+        onRequest(bytes.count > ControlWire.requestLimit ? .tooLong : .request(bytes)) { [display] answer in
+            display.answer(request, text: answer, type: display[.UTF8_STRING])
             display.flush()
         }
-        guard bytes.count <= Self.requestLimit else { return reply(.failed(Self.tooLong)) }
-        guard let onSwitch else { return reply(.failed("pipcam: the source is still starting; switch once it shows frames")) }
-        onSwitch(String(decoding: bytes, as: UTF8.self), reply)
-    }
-
-    /// `pipcam controls|set` (`CameraRequest`) and `play|pause|seek` (`PlaybackCommand`): what is
-    /// asked is the parameter, `parse`d; `handler` answers through the reply it is given, at once
-    /// or later (a seek, once its frame shows).
-    private func answerWithReply<Asked>(
-        _ request: SelectionRequest, _ parse: ([UInt8]) -> Asked?, _ handler: ((Asked, @escaping (CameraReply) -> Void) -> Void)?
-    ) {
-        let bytes = display.parameter(of: request, limit: Self.requestLimit)
-        let reply: (CameraReply) -> Void = { [display] outcome in
-            display.answer(request, text: outcome.encoded, type: display[.UTF8_STRING])
-            display.flush()
-        }
-        if let bytes, bytes.count > Self.requestLimit { return reply(.failed(Self.tooLong)) }
-        guard let bytes, let asked = parse(bytes) else {
-            display.answer(request, text: nil, type: .none)
-            return
-        }
-        guard let handler else { return reply(.failed("pipcam: the source is still starting; ask again once it shows frames")) }
-        handler(asked, reply)
     }
 
     private func answer(_ request: SelectionRequest) {
@@ -188,16 +152,9 @@ public final class ControlServer {
             && (request.time == 0 || (request.time &- claim.since) & 0xffff_ffff < 1 << 31)
         let target = request.target
         if current && target == display[.TARGETS] {
-            display.answer(request, atoms: [
-                display[.TARGETS], display[._PIPCAM_STATUS], display[._PIPCAM_SWITCH], display[._PIPCAM_CAMERA], display[._PIPCAM_PLAYBACK],
-                display[.UTF8_STRING],
-            ])
-        } else if current && target == display[._PIPCAM_SWITCH] {
-            startSwitch(request)
-        } else if current && target == display[._PIPCAM_CAMERA] {
-            answerWithReply(request, CameraRequest.init, onCamera.map { answer in { asked, reply in reply(answer(asked)) } })
-        } else if current && target == display[._PIPCAM_PLAYBACK] {
-            answerWithReply(request, PlaybackCommand.init, onPlayback)
+            display.answer(request, atoms: [display[.TARGETS], display[._PIPCAM_STATUS], display[._PIPCAM_REQUEST], display[.UTF8_STRING]])
+        } else if current && target == display[._PIPCAM_REQUEST] {
+            carryOut(request)
         } else if current && (target == display[._PIPCAM_STATUS] || target == display[.UTF8_STRING]),
             let snapshot = status()
         {

@@ -7,7 +7,7 @@ import PipCore
 /// the window they concern, runs timers, and wakes for other descriptors (frames, signals).
 ///
 /// Everything registered here runs on the loop's thread. `run()` returns when `stop(exitCode:)` is called.
-public final class DisplayLoop {
+public final class DisplayLoop: ReaderLoop {
     public typealias EventHandler = (WindowEvent) -> Void
 
     public let display: XDisplay
@@ -18,6 +18,7 @@ public final class DisplayLoop {
     private var timers: [(id: Int, deadline: MonotonicInstant, handler: () -> Void)] = []
     private var nextTimerID = 0
     private var pollSet: [pollfd] = []
+    private var readyScratch: [Int32] = []
     private var beforeSleep: [() -> Void] = []
     public private(set) var exitCode: Int32?
 
@@ -62,8 +63,7 @@ public final class DisplayLoop {
         pollSet.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
     }
 
-    /// Stops calling the handler `addReader` gave for `fd`. Not from a reader's own handler (the
-    /// loop is going through them then): schedule it instead.
+    /// Stops calling the handler `addReader` gave for `fd`, also from a reader's own handler.
     public func removeReader(_ fd: Int32) {
         guard let i = readers.firstIndex(where: { $0.fd == fd }) else { return }
         readers.remove(at: i)
@@ -149,6 +149,11 @@ public final class DisplayLoop {
         for i in pollSet.indices { pollSet[i].revents = 0 }
         let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
         guard ready > 0 else { return }
-        for (i, reader) in readers.enumerated() where pollSet[i + 1].revents != 0 { reader.handler() }
+        // A handler may add or remove readers (a door accepting or closing a connection): the ready
+        // descriptors are noted first (in a buffer kept between wakes: a frame wakes the loop), and
+        // each one's handler looked up as it comes.
+        readyScratch.removeAll(keepingCapacity: true)
+        for entry in pollSet.dropFirst() where entry.revents != 0 { readyScratch.append(entry.fd) }
+        for fd in readyScratch { readers.first { $0.fd == fd }?.handler() }
     }
 }

@@ -159,8 +159,6 @@ public final class XDisplay {
             return .motion(pointer(m.window, 0, m.x, m.y, m.x_root, m.y_root, m.time, m.state))
         case ClientMessage:
             let c = e.xclient
-            // Any client can send anything: a command in another format is garbage, not a command.
-            if c.message_type == self[._PIPCAM_COMMAND].rawValue && c.format != 32 { return .other }
             return .clientMessage(window: WindowID(c.window), type: Atom(c.message_type), data: c.data.l)
         case PropertyNotify:
             let p = e.xproperty

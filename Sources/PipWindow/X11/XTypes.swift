@@ -13,7 +13,7 @@ public enum AtomName: String, CaseIterable, Sendable {
     case _NET_WM_WINDOW_OPACITY
     // The control channel (`pipcam toggle|…|status`): command messages, the status conversion
     // target and reply property, the timestamp probe, and ICCCM's TARGETS.
-    case _PIPCAM_COMMAND, _PIPCAM_STATUS, _PIPCAM_SWITCH, _PIPCAM_CAMERA, _PIPCAM_PLAYBACK, _PIPCAM_REPLY, _PIPCAM_TIMESTAMP, TARGETS
+    case _PIPCAM_REQUEST, _PIPCAM_STATUS, _PIPCAM_REPLY, _PIPCAM_TIMESTAMP, TARGETS
 }
 
 /// A pointer event in window and root coordinates.

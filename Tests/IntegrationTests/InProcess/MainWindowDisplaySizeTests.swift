@@ -1,3 +1,4 @@
+import PipControl
 import CameraSource
 import Foundation
 import PipCore
@@ -203,10 +204,10 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
         // Steps wait for what they need, not for fixed times: under load a 250 ms animation has
         // taken over a second.
         let script = LoopScript()
-        script.wait("the main window to show", until: { app.main?.isMapped == true }) { app.perform(.toggle) }
+        script.wait("the main window to show", until: { app.main?.isMapped == true }) { app.carryOut(.pip(.toggle)) }
         script.wait("PiP to be up", until: { app.pip.phase == .active }) {
             phases.append(app.pip.phase)
-            for _ in 0..<3 { app.perform(.toggle) }
+            for _ in 0..<3 { app.carryOut(.pip(.toggle)) }
             phases.append(app.pip.phase)
         }
         script.wait("PiP to be stopped", until: { app.pip.phase == .idle })

@@ -1,3 +1,4 @@
+import PipControl
 import CameraSource
 import Foundation
 import PipCore
@@ -33,7 +34,7 @@ import TestSupport
             line = app.statsLine()
             writtenAround = whileActive...share.written
             // Out of sight: PiP goes back to where it came from (with --pip, the main window).
-            app.perform(.stop)
+            app.carryOut(.pip(.stop))
         }
         script.wait("PiP to stop", until: { app.pip.phase == .idle }) { afterClose = share.written }
         script.pause(600)

@@ -2,6 +2,7 @@ import CameraSource
 import Foundation
 import PipCore
 @testable import PipWindow
+import PipControl
 @testable import PipcamApp
 import Testing
 import TestSupport
@@ -22,19 +23,19 @@ import TestSupport
         options.idleReleaseSeconds = 0
         let app = PipcamApp(display: display, source: old, options: options)
         var cover: RunningProcess?
-        var reply: SwitchReply?
+        var reply: PipReply?
         let script = LoopScript()
         script.wait("the main window to show frames", until: { app.pip != nil && app.frames.stats.shown >= 5 }) {
             cover = try? x.start(["xmessage", "-geometry", "\(x.width)x\(x.height)+0+0", "-bg", "black", "covering"])
         }
         script.wait("the frames to be unseen under the cover", until: { app.viewing.framesUnseen }) {
-            app.switches.switchSource(to: "test") { reply = $0 }
+            app.switches.switchSource(to: .source(.test, text: "test")) { reply = $0 }
         }
         script.wait("the switch to be answered", until: { reply != nil })
         script.wait("the old source to stop", until: { old.stopped.withLock { $0 } })
         script.start(on: app.loop)
         #expect(app.run() == 0, "timed out waiting for \(script.failedStep ?? "")")
         cover?.terminate(grace: .milliseconds(200))
-        #expect(reply == .switched(source: "test"), "\(String(describing: reply))")
+        #expect(reply == .done("") && app.frames.status.name == "test", "\(String(describing: reply)), \(String(describing: app.frames.status.name))")
     }
 }
