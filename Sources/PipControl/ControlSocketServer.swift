@@ -185,7 +185,7 @@ public final class ControlSocketServer {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             if let refusal = refusal(of: fd) {
                 send(Array("failed\n\(refusal)".utf8), to: fd)
-                close(fd)
+                closeAfterAnswer(fd)
                 continue
             }
             nextID += 1
@@ -255,12 +255,17 @@ public final class ControlSocketServer {
             connections[fd]?.answered = true
             return
         }
-        // Unread bytes at close would reset the connection, and the answer with it: what has
-        // arrived is read away first (a client still writing past that may lose it).
+        drop(fd)
+    }
+
+    /// Closes a connection whose answer went out. Unread bytes at close would reset the
+    /// connection, and the answer with it: what has arrived is read away first (a client still
+    /// writing past that may lose it).
+    private func closeAfterAnswer(_ fd: Int32) {
         shutdown(fd, Int32(SHUT_WR))
         var sink = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<16 where sink.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) }) > 0 {}
-        drop(fd)
+        close(fd)
     }
 
     private func send(_ bytes: [UInt8], to fd: Int32) {
@@ -272,7 +277,7 @@ public final class ControlSocketServer {
         guard let connection = connections.removeValue(forKey: fd) else { return }
         if let timer = connection.timer { loop?.cancelTimer(timer) }
         loop?.removeReader(fd)
-        close(fd)
+        closeAfterAnswer(fd)
     }
 }
 

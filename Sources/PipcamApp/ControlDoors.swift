@@ -25,9 +25,11 @@ public final class ControlDoors {
     ) {
         let server = ControlServer(display: loop.display, claim: claim, status: status)
         server.onRequest = { received, reply in Self.hand(received, to: carryOut) { reply($0.encoded) } }
+        server.otherDoor = socket?.place.socketPath
         server.install(on: loop)
         self.server = server
-        socket?.onRequest = { received, reply in
+        socket?.onRequest = { [unowned loop] received, reply in
+            loop.catchUp()
             Self.hand(received, to: carryOut) { answer in
                 // `quit` is answered, and the connection closes as the process ends.
                 reply(answer.encoded, Self.isQuit(received) && answer.exitCode == 0)

@@ -12,6 +12,9 @@ import PipCore
 public final class ControlServer {
     /// The claim commands arrive through: a new one after the channel healed.
     public private(set) var claim: InstanceClaim
+    /// Another way requests reach this instance meanwhile (the control socket), for what is said
+    /// when another client takes the selection.
+    public var otherDoor: String?
     /// Carries out a request and replies with the answer's bytes, at once or later; nil: refused.
     public var onRequest: ((ControlWire.Received, @escaping ([UInt8]) -> Void) -> Void)?
     /// The current status, asked for each `status` request.
@@ -90,8 +93,8 @@ public final class ControlServer {
         if !lostClaim {
             lostClaim = true
             writeErrorLine(
-                "pipcam: another program took over \(selectionName); 'pipcam toggle|start|stop|status|quit' "
-                    + "reach this pipcam again when it lets go")
+                "pipcam: another program took over \(selectionName); control commands through X reach this pipcam again when it lets go"
+                    + (otherDoor.map { " (through \($0) they still do)" } ?? ""))
         }
         watchHolder(owner)
     }

@@ -128,25 +128,28 @@ import Testing
 
     /// The control window destroyed by another client: a new one takes the selection back at
     /// once, says so in one line, and a second pipcam is still refused.
-    /// `switch` requests from any client: one with no parameter is refused, one too long is told so; one
-    /// that is no source is answered with why; one whose requestor is gone before the answer still
-    /// switches, and answering the vanished window hurts nothing.
-    @Test func switchRequestsFromAnyClientAreAnsweredOrRefused() throws {
+    /// Requests through the X selection from any client: one with no parameter is refused, one too
+    /// long is told so, one that is no request (a source that is none, standard input, bytes that
+    /// are no text) is told so; one whose requestor is gone before the answer is still carried out,
+    /// and answering the vanished window hurts nothing.
+    @Test func requestsFromAnyClientAreAnsweredOrRefused() throws {
         let x = try XServer()
         let (p, _, _) = try Self.start(x)
         func convert(_ parameter: String, _ extra: [String] = []) throws -> String {
-            let result = try runChecked(["python3", Self.script, "convert", "_PIPCAM_S0", "_PIPCAM_SWITCH", parameter] + extra,
+            let result = try runChecked(["python3", Self.script, "convert", "_PIPCAM_S0", "_PIPCAM_REQUEST", parameter] + extra,
                                         environment: x.environment, timeout: .seconds(30))
             return result.stdoutText.trimmingCharacters(in: .newlines)
         }
+        let noRequest = "answered failed|pipcam: not a request pipcam knows"
         #expect(try convert("-") == "refused")
         #expect(try convert("big:5000") == "answered failed|pipcam: the request is longer than 4096 bytes, the most pipcam reads")
         #expect(try convert("big:4097") == "answered failed|pipcam: the request is longer than 4096 bytes, the most pipcam reads")
-        #expect(try convert("hex:fffe00").hasPrefix("answered failed|pipcam: "))
-        #expect(try convert("bogus:x") == "answered failed|pipcam: bogus:x: unknown source (expected /dev/videoN, pipewire[:NAME], test, y4m:PATH, raw:PATH:WxH:FMT[@FPS] or mjpeg:PATH[@FPS])")
-        #expect(try convert("y4m:-") == "answered failed|pipcam: y4m:-: standard input can only be read as --source")
-        #expect(try convert("test") == "answered switched|test")
-        #expect(try convert("test", ["vanish"]) == "vanished")
+        #expect(try convert("hex:fffe00") == noRequest)
+        #expect(try convert("switch\nsource\nbogus:x") == noRequest)
+        #expect(try convert("switch\nsource\ny4m:-") == noRequest)
+        #expect(try convert("toggle\n") == noRequest)
+        #expect(try convert("switch\nsource\ntest") == "answered done|")
+        #expect(try convert("switch\nsource\ntest", ["vanish"]) == "vanished")
         try waitUntil("the switch with no one to answer is made", timeout: .seconds(5)) {
             p.stderrText.isEmpty && (try? x.pipcamStatus().object["source"] as? String) == "test"
         }
@@ -169,9 +172,10 @@ import Testing
         try Self.expectQuickCleanExit(p)
     }
 
-    /// The selection taken by another client: while it holds it, commands reach that client (status
-    /// fails) and a second pipcam is refused; once it lets go — by ending, or by setting no owner
-    /// and staying — pipcam takes the selection back.
+    /// The selection taken by another client: while it holds it, commands through X reach that
+    /// client (status fails), those through the control socket still reach pipcam, and a second
+    /// pipcam is refused; once it lets go — by ending, or by setting no owner and staying — pipcam
+    /// takes the selection back.
     @Test(arguments: [false, true])
     func controlComesBackWhenTheClientHoldingItLetsGo(releasesAndStays: Bool) throws {
         let x = try makeServer()
@@ -181,15 +185,18 @@ import Testing
         try waitUntil("pipcam says it lost the selection", timeout: .seconds(3)) {
             p.stderrText.contains("pipcam: another program took over _PIPCAM_S0;")
         }
-        #expect(try !x.runPipcam(["status"]).succeeded, "status goes to the client holding the selection")
+        #expect(try !x.runPipcamOverX(["status"]).succeeded, "status goes to the client holding the selection")
+        #expect(try x.runPipcam(["status"]).succeeded, "the socket still reaches pipcam")
         #expect(try x.runPipcam(["--source", "test"]).exitCode == 1, "a second pipcam is still refused")
 
-        let status = try poll(timeout: .seconds(6), what: "status to answer again") { try? x.pipcamStatus() }
-        #expect(status.object["source"] as? String == "test")
+        let status = try poll(timeout: .seconds(6), what: "status to answer again through X") {
+            try? x.runPipcamOverX(["status"]).succeeded ? x.runPipcamOverX(["status"]).stdoutText : nil
+        }
+        #expect(status.contains("\"source\":\"test\""), "\(status)")
         #expect(p.stderrText.contains("pipcam: took back _PIPCAM_S0; control commands reach this pipcam again\n"),
                 "stderr: \(p.stderrText)")
         if releasesAndStays { #expect(thief.isRunning, "the selection came back while its last holder still runs") }
-        let toggle = try x.runPipcam(["toggle"])
+        let toggle = try x.runPipcamOverX(["toggle"])
         #expect(toggle.succeeded, "\(toggle)")
         try Self.expectQuickCleanExit(p)
     }

@@ -42,6 +42,14 @@ extension XServer {
         try start([Pipcam.binaryPath()] + arguments, extraEnvironment: extraEnvironment, stdin: stdin)
     }
 
+    /// Runs the control command `pipcam arguments…` with no runtime directory: it goes through the
+    /// X selection, not the control socket.
+    func runPipcamOverX(_ arguments: [String], timeout: Duration = .seconds(10)) throws -> ProcessResult {
+        var environment = self.environment
+        environment["XDG_RUNTIME_DIR"] = nil
+        return try IntegrationTests.run([Pipcam.binaryPath()] + arguments, environment: environment, timeout: timeout)
+    }
+
     /// Runs `pipcam arguments…` (e.g. `status`, `toggle`) to completion on this server.
     func runPipcam(_ arguments: [String], timeout: Duration = .seconds(10)) throws -> ProcessResult {
         try run([Pipcam.binaryPath()] + arguments, timeout: timeout)
