@@ -1,6 +1,7 @@
 import ArgumentParser
 import CameraSource
 import PipCore
+import PipControl
 import PipWindow
 import PipcamApp
 
@@ -9,13 +10,7 @@ struct PipcamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipcam",
         abstract: "Show a camera in a floating Picture-in-Picture window.",
-        usage: """
-            pipcam [<options>]
-              pipcam toggle|start|stop|status|quit [--name <name>]
-              pipcam switch <source>|next [--name <name>]
-              pipcam controls [--name <name>]
-              pipcam set <name>=<value>... | --reset [<name>] [--name <name>]
-            """,
+        usage: (["pipcam [<options>]"] + ControlVerb.usageLines).joined(separator: "\n  "),
         discussion: """
             With no --source, pipcam shows the first capture camera, or the built-in test pattern \
             when there is none. File sources play once and pipcam exits at their end. \
