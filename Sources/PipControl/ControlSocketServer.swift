@@ -197,6 +197,9 @@ public final class ControlSocketServer {
             }
             connections[fd] = connection
             loop?.addReader(fd) { [unowned self] in read(fd) }
+            // A client writes its request as it connects: read now, not a loop's turn later
+            // (a turn can be long while a large window is drawn).
+            read(fd)
         }
     }
 
@@ -214,20 +217,20 @@ public final class ControlSocketServer {
 
     private func descriptor(of id: Int) -> Int32? { connections.first { $0.value.id == id }?.key }
 
+    /// Reads what has arrived, up to the end of the request or of what is there now.
     private func read(_ fd: Int32) {
-        guard var connection = connections[fd], !connection.answered else { return drainOrDrop(fd) }
+        guard connections[fd]?.answered == false else { return drainOrDrop(fd) }
         var chunk = [UInt8](repeating: 0, count: 1024)
-        let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EAGAIN || errno == EINTR { return }
-            return drop(fd)
+        while let connection = connections[fd], !connection.answered {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EAGAIN || errno == EINTR { return }
+                return drop(fd)
+            }
+            if n == 0 { return deliver(fd, .request(connection.bytes)) }
+            connections[fd]?.bytes += chunk.prefix(n)
+            if connection.bytes.count + n > ControlWire.requestLimit { return deliver(fd, .tooLong) }
         }
-        connection.bytes += chunk.prefix(n)
-        connections[fd] = connection
-        if connection.bytes.count > ControlWire.requestLimit {
-            return deliver(fd, .tooLong)
-        }
-        if n == 0 { deliver(fd, .request(connection.bytes)) }
     }
 
     /// After the request: a client that writes on is not read; one that hangs up early is let go.

@@ -28,8 +28,7 @@ public final class ControlDoors {
         server.otherDoor = socket?.place.socketPath
         server.install(on: loop)
         self.server = server
-        socket?.onRequest = { [unowned loop] received, reply in
-            loop.catchUp()
+        socket?.onRequest = { received, reply in
             Self.hand(received, to: carryOut) { answer in
                 // `quit` is answered, and the connection closes as the process ends.
                 reply(answer.encoded, Self.isQuit(received) && answer.exitCode == 0)

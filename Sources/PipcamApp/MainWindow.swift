@@ -31,6 +31,8 @@ final class MainWindow {
     /// Whether the window was mapped since `show()` (a dropped MapRequest is asked again until then).
     /// Maps the window again when a window manager drops the request (five times, a second apart).
     private(set) var mapWatchdog = MapWatchdog(retries: 5)
+    /// Wakes the loop when `mapWatchdog` is due.
+    private var mapWake: DeadlineWake?
     var content: Content = .video { didSet { if content != oldValue { redraw() } } }
     var buttonEnabled = false { didSet { if buttonEnabled != oldValue { redraw() } } }
     /// A file's playback controls (nil: none, a camera). Paused, a change is drawn at once;
@@ -131,6 +133,9 @@ final class MainWindow {
         if parent != nil { display.setProperty(id, ._XEMBED_INFO, type: ._XEMBED_INFO, values: [XEmbed.version, XEmbed.mapped]) }
         display.map(id)
     }
+
+    /// Keeps the loop's wake at `mapWatchdog`'s next deadline.
+    func followMapWatchdog() { mapWake?.set(mapWatchdog.nextDeadline) }
 
     /// At `mapWatchdog`'s deadline: maps the window again if a window manager dropped the
     /// request. Only while it never got mapped: once it was, an unmap is the user's or the window
@@ -242,6 +247,7 @@ final class MainWindow {
     /// Routes the window's events (and with `--wid` its parent's size) on `loop`: what they ask
     /// for goes to `act`, a new size (not a move: each would wake the capture thread) to `resized`.
     func install(on loop: DisplayLoop, act: @escaping (Intent) -> Void, resized: @escaping () -> Void) {
+        mapWake = DeadlineWake(loop: loop) { [unowned self] in remapIfDropped(now: .now()) }
         loop.register(id) { [unowned self] event in
             let before = size
             let intent = handle(event)

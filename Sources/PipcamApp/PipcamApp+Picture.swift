@@ -35,7 +35,7 @@ extension PipcamApp {
     /// The PiP frame remembered from the last run, fitted to this source's shape: on its monitor,
     /// else on the source window's.
     func rememberedFrame(aspect: Double) -> Rect? {
-        guard options.remembersGeometry, let path = geometryFile(), let memory = GeometryMemory.load(from: path)
+        guard options.remembersGeometry, let path = options.geometryFile, let memory = GeometryMemory.load(from: path)
         else { return nil }
         let layout = ScreenLayout(display: loop.display)
         return memory.fitted(toAspect: aspect).rect(

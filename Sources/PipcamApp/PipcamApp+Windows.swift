@@ -64,13 +64,7 @@ extension PipcamApp {
     /// What the app does when PiP asks for a frame, the user mirrors, rotates or moves it.
     func wirePip() {
         pip.delegate = self
-        pip.onPossibleChanged = { [unowned self] possible in
-            main?.buttonEnabled = possible
-            if possible && pipWanted {
-                pipWanted = false
-                pip.start()
-            }
-        }
+        pip.onPossibleChanged = { [unowned self] possible in main?.buttonEnabled = possible }
         pip.onNeedsFrame = { [unowned self] in frames.redraw() }
         pip.onMirrorToggle = { [unowned self] in
             picture.toggleMirror(sourcePrefers: frames.status.prefersMirror)
@@ -90,7 +84,7 @@ extension PipcamApp {
         pip.onWindowDestroyed = { [unowned self] in loop.stop(exitCode: 0) }
         pip.onFrameSettled = { [unowned self] rect in
             // A run given --size or --corner sets the memory aside: it neither reads nor replaces it.
-            guard options.remembersGeometry, let path = geometryFile() else { return }
+            guard options.remembersGeometry, let path = options.geometryFile else { return }
             GeometryMemory(rect: rect, in: ScreenLayout(display: loop.display)).save(to: path)
         }
     }

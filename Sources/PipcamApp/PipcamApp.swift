@@ -11,8 +11,6 @@ import PipWindow
 /// picture's turn and mirror (`PictureSettings`), PiP (`PipController`).
 public final class PipcamApp {
     let loop: DisplayLoop
-    /// The source the pump runs: the one given, until a switch hands over to another.
-    let switcher: SourceSwitcher
     let options: SessionOptions
     let pump: FramePump
     /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
@@ -23,19 +21,11 @@ public final class PipcamApp {
     /// The one frame router: the main window, PiP and its animation (handed to `pip`).
     let output: VideoOutput
     var frames: FrameDesk!
-    /// PiP is to start once it is possible (`SessionOptions.startPipWhenPossible`).
-    var pipWanted = false
     var picture: PictureSettings
     /// What the capture side is told while no window shows video (`--idle-release`).
-    var viewing: ViewingPolicy
-    /// Wakes the loop at `viewing`'s next deadline (frames no longer do once unseen).
-    lazy var viewingWake = DeadlineWake(loop: loop)
-    /// Wakes the loop when the main window's `MapWatchdog` is due.
-    lazy var mainMapWake = DeadlineWake(loop: loop) { [unowned self] in main?.remapIfDropped(now: .now()) }
+    let viewing: ViewingDesk
     /// `pipcam switch`, the switch key and the camera finder.
     let switches: SwitchDesk
-    /// Where the PiP's place is remembered between runs (one file per `--name`); tests point it elsewhere.
-    var geometryFile: () -> String?
     /// The camera's controls and what is remembered of each camera.
     let cameras: CameraDesk
     /// A file's playback: commands, keys, the windows' controls, MPRIS.
@@ -58,15 +48,16 @@ public final class PipcamApp {
         self.doors = doors
         loop = DisplayLoop(display: display)
         output = VideoOutput(loop: loop)
-        switcher = SourceSwitcher(source)
+        // The source the pump runs: the one given, until a switch hands over to another.
+        let switcher = SourceSwitcher(source)
+        var options = options
+        if options.geometryFile == nil { options.geometryFile = GeometryMemory.filePath(name: options.control?.name) }
         self.options = options
-        let name = options.control?.name
-        geometryFile = { GeometryMemory.filePath(name: name) }
         pump = FramePump(source: switcher, share: share)
         switches = SwitchDesk(
             loop: loop, switcher: switcher, wakeCapture: pump.mailbox.toCapture, sharing: share?.device, request: options.sourceRequest,
             findCamera: findCamera)
-        viewing = ViewingPolicy(configuration: .init(idleReleaseSeconds: options.idleReleaseSeconds))
+        viewing = ViewingDesk(loop: loop, idleReleaseSeconds: options.idleReleaseSeconds)
         picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
         picture.framing = options.framing ?? .full
         cameras = CameraDesk(framingGiven: options.framing != nil)
@@ -118,7 +109,7 @@ public final class PipcamApp {
             startsAutomaticallyWhenSourceHidden: true, automaticPip: options.automaticPip,
             jpegDecodeThreads: options.jpegDecodeThreads, output: output)
         pip.style = options.style
-        let source: FrameSource = switcher
+        let source = pump.sourceBeforeRun
         frames = FrameDesk(
             mailbox: pump.mailbox, output: output, notices: NoticeAssets(doubleSize: display.prefersDoubleSize), layout: pip.pixelLayout,
             status: SourceStatus(
@@ -140,7 +131,7 @@ public final class PipcamApp {
         loop.addReader(SignalPipe.shared.fd) { [unowned self] in loop.stop(exitCode: 0) }
         loop.everyIteration { [unowned self] in
             followIdleness(now: .now())
-            mainMapWake.set(main?.mapWatchdog.nextDeadline)
+            main?.followMapWatchdog()
             frames.followSourceStatus()
             frames.presentWaitingFrame()
             checkEnding()
@@ -151,7 +142,7 @@ public final class PipcamApp {
         frames.announceFrames()
         if options.startInPip { pip.start() } else { main?.show() }
         if options.startPipWhenPossible && !options.startInPip {
-            if pip.isPossible { pip.start() } else { pipWanted = true }
+            pip.startWhenPossible()
         }
         noteMainDisplaySize()
         display.flush()
@@ -189,10 +180,7 @@ public final class PipcamApp {
         // An animation's window shows video too. A file waits for a window by itself, and a
         // camera shared with a call (`--share`) serves it whatever shows.
         let releasable = pump.share == nil && frames.status.isLive
-        for action in viewing.update(showing: output.isShowingVideo || pip.phase != .idle, releasable: releasable, now: now) {
-            frames.follow(action)
-        }
-        viewingWake.set(viewing.nextDeadline(releasable: releasable))
+        viewing.follow(showing: output.isShowingVideo || pip.phase != .idle, releasable: releasable, now: now, frames: frames)
     }
 
     private func checkEnding() {

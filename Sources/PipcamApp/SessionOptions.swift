@@ -58,6 +58,9 @@ public struct SessionOptions: Sendable {
     /// This instance's ownership of the control selection, taken before the source started;
     /// nil runs without `pipcam toggle|…` control.
     public var control: InstanceClaim?
+    /// Where the PiP's place is remembered between runs; nil: the standard file for the instance's
+    /// name (`GeometryMemory.filePath`).
+    public var geometryFile: String?
 
     public init() {}
 }

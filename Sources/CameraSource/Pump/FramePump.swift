@@ -13,6 +13,9 @@ import Synchronization
 public final class FramePump: @unchecked Sendable {
     public let mailbox: FrameMailbox
     private let source: FrameSource
+    /// The source the pump runs, for what it says before `run()` (its camera's state, its shape,
+    /// live or not); the capture thread's alone afterwards.
+    public var sourceBeforeRun: FrameSource { source }
     /// The virtual camera every captured frame is also written to (`--share`), if any.
     public let share: CameraShare?
     private let stopRequested = Atomic<Bool>(false)

@@ -71,14 +71,6 @@ public final class DisplayLoop: ReaderLoop {
         if let j = pollSet.indices.last(where: { pollSet[$0].fd == fd }) { pollSet.remove(at: j) }
     }
 
-    /// Handles every event the X server sent up to now: a request that came through another door
-    /// (the control socket) is then carried out in order with the X events sent before it, as one
-    /// through the X selection is.
-    public func catchUp() {
-        display.sync()
-        while exitCode == nil && display.pendingEvents > 0 { dispatch(display.nextEvent()) }
-    }
-
     /// Runs `body` once per loop iteration, after events and before sleeping.
     public func everyIteration(_ body: @escaping () -> Void) { beforeSleep.append(body) }
 

@@ -60,7 +60,12 @@ extension PipController {
         case .willStop: delegate?.pipControllerWillStop(self)
         case .didStop: delegate?.pipControllerDidStop(self)
         case .restoreUserInterface: askToRestore()
-        case .possibleChanged(let possible): onPossibleChanged?(possible)
+        case .possibleChanged(let possible):
+            onPossibleChanged?(possible)
+            if possible && startsOncePossible {
+                startsOncePossible = false
+                start()
+            }
         case .showProxy(let r):
             placeProxy(r)
             display.map(proxy)

@@ -140,6 +140,8 @@ public final class PipController {
     /// Maps the PiP window again when a window manager drops the request.
     var mapWatchdog = MapWatchdog(intervalNanoseconds: PipTuning.mapRetryNanoseconds, retries: PipTuning.mapRetries)
     var isTornDown = false
+    /// `startWhenPossible()` waits for PiP to become possible.
+    var startsOncePossible = false
     /// Counts restore requests made of the delegate and their completions: a completion counts
     /// only while this is still the number its request was given.
     var restores = 0
@@ -246,6 +248,11 @@ public final class PipController {
 
     /// `startPictureInPicture()`: grows PiP out of the source window.
     public func start() { feed(.startRequested) }
+    /// Starts PiP now if it is possible, else as soon as it becomes possible (the source window
+    /// not yet mapped, a window manager still starting).
+    public func startWhenPossible() {
+        if isPossible { start() } else { startsOncePossible = true }
+    }
     /// `stopPictureInPicture()`: shrinks PiP back into the source window and restores it.
     public func stop() { feed(.stopRequested(restore: true)) }
     /// Starts or stops PiP as a hotkey would, following where PiP is heading: a PiP on its way up

@@ -199,14 +199,23 @@ extension PipTests {
             #expect(shown > 3, "\(last)")
         }
 
-        /// No display to talk to is a usage error, for pipcam and for its control commands.
+        /// No display to talk to is a usage error for pipcam, and for its control commands when
+        /// there is no runtime directory to find a pipcam in either; with one, they find none (3).
         @Test(arguments: [[], ["status"], ["toggle"]])
         func noDisplayExitsTwoWithOneLine(_ arguments: [String]) throws {
             var environment = ProcessInfo.processInfo.environment
             environment["DISPLAY"] = nil
+            environment["XDG_RUNTIME_DIR"] = nil
             let result = try run([Pipcam.binaryPath()] + arguments, environment: environment)
             #expect(result.exitCode == 2, "\(result)")
-            #expect(result.stderrText == "pipcam: no X display: $DISPLAY is not set\n", "\(result)")
+            let line = arguments.isEmpty
+                ? "pipcam: no X display: $DISPLAY is not set\n"
+                : "pipcam: no X display ($DISPLAY is not set) and no $XDG_RUNTIME_DIR to find pipcam in\n"
+            #expect(result.stderrText == line, "\(result)")
+            guard !arguments.isEmpty else { return }
+            environment["XDG_RUNTIME_DIR"] = try Scratch.makeDirectory("runtime")
+            let none = try run([Pipcam.binaryPath()] + arguments, environment: environment)
+            #expect(none.exitCode == 3 && none.stderrText.hasPrefix("pipcam: no pipcam is running (DISPLAY is not set; looked in "), "\(none)")
         }
 
         /// A display no server answers on: one line that names it and says why, exit 2.

@@ -67,10 +67,10 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
             try source.start()
             var options = SessionOptions()
             options.remembersGeometry = false
+            options.geometryFile = geometry
             configure(&options)
             self.options = options
             app = PipcamApp(display: display, source: source, options: options)
-            app.geometryFile = { [geometry] in geometry }
         }
 
         deinit { try? FileManager.default.removeItem(atPath: geometry) }

@@ -6,7 +6,8 @@ import TestSupport
 extension XServer {
     /// Runs `pipcam status [--name NAME]` and parses its JSON (throws unless it exits 0 with an object).
     func pipcamStatus(name: String? = nil) throws -> (object: [String: Any], text: String) {
-        let result = try runPipcam(["status"] + (name.map { ["--name", $0] } ?? []))
+        // Through X: answered in order with the X events sent before it, which tests count on.
+        let result = try runPipcamOverX(["status"] + (name.map { ["--name", $0] } ?? []))
         guard result.succeeded else { throw HarnessError("pipcam status: \(result)") }
         let text = result.stdoutText.trimmingCharacters(in: .newlines)
         guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
