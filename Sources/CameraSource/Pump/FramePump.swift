@@ -82,8 +82,7 @@ public final class FramePump: @unchecked Sendable {
         var deadline = timespec()
         clock_gettime(CLOCK_REALTIME, &deadline)
         deadline.tv_sec += Self.stopWaitSeconds
-        var rc: Int32
-        repeat { rc = sem_timedwait(ended, &deadline) } while rc != 0 && errno == EINTR
+        let (rc, _) = SystemCall.retryingInterrupts { sem_timedwait(ended, &deadline) }
         if rc == 0 { pthread_join(t, nil) } else { pthread_detach(t) }
     }
 
