@@ -58,7 +58,7 @@ public final class PipcamApp {
         geometryFile = { GeometryMemory.filePath(name: name) }
         pump = FramePump(source: switcher, share: share)
         switches = SwitchDesk(
-            loop: loop, switcher: switcher, wakeCapture: pump.mailbox.toCapture, sharing: share?.device, request: options.sourceRequest,
+            loop: loop, switcher: switcher, wakeCapture: pump.mailbox.toCapture, policy: pump.policy, request: options.sourceRequest,
             findCamera: findCamera)
         viewing = ViewingPolicy(configuration: .init(idleReleaseSeconds: options.idleReleaseSeconds))
         picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
@@ -182,7 +182,7 @@ public final class PipcamApp {
     private func followIdleness(now: MonotonicInstant) {
         // An animation's window shows video too. A file waits for a window by itself, and a
         // camera shared with a call (`--share`) serves it whatever shows.
-        let releasable = pump.share == nil && frames.status.isLive
+        let releasable = pump.policy.releasesUnseen(isLive: frames.status.isLive)
         for action in viewing.update(showing: output.isShowingVideo || pip.phase != .idle, releasable: releasable, now: now) {
             frames.follow(action)
         }
