@@ -157,11 +157,46 @@ static inline const char *dict_get(const struct spa_dict *d, const char *k)
 }
 
 
+/* The files call one another one way only, each only those below it:
+ *   library.c, events.c           call nothing of the shim's
+ *   registry.c                    events
+ *   context.c                     library, registry, events
+ *   stream_format.c, stream_buffers.c   events
+ *   stream.c                      stream_format, stream_buffers, registry, events
+ *   source.c                      events
+ *   disconnect.c                  stream, source, context */
+
+/* events.c */
 void pwshim__push_event(pwshim *c, int type, uint32_t id, uint64_t serial, int value,
 		pwshim_stream *s, const char *msg);
 /* Drops the queued events that point at `s` (closed). */
 void pwshim__purge_events(pwshim *c, pwshim_stream *s);
+
+/* registry.c */
+void pwshim__registry_listen(pwshim *c);
+/* Frees what the registry told of (nodes, other programs' streams, links) and the registry. */
+void pwshim__registry_forget(pwshim *c);
 /* Watches the links that feed the node `node_id` (a stream's own). */
 void pwshim__bind_links_for(pwshim *c, uint32_t node_id);
+
+/* context.c */
+/* Makes the calling thread the loop's, unless one is already. */
+void pwshim__context_enter(pwshim *c);
+/* Ends the connection; its streams and sources must be closed already. */
+void pwshim__context_free(pwshim *c);
+
+/* stream_format.c */
+/* Builds the EnumFormat pods `p` asks for into `params` (at most 4); returns how many. */
+uint32_t pwshim__stream_enum_formats(struct spa_pod_builder *b, const pwshim_stream_params *p,
+		const struct spa_pod **params);
+void pwshim__stream_param_changed(void *data, uint32_t id, const struct spa_pod *param);
+
+/* stream_buffers.c */
+void pwshim__stream_add_buffer(void *data, struct pw_buffer *b);
+void pwshim__stream_remove_buffer(void *data, struct pw_buffer *b);
+/* Queues back the buffers the caller still holds. */
+void pwshim__stream_return_held(pwshim_stream *s);
+/* Lets go of the shim's own mappings (those lent out live on with their borrowers). */
+void pwshim__stream_unmap_buffers(pwshim_stream *s);
 
 #endif

@@ -62,7 +62,7 @@ final class JobHandshake: @unchecked Sendable {
     }
 
     /// Waits until the recording thread has finished the posted job.
-    func waitDone() { while sem_wait(done) != 0 {} }
+    func waitDone() { _ = SystemCall.retryingInterrupts { sem_wait(done) } }
 
     /// Makes `take` return false (no job may be posted or running).
     func quit() {
@@ -80,7 +80,7 @@ final class JobHandshake: @unchecked Sendable {
     /// Sleeps until a job is posted; false when quitting.
     func take() -> Bool {
         while true {
-            while sem_wait(wake) != 0 {}
+            _ = SystemCall.retryingInterrupts { sem_wait(wake) }
             wakes.add(1, ordering: .sequentiallyConsistent)
             if phase.compareExchange(expected: Self.idle, desired: Self.waiting, ordering: .sequentiallyConsistent).exchanged {
                 let deadline = MonotonicInstant.now().nanoseconds + spinNanoseconds

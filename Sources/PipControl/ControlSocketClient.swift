@@ -16,8 +16,8 @@ public enum ControlSocketClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { return .notRunning }
-        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == request.count else { return .exitedBeforeAnswering }
+        let sent = SystemCall.retryingInterrupts { request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        guard sent.result == request.count else { return .exitedBeforeAnswering }
         shutdown(fd, Int32(SHUT_WR))
         let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(milliseconds) * 1_000_000)
         var answer: [UInt8] = []
@@ -27,13 +27,13 @@ public enum ControlSocketClient {
             guard now < deadline else { return .timedOut }
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let timeout = Int32(min((deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000, 60_000))
+            // Interrupted, it is asked again with the time left.
             guard poll(&entry, 1, timeout) > 0 else { continue }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }.result
             if n > 0 {
                 answer += chunk.prefix(n)
                 continue
             }
-            if n < 0 && errno == EINTR { continue }
             return answer.isEmpty ? .exitedBeforeAnswering : .answered(answer)
         }
     }

@@ -222,11 +222,8 @@ public final class ControlSocketServer {
         guard connections[fd]?.answered == false else { return drainOrDrop(fd) }
         var chunk = [UInt8](repeating: 0, count: 1024)
         while let connection = connections[fd], !connection.answered {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EAGAIN || errno == EINTR { return }
-                return drop(fd)
-            }
+            let (n, code) = SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+            if n < 0 { return code == EAGAIN ? () : drop(fd) }
             if n == 0 { return deliver(fd, .request(connection.bytes)) }
             connections[fd]?.bytes += chunk.prefix(n)
             if connection.bytes.count + n > ControlWire.requestLimit { return deliver(fd, .tooLong) }

@@ -10,7 +10,7 @@ extension PipcamApp {
             mirror: picture.mirror(sourcePrefers: frames.status.prefersMirror), rotation: picture.rotation,
             framing: picture.framing)
         // The call sees the framed picture too, unless --share-full-frame.
-        pump.share?.framing = options.shareFullFrame ? .full : picture.framing
+        pump.share?.framing = CapturePolicy.sharedFraming(picture.framing, fullFrame: options.shareFullFrame)
     }
 
     /// The user zoomed or panned in a window that draws the picture in `content`: every window

@@ -55,7 +55,7 @@ public final class PipcamApp {
         self.options = options
         pump = FramePump(source: switcher, share: share)
         switches = SwitchDesk(
-            loop: loop, switcher: switcher, wakeCapture: pump.mailbox.toCapture, sharing: share?.device, request: options.sourceRequest,
+            loop: loop, switcher: switcher, wakeCapture: pump.mailbox.toCapture, policy: pump.policy, request: options.sourceRequest,
             findCamera: findCamera)
         viewing = ViewingDesk(loop: loop, idleReleaseSeconds: options.idleReleaseSeconds)
         picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
@@ -179,7 +179,7 @@ public final class PipcamApp {
     private func followIdleness(now: MonotonicInstant) {
         // An animation's window shows video too. A file waits for a window by itself, and a
         // camera shared with a call (`--share`) serves it whatever shows.
-        let releasable = pump.share == nil && frames.status.isLive
+        let releasable = pump.policy.releasesUnseen(isLive: frames.status.isLive)
         viewing.follow(showing: output.isShowingVideo || pip.phase != .idle, releasable: releasable, now: now, frames: frames)
     }
 

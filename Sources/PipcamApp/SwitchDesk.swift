@@ -15,7 +15,7 @@ final class SwitchDesk {
     private let wakeCapture: WakeSignal
     /// The virtual camera pipcam feeds (`--share`): never switched to, and the mode a source
     /// switched to opens in stays the shared stream's.
-    private let sharing: String?
+    private let policy: CapturePolicy
     /// What a source switched to opens for: the size the picture is shown at now, or with `--share`
     /// the shared stream's. Read by the threads that open sources.
     private let request: Locked<SourceRequest>
@@ -42,13 +42,13 @@ final class SwitchDesk {
 
     /// - Parameter findCamera: how to look for a camera while the first source stands in for one.
     init(
-        loop: DisplayLoop, switcher: SourceSwitcher, wakeCapture: WakeSignal, sharing: String?, request: SourceRequest,
+        loop: DisplayLoop, switcher: SourceSwitcher, wakeCapture: WakeSignal, policy: CapturePolicy, request: SourceRequest,
         findCamera: CameraFinder.Access?
     ) {
         self.loop = loop
         inbox = switcher.inbox
         self.wakeCapture = wakeCapture
-        self.sharing = sharing
+        self.policy = policy
         let request = Locked(request)
         self.request = request
         finder = findCamera.map { CameraFinder(access: $0, inbox: switcher.inbox, wakeCapture: wakeCapture, request: { request.withLock { $0 } }) }
@@ -63,10 +63,10 @@ final class SwitchDesk {
     /// Stops the finder (before the capture side stops: no camera is offered after).
     func stop() { finder?.stop() }
 
-    /// The size the picture is shown at now, for a source switched to (not while sharing: the
-    /// camera then serves the call).
+    /// The size the picture is shown at now, for a source switched to (when the policy says it
+    /// follows the window).
     func noteDisplaySize(width: Int, height: Int) {
-        guard sharing == nil else { return }
+        guard policy.switchedToSourceFollowsDisplaySize else { return }
         request.withLock {
             $0.displayWidth = width
             $0.displayHeight = height
@@ -82,7 +82,7 @@ final class SwitchDesk {
         case .next: (target, text) = (.nextCamera(after: current), "next")
         case .source(let spec, let name): (target, text) = (.spec(spec, name: name), name)
         }
-        if let problem = SwitchJob.problem(with: target, sharing: sharing) { return reply(.failed("pipcam: \(problem)")) }
+        if let problem = SwitchJob.problem(with: target, policy: policy) { return reply(.failed("pipcam: \(problem)")) }
         // The camera shown already: nothing to do (opening it a second time would find it busy).
         if case .spec(.camera(let path), _) = target, CameraCycle.resolved(path) == CameraCycle.resolved(current) {
             return reply(.done(""))
@@ -95,9 +95,8 @@ final class SwitchDesk {
         tracker.begin(target: text, from: current, now: .now())
         asker = (reply, ticket)
         wake.set(tracker.nextDeadline)
-        let excluded = sharing.map { [CameraCycle.resolved($0)] } ?? []
         SwitchJob(
-            target: target, request: request.withLock { $0 }, excluded: Set(excluded), inbox: inbox, wake: wakeCapture, ticket: ticket
+            target: target, request: request.withLock { $0 }, excluded: policy.camerasNeverSwitchedTo(), inbox: inbox, wake: wakeCapture, ticket: ticket
         ).run()
     }
 

@@ -21,11 +21,11 @@ struct SwitchJob: Sendable {
     let ticket: SwitchTicket
 
     /// Why `target` cannot be switched to at all, if it cannot: standard input (read once, at
-    /// start) and the virtual camera pipcam itself feeds (`sharing`).
-    static func problem(with target: Target, sharing: String?) -> String? {
+    /// start) and the virtual camera pipcam itself feeds (`policy`).
+    static func problem(with target: Target, policy: CapturePolicy) -> String? {
         guard case .spec(let spec, let name) = target else { return nil }
         if spec.readsStandardInput { return "\(name): standard input can only be read as --source" }
-        if case .camera(let path) = spec, let sharing, CameraCycle.resolved(path) == CameraCycle.resolved(sharing) {
+        if case .camera(let path) = spec, policy.feeds(camera: path) {
             return "\(name): is the virtual camera this pipcam feeds (--share)"
         }
         return nil

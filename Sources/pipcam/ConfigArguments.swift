@@ -35,12 +35,11 @@ enum ConfigArguments {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = read(fd, &chunk, chunk.count)
+            let (n, code) = SystemCall.retryingInterrupts { read(fd, &chunk, chunk.count) }
             if n == 0 { break }
             if n < 0 {
-                if errno == EINTR { continue }
                 // A directory where the file should be, an I/O error: half a config is no config.
-                return .failure(Problem(description: "\(path): \(Errno.current)"))
+                return .failure(Problem(description: "\(path): \(Errno(code))"))
             }
             bytes += chunk[0..<n]
             if bytes.count > 1 << 20 { return .failure(Problem(description: "\(path): larger than 1 MiB")) }

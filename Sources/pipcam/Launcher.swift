@@ -81,7 +81,7 @@ struct Launcher {
         }
         defer { share?.close() }
         // The virtual camera pipcam feeds is never taken for a camera plugged in.
-        let finder = standIn ? CameraFinder.Access.anyRoute(excluding: Set(share?.loopbackDevice.map { [CameraCycle.resolved($0)] } ?? [])) : nil
+        let finder = standIn ? CameraFinder.Access.anyRoute(excluding: CapturePolicy.camerasLeftOut(fed: share?.loopbackDevice)) : nil
         return PipcamApp(display: display, source: source, options: options, share: share, findCamera: finder, doors: doors).run()
     }
 
@@ -104,7 +104,7 @@ struct Launcher {
     private func makeSource(_ spec: SourceSpec?, request: SourceRequest) -> (source: FrameSource, standIn: Bool) {
         if let spec { return (SourceFactory.make(spec, request: request), false) }
         // The virtual camera named for --share is never read back as the camera.
-        let shared = Set(command.shareRequest?.device.map { [CameraCycle.resolved($0)] } ?? [])
+        let shared = CapturePolicy.camerasLeftOut(fed: command.shareRequest?.device)
         if let node = PipeWireCameras.list().flatMap({ PipeWireCameras.usable($0, excluding: shared).first }) {
             return (PipeWireCamera(node: node.name, request: request), false)
         }
@@ -139,12 +139,9 @@ struct Launcher {
         let size = options.firstDisplaySize(
             workArea: ScreenLayout(display: display).homeArea(display: display, near: options.followWindow), parentSize: parent,
             rememberedPip: GeometryMemory.filePath(name: command.instanceName).flatMap(GeometryMemory.load(from:)).map { ($0.width, $0.height) })
-        // Sharing: the camera mode is chosen for the call, not the window.
-        if command.shareRequest != nil {
-            let asked = command.shareSizeRequested
-            return SourceRequest(displayWidth: asked.width, displayHeight: asked.height, paced: !command.untimed, loops: command.loop)
-        }
-        return SourceRequest(displayWidth: size.width, displayHeight: size.height, paced: !command.untimed, loops: command.loop)
+        let asked = CapturePolicy.startingSize(
+            shown: (size.width, size.height), shared: command.shareRequest == nil ? nil : command.shareSizeRequested)
+        return SourceRequest(displayWidth: asked.width, displayHeight: asked.height, paced: !command.untimed, loops: command.loop)
     }
 
     /// A camera another program holds at start: pipcam waits for it, and says who holds it and

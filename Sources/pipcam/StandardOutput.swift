@@ -12,9 +12,10 @@ enum StandardOutput {
         let bytes = Array((text.hasSuffix("\n") ? text : text + "\n").utf8)
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(1, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return failed(errno: n < 0 ? errno : EIO) }
+            let (n, code) = SystemCall.retryingInterrupts {
+                bytes.withUnsafeBytes { write(1, $0.baseAddress! + done, $0.count - done) }
+            }
+            guard n > 0 else { return failed(errno: n < 0 ? code : EIO) }
             done += n
         }
         return true

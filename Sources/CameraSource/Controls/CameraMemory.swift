@@ -44,11 +44,11 @@ public struct CameraMemory: Sendable {
         var bytes = [UInt8](repeating: 0, count: Self.largestFile + 1)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            let (n, code) = SystemCall.retryingInterrupts {
+                bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            }
             if n == 0 { break }
             if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
                 return (RememberedCamera(), warning(path, "cannot be read (\(Errno(code)))"))
             }
             count += n

@@ -137,19 +137,14 @@ final class ByteReader {
         return got
     }
 
-    /// One `read(2)`, retrying on EINTR and waiting on a non-blocking descriptor. 0 means end of file.
+    /// One `read(2)`, tried again when interrupted (`SystemCall`) and waiting on a non-blocking descriptor. 0 means end of file.
     static func readSome(fd: Int32, into destination: UnsafeMutableRawPointer, count: Int) throws(Errno) -> Int {
         while true {
-            let n = Glibc.read(fd, destination, count)
+            let (n, code) = SystemCall.retryingInterrupts { Glibc.read(fd, destination, count) }
             if n >= 0 { return n }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK {
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&p, 1, -1)
-                continue
-            }
-            throw Errno(code)
+            guard code == EAGAIN || code == EWOULDBLOCK else { throw Errno(code) }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, -1)
         }
     }
 }

@@ -37,21 +37,21 @@ public final class PipeWireCamera: FrameSource {
 
     private let wanted: String?
     /// The size frames are shown at, as the window last said.
-    private var request: SourceRequest
+    var request: SourceRequest
     /// What the open stream asked for.
-    private var asked: PipeWireStreamRequest?
-    private let connect: PipeWireConnector
-    private var connection: PipeWireConnection?
+    var asked: PipeWireStreamRequest?
+    let connect: PipeWireConnector
+    var connection: PipeWireConnection?
     /// The camera node streamed from; a node of that name that appears is the camera back.
-    private var node: PipeWireNode?
-    private var streamOpen = false
+    var node: PipeWireNode?
+    var streamOpen = false
     /// Whether this thread took the connection over from the one that started it.
-    private var claimed = false
-    private var interruption: CameraInterruption?
-    private var idle = false
+    var claimed = false
+    var interruption: CameraInterruption?
+    var idle = false
     private var throttle = 0
-    private var reconnectAt: MonotonicInstant?
-    private var reconnectWait: Int64 = 1_000_000_000
+    var reconnectAt: MonotonicInstant?
+    var reconnectWait: Int64 = 1_000_000_000
     private var layout: V4L2FrameLayout?
     /// RGBx frames: turned into BGRx as they are copied.
     private var redFirst = false
@@ -256,7 +256,7 @@ public final class PipeWireCamera: FrameSource {
     }
 
     /// Takes the agreed format's layout, size and rate.
-    private func adopt(_ format: PipeWireStreamFormat?) {
+    func adopt(_ format: PipeWireStreamFormat?) {
         guard let format else { return }
         let colorimetry: Colorimetry = format.pixelFormat == .mjpeg
             ? .jpeg : format.pixelFormat.isYUV ? .standard(forHeight: format.height) : Colorimetry(matrix: .bt601, range: .full)
@@ -279,75 +279,7 @@ public final class PipeWireCamera: FrameSource {
         }
     }
 
-    // MARK: what the daemon says
-
-    private func follow(_ event: PipeWireEvent, on c: PipeWireConnection, now: MonotonicInstant) {
-        switch event {
-        case .nodeRemoved(let id, _) where id == node?.id:
-            // Unplugged: the stream is let go (its buffers with it: none of them is pipcam's).
-            c.closeStream()
-            streamOpen = false
-            interruption = .disconnected
-        case .nodeAdded, .nodeChanged, .registryReady:
-            if !streamOpen { reopen(on: c) }
-        case .disconnected:
-            lose(c, now: now, "the PipeWire daemon went away")
-        case .streamState(.error, let message), .linkFailed(let message):
-            say("pipcam: \(name): \(message)")
-            c.closeStream()
-            streamOpen = false
-            interruption = .disconnected
-        case .streamState(.unconnected, _) where streamOpen:
-            c.closeStream()
-            streamOpen = false
-            interruption = .disconnected
-        case .streamFormat:
-            adopt(c.streamFormat)
-            if c.streamFormat != nil { interruption = nil }
-        default:
-            break
-        }
-    }
-
-    /// Opens the stream again once a camera node of the same name is there.
-    private func reopen(on c: PipeWireConnection) {
-        guard let name = node?.name, let back = PipeWireCameras.cameras(among: c.nodes).first(where: { $0.name == name }) else { return }
-        do {
-            let ask = PipeWireCameras.streamRequest(target: back.name, for: request)
-            try c.openStream(ask)
-            asked = ask
-            node = back
-            streamOpen = true
-            c.setActive(!idle)
-        } catch {
-            say("pipcam: \(error)")
-        }
-    }
-
-    private func lose(_ c: PipeWireConnection, now: MonotonicInstant, _ why: String) {
-        c.disconnect()
-        connection = nil
-        streamOpen = false
-        interruption = .disconnected
-        say("pipcam: \(name): \(why); trying again")
-        reconnectAt = now.advanced(byNanoseconds: reconnectWait)
-        reconnectWait = min(reconnectWait * 2, Self.longestReconnectNanoseconds)
-    }
-
-    private func reconnect(now: MonotonicInstant) {
-        reconnectAt = nil
-        guard let c = try? connect() else {
-            reconnectAt = now.advanced(byNanoseconds: reconnectWait)
-            reconnectWait = min(reconnectWait * 2, Self.longestReconnectNanoseconds)
-            return
-        }
-        // The connection is this thread's from the start; the stream opens once the node is listed.
-        connection = c
-        claimed = true
-        reconnectWait = 1_000_000_000
-    }
-
-    private func say(_ line: String) {
+    func say(_ line: String) {
         if said.insert(line).inserted { writeErrorLine(line) }
     }
 }

@@ -113,7 +113,7 @@ public final class PipeWireShare: ShareOutput, @unchecked Sendable {
                 continue
             }
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, 500) >= 0 else { continue }
+            guard SystemCall.retryingInterrupts({ poll(&fds, 2, 500) }).result >= 0 else { continue }
             if fds[1].revents != 0 { return }
             guard fds[0].revents != 0 else { continue }
             connection.withLock { c in

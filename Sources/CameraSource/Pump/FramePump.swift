@@ -21,7 +21,8 @@ public final class FramePump: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private var thread: pthread_t?
     private var governor: PressureGovernor
-    private let policy: CapturePolicy
+    /// What `--share` changes of what the capture side does.
+    public let policy: CapturePolicy
     /// Capture thread only: what the display side asks, the governor's level, and the controls
     /// the source has now.
     private var requested = SourceControls(), throttle = 0, applied = SourceControls()
@@ -55,7 +56,7 @@ public final class FramePump: @unchecked Sendable {
         self.share = share
         self.mailbox = mailbox
         self.governor = governor
-        policy = CapturePolicy(sharing: share != nil)
+        policy = CapturePolicy(fed: share?.device)
         clock = now
         startName = source.name
         sem_init(ended, 0, 0)
@@ -85,8 +86,7 @@ public final class FramePump: @unchecked Sendable {
         var deadline = timespec()
         clock_gettime(CLOCK_REALTIME, &deadline)
         deadline.tv_sec += Self.stopWaitSeconds
-        var rc: Int32
-        repeat { rc = sem_timedwait(ended, &deadline) } while rc != 0 && errno == EINTR
+        let (rc, _) = SystemCall.retryingInterrupts { sem_timedwait(ended, &deadline) }
         if rc == 0 { pthread_join(t, nil) } else { pthread_detach(t) }
     }
 

@@ -17,8 +17,8 @@ public enum SwitchOutcome: Sendable, Equatable {
 ///
 /// A proposed source is already started; it runs beside the current one until it gives its first
 /// frame, and only then replaces it, so the window never shows a gap or a placeholder. Frames of
-/// both may be out at once: each source's buffer indexes are offset by its own multiple of
-/// `generationStride`, so a buffer given back reaches the source it came from, and the old source
+/// both may be out at once: each frame's buffer index names its source and that source's own
+/// index (`SwitchedBufferIndex`), so a buffer given back reaches the source it came from, and the old source
 /// stops once the last of its frames is back. Sequence numbers go on from the old source's, so a
 /// switch is not counted as dropped frames.
 ///
@@ -41,7 +41,7 @@ public final class SourceSwitcher: FrameSource {
     }
 
     /// Buffer indexes of one source stay below this.
-    public static let generationStride = 1 << 16
+    public static let generationStride = SwitchedBufferIndex.stride
     /// How long a proposed source may take to give its first frame before the switch fails.
     public static let firstFrameNanoseconds: Int64 = 4_000_000_000
     /// The same for a camera the finder offers: one just plugged in may take longer to settle.
@@ -127,13 +127,13 @@ public final class SourceSwitcher: FrameSource {
     }
 
     public func recycle(bufferIndex: Int) {
-        let generation = bufferIndex / Self.generationStride, inner = bufferIndex % Self.generationStride
-        if generation == current.generation {
+        let buffer = SwitchedBufferIndex(packed: bufferIndex)
+        if buffer.generation == current.generation {
             current.outstanding -= 1
-            current.source.recycle(bufferIndex: inner)
-        } else if let at = retiring.firstIndex(where: { $0.generation == generation }) {
+            current.source.recycle(bufferIndex: buffer.index)
+        } else if let at = retiring.firstIndex(where: { $0.generation == buffer.generation }) {
             retiring[at].outstanding -= 1
-            retiring[at].source.recycle(bufferIndex: inner)
+            retiring[at].source.recycle(bufferIndex: buffer.index)
             if retiring[at].outstanding <= 0 { retiring.remove(at: at).source.stop() }
         }
     }
@@ -200,7 +200,7 @@ public final class SourceSwitcher: FrameSource {
     private func handOut(_ frame: VideoFrame, from slot: inout Slot) -> VideoFrame {
         var out = frame
         slot.outstanding += 1
-        out.bufferIndex = slot.generation * Self.generationStride + frame.bufferIndex
+        out.bufferIndex = SwitchedBufferIndex(generation: slot.generation, index: frame.bufferIndex).packed
         out.sequence = slot.sequenceBase &+ (frame.sequence &- slot.sequenceOffset)
         lastSequence = out.sequence
         return out

@@ -74,7 +74,7 @@ final class ShareJPEGWorker: @unchecked Sendable {
     private func run() {
         let decoder = JPEGDecoder(threads: 1)
         while true {
-            while sem_wait(wake) != 0 && errno == EINTR {}
+            _ = SystemCall.retryingInterrupts { sem_wait(wake) }
             let (go, stopping) = pending.withLock { p -> (Bool, Bool) in
                 guard p.waiting, !p.stopping else { return (false, p.stopping) }
                 swap(&p.slot, &working)

@@ -30,9 +30,8 @@ public final class LibV4L2Controls: ControlsByDescriptor {
     }
 
     private static func handle(_ path: String) throws(V4L2Error) -> LibV4L2Controls {
-        var fd: Int32
-        repeat { fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw V4L2Error(call: "open", errno: errno) }
+        let (fd, code) = SystemCall.retryingInterrupts { Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { throw V4L2Error(call: "open", errno: code) }
         do {
             return LibV4L2Controls(fileDescriptor: fd, capabilities: try V4L2Calls.capabilities(of: fd, throughLibV4L2: false))
         } catch {

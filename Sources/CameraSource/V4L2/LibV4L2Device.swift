@@ -34,9 +34,8 @@ public final class LibV4L2Device: V4L2Device {
         let probeErrno = errno
         _ = Glibc.close(probe)
         if probeFailed { throw V4L2Error(call: "open", errno: probeErrno == EINVAL ? ENOTTY : probeErrno) }
-        var fd: Int32
-        repeat { fd = CV4L2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw V4L2Error(call: "open", errno: errno) }
+        let (fd, code) = SystemCall.retryingInterrupts { CV4L2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { throw V4L2Error(call: "open", errno: code) }
         return LibV4L2Device(fileDescriptor: fd)
     }
 
@@ -215,7 +214,7 @@ public final class LibV4L2Device: V4L2Device {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        // No EINTR retry: on Linux the descriptor is released even when close is interrupted.
+        // Not tried again when interrupted: on Linux the descriptor is released even when close is interrupted.
         _ = CV4L2_close(fileDescriptor)
     }
 }
@@ -224,17 +223,14 @@ public final class LibV4L2Device: V4L2Device {
 /// from Swift values and read back into them.
 enum V4L2Calls {
 
-    /// The one funnel every ioctl goes through, libv4l2's or the kernel's: retries EINTR,
-    /// returns 0 or the errno.
+    /// The one funnel every ioctl goes through, libv4l2's or the kernel's: retried when
+    /// interrupted (`SystemCall`), returns 0 or the errno.
     static func ioctl<T>(_ fd: Int32, _ request: UInt, _ argument: inout T, throughLibV4L2: Bool) -> Int32 {
-        while true {
-            let result = withUnsafeMutablePointer(to: &argument) {
+        SystemCall.retryingInterrupts {
+            withUnsafeMutablePointer(to: &argument) {
                 throughLibV4L2 ? CV4L2_ioctl(fd, request, $0) : CV4L2_kernel_ioctl(fd, request, $0)
             }
-            if result == 0 { return 0 }
-            let code = errno
-            if code != EINTR { return code }
-        }
+        }.errno
     }
 
     static func check<T>(

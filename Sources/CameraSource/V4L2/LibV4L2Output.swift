@@ -22,9 +22,8 @@ public final class LibV4L2Output: V4L2OutputDevice {
 
     /// Opens `path` for writing frames (non-blocking: a frame must never hold up the capture thread).
     public static func open(path: String) throws(V4L2Error) -> any V4L2OutputDevice {
-        var fd: Int32
-        repeat { fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw V4L2Error(call: "open", errno: errno) }
+        let (fd, code) = SystemCall.retryingInterrupts { Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { throw V4L2Error(call: "open", errno: code) }
         return LibV4L2Output(fileDescriptor: fd)
     }
 
