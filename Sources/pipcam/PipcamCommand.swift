@@ -3,6 +3,7 @@ import CameraSource
 import PipCore
 import PipWindow
 import PipcamApp
+import PipConvert
 
 /// `pipcam [OPTIONS]`: the options of docs/BEHAVIOUR.md, parsed and checked; running is `Launcher`'s job.
 struct PipcamCommand: ParsableCommand {

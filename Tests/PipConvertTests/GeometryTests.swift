@@ -1,9 +1,10 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
+import PipCore
 
 @Suite struct GeometryTests {
     func fit(_ sw: Int, _ sh: Int, _ r: Rotation, _ dw: Int, _ dh: Int) -> [Int] {
-        let g = ContentGeometry(sourceWidth: sw, sourceHeight: sh, rotation: r, destinationWidth: dw, destinationHeight: dh)
+        let g = Rect(sourceWidth: sw, sourceHeight: sh, rotation: r, destinationWidth: dw, destinationHeight: dh)
         return [g.x, g.y, g.width, g.height]
     }
 
@@ -31,7 +32,7 @@ import Testing
     @Test func emptyInputsGiveEmptyRectangle() {
         #expect(fit(0, 720, .deg0, 480, 300) == [0, 0, 0, 0])
         #expect(fit(1280, 720, .deg0, 0, 300) == [0, 0, 0, 0])
-        #expect(ContentGeometry(x: 0, y: 0, width: 0, height: 3).isEmpty)
+        #expect(Rect(x: 0, y: 0, width: 0, height: 3).isEmpty)
     }
 
     @Test func rotationFromDegrees() {
