@@ -7,6 +7,7 @@ public struct Rect: Sendable, Equatable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
+    /// A rectangle at (`x`, `y`), `width`×`height` pixels.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
