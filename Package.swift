@@ -5,11 +5,12 @@ import PackageDescription
 /// What the package builds. The sanitizer runs (`make test-sanitizers`) test the pure and
 /// fake-device tiers only, so they need not compile what they never run: `PIPCAM_BUILD_SCOPE=units`
 /// leaves out the X integration tests and the executables they start, `=camera` also the window
-/// and program libraries (ThreadSanitizer tests the camera side). Unset: everything.
+/// and program libraries and the conversion tests (ThreadSanitizer tests the camera side; the
+/// share converts with `PipConvert`, so that library stays). Unset: everything.
 let scope = ProcessInfo.processInfo.environment["PIPCAM_BUILD_SCOPE"] ?? "all"
 let leftOut: Set<String> = switch scope {
 case "units": ["IntegrationTests", "pipcam", "pip-example"]
-case "camera": ["IntegrationTests", "pipcam", "pip-example", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp", "PipControl", "PipControlTests"]
+case "camera": ["IntegrationTests", "pipcam", "pip-example", "PipConvertTests", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp", "PipControl", "PipControlTests"]
 default: []
 }
 
@@ -19,6 +20,7 @@ let package = Package(
         .executable(name: "pipcam", targets: ["pipcam"]),
         .library(name: "PipCore", targets: ["PipCore"]),
         .library(name: "MJPEG", targets: ["MJPEG"]),
+        .library(name: "PipConvert", targets: ["PipConvert"]),
         .library(name: "CameraSource", targets: ["CameraSource"]),
         .library(name: "PipWindow", targets: ["PipWindow"]),
         .library(name: "PipControl", targets: ["PipControl"]),
@@ -49,15 +51,18 @@ let package = Package(
         .target(name: "CDBus", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "PipCore"),
         .target(name: "MJPEG", dependencies: ["CTurboJPEG", "PipCore"]),
-        .target(name: "CameraSource", dependencies: ["CV4L2", "CPipeWire", "PipCore", "MJPEG"]),
-        .target(name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG"]),
+        // Pictures converted, scaled, turned and fitted: no window system's, so the X11 library and
+        // the share both use it.
+        .target(name: "PipConvert", dependencies: ["PipCore", "MJPEG"]),
+        .target(name: "CameraSource", dependencies: ["CV4L2", "CPipeWire", "PipCore", "MJPEG", "PipConvert"]),
+        .target(name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG", "PipConvert"]),
         // The control requests and the socket they travel on: no window system.
         .target(name: "PipControl", dependencies: ["CameraSource", "PipCore"]),
-        .target(name: "PipcamApp", dependencies: ["PipWindow", "PipControl", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
+        .target(name: "PipcamApp", dependencies: ["PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
         .executableTarget(
             name: "pipcam",
             dependencies: [
-                "PipcamApp", "PipWindow", "PipControl", "CameraSource", "PipCore",
+                "PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -67,12 +72,13 @@ let package = Package(
         .testTarget(name: "PipCoreTests", dependencies: ["PipCore"]),
         .testTarget(name: "MJPEGTests", dependencies: ["MJPEG", "PipCore", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
-        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "CameraSource", "PipCore", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "PipConvertTests", dependencies: ["PipConvert", "CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(name: "PipControlTests", dependencies: ["PipControl", "CameraSource", "PipCore", "TestSupport"]),
-        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "PipControl", "CameraSource", "PipCore", "TestSupport"]),
+        .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "PipControl", "CameraSource", "PipCore", "TestSupport"]),
+            dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

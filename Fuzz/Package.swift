@@ -30,10 +30,10 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-huffman", [mjpeg]),
     ("fuzz-jpeg-decode", [mjpeg, pipCore]),
     ("fuzz-mjpeg", [cameraSource, mjpeg]),
-    ("fuzz-config", [pipWindow, pipcamApp]),
+    ("fuzz-config", [pipWindow, pipcamApp, pipCore]),
     ("fuzz-hotkey", [pipWindow]),
-    ("fuzz-control", [pipWindow]),
-    ("fuzz-x-properties", [pipWindow]),
+    ("fuzz-control", [pipWindow, pipCore]),
+    ("fuzz-x-properties", [pipWindow, pipCore]),
     ("fuzz-camera-memory", [cameraSource]),
     ("fuzz-seek", [cameraSource, pipcamApp]),
 ]

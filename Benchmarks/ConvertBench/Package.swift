@@ -11,6 +11,7 @@ let package = Package(
     name: "ConvertBench",
     dependencies: [.package(path: root.path)],
     targets: [.executableTarget(name: "bench", dependencies: [
-        .product(name: "PipWindow", package: pipcam), .product(name: "CameraSource", package: pipcam),
+        .product(name: "PipWindow", package: pipcam), .product(name: "PipConvert", package: pipcam),
+        .product(name: "CameraSource", package: pipcam),
         .product(name: "PipCore", package: pipcam), .product(name: "MJPEG", package: pipcam)])]
 )

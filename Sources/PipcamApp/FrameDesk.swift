@@ -1,6 +1,7 @@
 import CameraSource
 import PipCore
 import PipWindow
+import PipConvert
 
 /// The display side of the frames: takes the newest one from the capture side when a window can
 /// show it and puts it to that window (`VideoOutput`), keeps it for redraws, gives frames back

@@ -1,5 +1,6 @@
 import PipCore
 import PipWindow
+import PipConvert
 
 /// How the picture is turned and mirrored, and the shape it has once turned — what the windows'
 /// shape and the source's display size follow. A pure value.
@@ -31,7 +32,7 @@ struct PictureSettings {
     mutating func toggleMirror(sourcePrefers: Bool) { mirrorOverride = !mirror(sourcePrefers: sourcePrefers) }
 
     /// The framing after `gesture` in a window that draws the picture in `content`.
-    mutating func frame(_ gesture: FramingGesture, in content: ContentGeometry, sourcePrefersMirror: Bool) {
+    mutating func frame(_ gesture: FramingGesture, in content: Rect, sourcePrefersMirror: Bool) {
         framing = gesture.applied(
             to: framing, content: content, rotation: rotation, mirror: mirror(sourcePrefers: sourcePrefersMirror))
     }

@@ -16,7 +16,7 @@ extension PipcamApp {
     /// The user zoomed or panned in a window that draws the picture in `content`: every window
     /// and the share show the new framing at once, the camera's memory keeps it, and once it has
     /// been still for a moment the camera is asked for the detail it needs.
-    func frame(_ gesture: FramingGesture, in content: ContentGeometry) {
+    func frame(_ gesture: FramingGesture, in content: Rect) {
         let before = picture.framing
         picture.frame(gesture, in: content, sourcePrefersMirror: frames.status.prefersMirror)
         guard picture.framing != before else { return }

@@ -1,5 +1,6 @@
 import CameraSource
 import PipWindow
+import PipCore
 
 /// The app's windows: the main window or the followed one, and what PiP's callbacks do.
 extension PipcamApp {
@@ -54,7 +55,7 @@ extension PipcamApp {
             case .request(let request): carryOut(request)
             case .frame(let gesture):
                 guard let main else { return }
-                frame(gesture, in: ContentGeometry(
+                frame(gesture, in: Rect(
                     sourceWidth: picture.contentSize.width, sourceHeight: picture.contentSize.height, rotation: .deg0,
                     destinationWidth: main.size.width, destinationHeight: main.size.height))
             }

@@ -2,6 +2,7 @@ import PipCore
 import CameraSource
 import MJPEG
 import PipWindow
+import PipConvert
 
 /// How a PiP session shows its source.
 public struct SessionOptions: Sendable {

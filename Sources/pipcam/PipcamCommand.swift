@@ -4,6 +4,7 @@ import PipCore
 import PipControl
 import PipWindow
 import PipcamApp
+import PipConvert
 
 /// `pipcam [OPTIONS]`: the options of docs/BEHAVIOUR.md, parsed and checked; running is `Launcher`'s job.
 struct PipcamCommand: ParsableCommand {

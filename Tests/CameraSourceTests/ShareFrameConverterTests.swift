@@ -171,9 +171,9 @@ import TestSupport
     /// it fills the height, with black bars left and right, and the other way round.
     @Test func anotherShapeIsFittedWithBlackBars() {
         let narrow = ShareFrameConverter.FitMap(sourceWidth: 640, sourceHeight: 480, outputWidth: 1280, outputHeight: 720)
-        #expect((narrow.left, narrow.top, narrow.width, narrow.height) == (160, 0, 960, 720))
+        #expect(narrow.place == Rect(x: 160, y: 0, width: 960, height: 720))
         let wide = ShareFrameConverter.FitMap(sourceWidth: 1920, sourceHeight: 800, outputWidth: 640, outputHeight: 480)
-        #expect((wide.left, wide.top, wide.width, wide.height) == (0, 106, 640, 266))
+        #expect(wide.place == Rect(x: 0, y: 106, width: 640, height: 266))
         #expect(wide.xs.last == 1917 && wide.ys.first == 0 && wide.ys.count == 266)
 
         let bytes = [UInt8](repeating: 200, count: 8 * 8) + [UInt8](repeating: 60, count: 2 * 4 * 4)

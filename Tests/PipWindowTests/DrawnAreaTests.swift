@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// Where a presenter draws in a window (`DrawnArea`): the whole window when it fits the screen,
 /// else only its part on the screen, so nothing is sized by what a window claims beyond it.

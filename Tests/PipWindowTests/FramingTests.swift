@@ -1,6 +1,7 @@
 import Testing
 @testable import PipWindow
 import PipCore
+import PipConvert
 
 /// The framing maths: zoom around a point, pan clamped to the picture, the pixel crop, and window
 /// gestures composed with rotation and mirror.
@@ -35,9 +36,9 @@ import PipCore
     }
 
     @Test func cropIsWholeEvenPixelsInsideThePicture() {
-        #expect(Framing.full.crop(width: 641, height: 361) == PictureCrop(x: 0, y: 0, width: 641, height: 361))
-        #expect(Framing(zoom: 2, centreX: 0.5, centreY: 0.5).crop(width: 1280, height: 720) == PictureCrop(x: 320, y: 180, width: 640, height: 360))
-        #expect(Framing(zoom: 4, centreX: 1, centreY: 1).crop(width: 640, height: 360) == PictureCrop(x: 480, y: 270, width: 160, height: 90))
+        #expect(Framing.full.crop(width: 641, height: 361) == Rect(x: 0, y: 0, width: 641, height: 361))
+        #expect(Framing(zoom: 2, centreX: 0.5, centreY: 0.5).crop(width: 1280, height: 720) == Rect(x: 320, y: 180, width: 640, height: 360))
+        #expect(Framing(zoom: 4, centreX: 1, centreY: 1).crop(width: 640, height: 360) == Rect(x: 480, y: 270, width: 160, height: 90))
         for zoom in stride(from: 1.1, through: 8, by: 0.37) {
             for (w, h) in [(641, 361), (37, 23), (1920, 1080), (6, 4)] {
                 let c = Framing(zoom: zoom, centreX: 0.77, centreY: 0.13).crop(width: w, height: h)
@@ -50,7 +51,7 @@ import PipCore
     /// The picture point under the pointer stays under it when Ctrl + wheel zooms, whatever the turn and mirror.
     @Test(arguments: Rotation.allCases)
     func wheelZoomKeepsThePointUnderThePointer(rotation: Rotation) {
-        let content = ContentGeometry(x: 10, y: 20, width: 400, height: 300)
+        let content = Rect(x: 10, y: 20, width: 400, height: 300)
         for mirror in [false, true] {
             let view = FramingView(content: content, rotation: rotation, mirror: mirror)
             let before = Framing(zoom: 1.5, centreX: 0.45, centreY: 0.5)
@@ -65,7 +66,7 @@ import PipCore
     /// Dragging moves the picture with the pointer: the point under it follows it.
     @Test(arguments: Rotation.allCases)
     func dragMovesThePictureWithThePointer(rotation: Rotation) {
-        let content = ContentGeometry(x: 0, y: 0, width: 400, height: 400)
+        let content = Rect(x: 0, y: 0, width: 400, height: 400)
         for mirror in [false, true] {
             let view = FramingView(content: content, rotation: rotation, mirror: mirror)
             let before = Framing(zoom: 4, centreX: 0.5, centreY: 0.5)
@@ -78,7 +79,7 @@ import PipCore
 
     /// Turned a quarter clockwise, the picture's top-left corner shows at the window's top right.
     @Test func cornersFollowTheTurnAndMirror() {
-        let content = ContentGeometry(x: 0, y: 0, width: 100, height: 100)
+        let content = Rect(x: 0, y: 0, width: 100, height: 100)
         func corner(_ r: Rotation, _ m: Bool) -> (Double, Double) {
             let p = FramingView(content: content, rotation: r, mirror: m).picturePoint(x: 99, y: 0, framing: .full)
             return ((p.x * 10).rounded() / 10, (p.y * 10).rounded() / 10)

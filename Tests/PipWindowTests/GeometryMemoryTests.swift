@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PipWindow
+import PipCore
 
 @Suite struct GeometryMemoryTests {
     let area = Rect(x: 0, y: 30, width: 1280, height: 690)

@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 @Suite struct GestureTests {
     @Test func hitTestFindsBodyEdgesAndCorners() {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PipWindow
 import TestSupport
+import PipConvert
 
 @Suite struct OverlayTests {
     static let assetsDirectory = URL(fileURLWithPath: #filePath)

@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// The grow/shrink animation: ease-out cubic rectangles, frame deadlines, and the reversal of a start.
 @Suite struct PipStateMachineAnimationTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// `startsAutomaticallyWhenSourceHidden`: debounced start on hide, stop on show, and the grace
 /// period after our own restore.

@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// `isPossible`, and losing the content source or its window in every phase.
 @Suite struct PipStateMachineSourceTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// Start, stop, close and restore: the exact action lists and phases.
 @Suite struct PipStateMachineStartStopTests {

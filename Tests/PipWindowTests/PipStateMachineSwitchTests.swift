@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// `.contentSourceSwitched`: another source window in place of the current one, in every phase
 /// (AVKit's `contentSource` assigned while PiP is up). PiP stays; the new window's frame is the

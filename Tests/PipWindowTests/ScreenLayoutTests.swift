@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// A 1920×1200 primary with a 1280×1024 monitor to its right (dead space below the small one),
 /// and a work area with a 30 px panel along the top of the whole screen.

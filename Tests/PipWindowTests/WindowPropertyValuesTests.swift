@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 /// What pipcam makes of other clients' property values (any client may write them; the
 /// fuzz-x-properties target in Fuzz/ feeds these readers arbitrary values).

@@ -1,5 +1,6 @@
 import Testing
 @testable import PipWindow
+import PipCore
 
 @Suite struct WindowShapeTests {
     /// Which pixels the spans cover.

@@ -1,6 +1,7 @@
 import Testing
 import PipWindow
 @testable import PipcamApp
+import PipCore
 
 /// The size a camera is first asked to suit (`SessionOptions.firstDisplaySize`): the window that
 /// shows the picture first.

@@ -1,6 +1,7 @@
 import Testing
 import PipWindow
 @testable import PipcamApp
+import PipCore
 
 /// The picture's turn, mirror and shape.
 @Suite struct PictureSettingsTests {

@@ -3,6 +3,7 @@
 import FuzzSupport
 import PipWindow
 import PipcamApp
+import PipCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -4,6 +4,7 @@
 import Foundation
 import FuzzSupport
 import PipWindow
+import PipCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzControl(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

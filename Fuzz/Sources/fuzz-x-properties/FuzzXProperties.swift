@@ -4,6 +4,7 @@
 // as sign-extended 32-bit numbers (Xlib's `long`s), so the input is read as Int32s.
 @testable import PipWindow
 import FuzzSupport
+import PipCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzXProperties(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

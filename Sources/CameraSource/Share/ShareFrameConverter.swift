@@ -1,3 +1,4 @@
+import PipConvert
 import PipCore
 
 /// Turns camera frames into the frames a virtual camera carries: YUYV or I420, tightly packed,
@@ -247,39 +248,35 @@ public final class ShareFrameConverter {
 
     /// Which source pixel each output pixel takes, for frames of one size: the picture fitted
     /// into the output at its own shape (a 4:3 camera switched to in a 16:9 stream is not
-    /// stretched), black bars around it. Made when a frame of a new size comes, not per frame.
+    /// stretched) by the windows' own fit (`Letterbox`), black bars around it. Made when a frame
+    /// of a new size comes, not per frame.
     struct FitMap: Equatable {
         let sourceWidth: Int, sourceHeight: Int
         /// The part of the source shown (`Framing.crop`).
-        let crop: PictureCrop
+        let crop: Rect
         /// The picture's place in the output; even, so chroma pairs never straddle a bar.
-        let left: Int, top: Int, width: Int, height: Int
+        let place: Rect
         /// Source column of each picture column, source row of each picture row.
         let xs: [Int], ys: [Int]
 
-        init(sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int, crop: PictureCrop? = nil) {
+        init(sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int, crop: Rect? = nil) {
             self.sourceWidth = sourceWidth
             self.sourceHeight = sourceHeight
             let crop = crop ?? .whole(width: sourceWidth, height: sourceHeight)
             self.crop = crop
             // The part shown keeps the picture's shape, give or take a pixel of rounding.
-            let (sourceWidth, sourceHeight) = (crop.width, crop.height)
-            // Width or height fills the output, the other side keeps the source's shape.
-            let wide = sourceWidth * outputHeight >= sourceHeight * outputWidth
-            let w = wide ? outputWidth : max(2, (outputHeight * sourceWidth / sourceHeight) & ~1)
-            let h = wide ? max(2, (outputWidth * sourceHeight / sourceWidth) & ~1) : outputHeight
-            (width, height) = (min(w, outputWidth), min(h, outputHeight))
-            left = ((outputWidth - width) / 2) & ~1
-            top = ((outputHeight - height) / 2) & ~1
-            let (pictureWidth, pictureHeight) = (width, height)
-            xs = (0..<pictureWidth).map { crop.x + $0 * sourceWidth / pictureWidth }
-            ys = (0..<pictureHeight).map { crop.y + $0 * sourceHeight / pictureHeight }
+            place = Letterbox.fit(
+                pictureWidth: crop.width, pictureHeight: crop.height,
+                destinationWidth: outputWidth, destinationHeight: outputHeight, alignment: 2)
+            let (pictureWidth, pictureHeight) = (place.width, place.height)
+            xs = (0..<pictureWidth).map { crop.x + $0 * crop.width / pictureWidth }
+            ys = (0..<pictureHeight).map { crop.y + $0 * crop.height / pictureHeight }
         }
     }
 
     private var fitMap: FitMap?
 
-    private func resample(_ frame: VideoFrame, crop: PictureCrop, full: Bool) {
+    private func resample(_ frame: VideoFrame, crop: Rect, full: Bool) {
         if fitMap?.sourceWidth != frame.width || fitMap?.sourceHeight != frame.height || fitMap?.crop != crop {
             fitMap = FitMap(
                 sourceWidth: frame.width, sourceHeight: frame.height, outputWidth: width, outputHeight: height, crop: crop)
@@ -299,8 +296,9 @@ public final class ShareFrameConverter {
             return (chroma[Int(u)], chroma[Int(v)])
         }
         // Source column / row of an output one; -1 in the bars.
-        @inline(__always) func sx(_ x: Int) -> Int { x >= map.left && x < map.left + map.width ? map.xs[x - map.left] : -1 }
-        @inline(__always) func sy(_ row: Int) -> Int { row >= map.top && row < map.top + map.height ? map.ys[row - map.top] : -1 }
+        let place = map.place
+        @inline(__always) func sx(_ x: Int) -> Int { x >= place.x && x < place.maxX ? map.xs[x - place.x] : -1 }
+        @inline(__always) func sy(_ row: Int) -> Int { row >= place.y && row < place.maxY ? map.ys[row - place.y] : -1 }
         switch format {
         case .yuyv:
             for row in 0..<height {

@@ -53,15 +53,15 @@ public struct Framing: Sendable, Equatable, CustomStringConvertible {
     /// The shown part of a `width`×`height` picture in whole pixels: the left and top edges even and
     /// the size even (whole chroma pairs of every subsampled format), at least 2×2 and never past
     /// the picture's edges. The whole picture, whatever its size, when not zoomed.
-    public func crop(width: Int, height: Int) -> PictureCrop {
-        guard !isFull, width >= 4, height >= 4 else { return PictureCrop(x: 0, y: 0, width: width, height: height) }
+    public func crop(width: Int, height: Int) -> Rect {
+        guard !isFull, width >= 4, height >= 4 else { return .whole(width: width, height: height) }
         func axis(_ origin: Double, _ length: Int) -> (Int, Int) {
             let size = min(length & ~1, max(2, Int((Double(length) / zoom / 2).rounded()) * 2))
             let start = min((length - size) & ~1, max(0, Int((origin * Double(length) / 2).rounded()) * 2))
             return (start, size)
         }
         let (x, w) = axis(originX, width), (y, h) = axis(originY, height)
-        return PictureCrop(x: x, y: y, width: w, height: h)
+        return Rect(x: x, y: y, width: w, height: h)
     }
 
     /// `2.00x at 0.400,0.550`.
@@ -77,27 +77,4 @@ public struct Framing: Sendable, Equatable, CustomStringConvertible {
         let fraction = String(n % scale)
         return "\(n / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
-}
-
-/// A rectangle of a picture's pixels (`Framing.crop`).
-public struct PictureCrop: Sendable, Equatable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// The whole of a `width`×`height` picture.
-    public static func whole(width: Int, height: Int) -> PictureCrop { PictureCrop(x: 0, y: 0, width: width, height: height) }
-
-    /// Whether this is the whole of a `width`×`height` picture.
-    public func isWhole(width: Int, height: Int) -> Bool { x == 0 && y == 0 && self.width == width && self.height == height }
-
-    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import PipCore
 #endif
 
 /// This program's claim to be *the* pipcam on a display (or the one called `--name`): the

@@ -1,4 +1,5 @@
 import PipCore
+import PipConvert
 
 /// What the user did to the framing (digital zoom and pan) in a window showing the picture, in
 /// that window's terms; `applied` turns it into the new `Framing`, which is kept in the picture's.
@@ -13,7 +14,7 @@ public enum FramingGesture: Sendable, Equatable {
 
     /// The framing after this gesture, for a picture drawn in `content` (window coordinates),
     /// turned by `rotation` and then mirrored if `mirror`.
-    public func applied(to framing: Framing, content: ContentGeometry, rotation: Rotation, mirror: Bool) -> Framing {
+    public func applied(to framing: Framing, content: Rect, rotation: Rotation, mirror: Bool) -> Framing {
         guard !content.isEmpty else { return framing }
         let view = FramingView(content: content, rotation: rotation, mirror: mirror)
         switch self {
@@ -36,7 +37,7 @@ public enum FramingGesture: Sendable, Equatable {
 /// (clockwise) and then mirrored if `mirror`. Picture points are fractions of the unturned
 /// picture's width and height.
 struct FramingView {
-    let content: ContentGeometry
+    let content: Rect
     let rotation: Rotation
     let mirror: Bool
 

@@ -1,3 +1,5 @@
+import PipConvert
+
 /// Draws overlays (icons, text, dimming) straight into a 32-bit window image after the frame was
 /// converted into it — a few small rectangles per frame, no allocation.
 public struct Compositor {

@@ -52,7 +52,7 @@ extension PipController {
         case .frame(let gesture):
             let shape = contentSource.map { ($0.preferredContentWidth, $0.preferredContentHeight) }
                 ?? (pipWindow.rect.width, pipWindow.rect.height)
-            onFraming?(gesture, ContentGeometry(
+            onFraming?(gesture, Rect(
                 sourceWidth: shape.0, sourceHeight: shape.1, rotation: .deg0,
                 destinationWidth: pipWindow.rect.width, destinationHeight: pipWindow.rect.height))
         case .zoom(let factor, let x, let y):

@@ -1,5 +1,6 @@
 import MJPEG
 import PipCore
+import PipConvert
 
 /// Picture in Picture for X11, after `AVPictureInPictureController`: a floating, always-on-top video
 /// window that grows out of a source window when it starts, shrinks back into it (restoring it)
@@ -53,7 +54,7 @@ public final class PipController {
     public var onKey: ((Keysym) -> Void)?
     /// The user zoomed or panned the picture (`FramingInput`); with where the picture is drawn in
     /// the PiP window, for the gesture's window coordinates (`FramingGesture.applied`).
-    public var onFraming: ((FramingGesture, ContentGeometry) -> Void)?
+    public var onFraming: ((FramingGesture, Rect) -> Void)?
     /// The user finished moving, resizing or zooming the PiP window (after snapping); for remembering it.
     public var onFrameSettled: ((Rect) -> Void)?
     /// PiP's frame settled after any change: the user's, or pipcam's own (a reshape for a picture

@@ -1,3 +1,5 @@
+import PipCore
+
 /// Watches the window PiP grows out of and shrinks back into (pipcam's main window, another
 /// application's window, or an embedder's top-level) and reports what the state machine needs:
 /// hidden/shown, its on-screen frame, and its destruction.

@@ -1,3 +1,5 @@
+import PipCore
+
 /// Where in its window a presenter draws: the whole window, or, for a window larger than the
 /// screen in either direction, only the part of it on the screen. No image, scale table or JPEG
 /// decode is then ever larger than what can be seen, whatever size a window is given or claims

@@ -1,5 +1,6 @@
 import MJPEG
 import PipCore
+import PipConvert
 
 /// Puts converted frames on a window through two images, so one can be filled while the server
 /// still reads the other; an image is written again only after the server reported its put complete.

@@ -1,4 +1,5 @@
 import PipCore
+import PipConvert
 
 /// Every window that shows video, and the one place that decides which of them gets a frame: the
 /// animation window while PiP grows or shrinks, else the PiP window, else the main window while it

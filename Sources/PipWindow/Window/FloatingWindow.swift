@@ -1,3 +1,5 @@
+import PipCore
+
 /// The PiP window: borderless, above other windows, on every desktop, out of task bars, with the
 /// source's aspect ratio; dragged from anywhere and resized from its edges.
 public final class FloatingWindow {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import PipCore
 #endif
 
 /// Where the PiP window was, remembered across runs in `$XDG_STATE_HOME/pipcam/geometry` as its size,

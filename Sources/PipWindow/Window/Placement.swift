@@ -1,3 +1,5 @@
+import PipCore
+
 /// Where a new PiP window goes: a corner of the work area, with a margin.
 public enum Placement {
     /// The margin between the PiP window and the work area's edges.

@@ -1,3 +1,5 @@
+import PipCore
+
 /// The part of a borderless window a press lands on: the body moves it, an edge band resizes it.
 /// Raw values are `_NET_WM_MOVERESIZE` directions.
 public enum DragKind: Int, Sendable, CaseIterable {

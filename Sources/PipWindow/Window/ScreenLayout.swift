@@ -1,3 +1,5 @@
+import PipCore
+
 /// The monitors the screen is made of and the part of each the window manager leaves free: where
 /// PiP is placed, snapped, zoomed and fitted. `_NET_WORKAREA` alone is one rectangle over all
 /// monitors, so on two monitors of different sizes it covers dead space no monitor shows, and a

@@ -1,3 +1,5 @@
+import PipCore
+
 /// The monitors, their work areas and the window manager as the server last told them. The
 /// layout is read once, and again only after an event says it changed: a wheel spin zooms PiP
 /// without a round trip per notch.

@@ -1,3 +1,5 @@
+import PipCore
+
 /// What the running window manager (if any) says it supports, read from the root window.
 public struct WindowManagerInfo: Sendable {
     /// Whether an EWMH window manager is running (`_NET_SUPPORTING_WM_CHECK` names a window that exists).

@@ -1,3 +1,5 @@
+import PipCore
+
 /// Geometry the PiP window's interactions need, as pure functions (tested without X).
 public enum WindowPlacementMath {
     /// How near a work-area edge a move must end to snap flush to it. Less than the margin a new

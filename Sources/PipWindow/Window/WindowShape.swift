@@ -1,3 +1,5 @@
+import PipCore
+
 /// The outline of the PiP window (`--shape`).
 public enum WindowShape: String, Sendable, CaseIterable {
     case rect, rounded, circle

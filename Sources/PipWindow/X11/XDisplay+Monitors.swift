@@ -1,4 +1,5 @@
 import CX11
+import PipCore
 
 extension XDisplay {
     /// The monitors' rectangles in root coordinates, the primary first: Xinerama's heads, which

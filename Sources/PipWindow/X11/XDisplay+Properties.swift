@@ -1,6 +1,7 @@
 import CX11
 #if canImport(Glibc)
 import Glibc
+import PipCore
 #endif
 
 /// Properties, window manager hints and client messages: what other clients read of a window.

@@ -1,4 +1,5 @@
 import CX11
+import PipCore
 
 extension XDisplay {
     /// Whether the server has the SHAPE extension (shaped and click-through windows need it).

@@ -1,4 +1,5 @@
 import CX11
+import PipCore
 
 /// Windows: creation, mapping, geometry, the window tree, the pointer and drawing.
 extension XDisplay {

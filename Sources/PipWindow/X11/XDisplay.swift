@@ -2,6 +2,7 @@ import CX11
 import PipCore
 #if canImport(Glibc)
 import Glibc
+import PipConvert
 #endif
 
 // Xlib calls error handlers with no context pointer, so what they record lives here. Only the thread

@@ -1,3 +1,5 @@
+import PipCore
+
 /// The atoms pipcam uses, interned once per connection.
 public enum AtomName: String, CaseIterable, Sendable {
     case WM_PROTOCOLS, WM_DELETE_WINDOW, _NET_WM_PING, WM_STATE, WM_WINDOW_ROLE, WM_CLIENT_MACHINE, WM_CHANGE_STATE, WM_NAME

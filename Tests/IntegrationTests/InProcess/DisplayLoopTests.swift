@@ -1,6 +1,7 @@
 import Foundation
 @testable import PipWindow
 import Testing
+import PipCore
 
 /// `DisplayLoop` on its own Xvfb, in this process.
 @Suite struct DisplayLoopTests {

@@ -2,6 +2,7 @@ import CameraSource
 import Foundation
 @testable import PipWindow
 import Testing
+import PipCore
 
 /// The library's `PipController` used as an application would, in this process on its own Xvfb
 /// (no window manager).

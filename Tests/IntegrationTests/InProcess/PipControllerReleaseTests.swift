@@ -1,6 +1,7 @@
 import Foundation
 @testable import PipWindow
 import Testing
+import PipCore
 
 /// The library's `PipController` released or torn down the ways an application may do it.
 @Suite struct PipControllerReleaseTests {

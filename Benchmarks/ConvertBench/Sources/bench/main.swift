@@ -20,6 +20,7 @@ import MJPEG
 import PipCore
 import PipWindow
 import Glibc
+import PipConvert
 
 func now() -> UInt64 { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec) }
 

@@ -129,7 +129,7 @@ extension Lanes {
     /// — darkening toward black, rounded as `Compositor` does one pixel at a time — and then the
     /// bits of `fill` in each 32-bit word are set again (the padding byte).
     @inline(__always)
-    static func scaleBytes(_ p: UnsafeMutableRawPointer, count: Int, by keep: Int, fill: UInt32) {
+    package static func scaleBytes(_ p: UnsafeMutableRawPointer, count: Int, by keep: Int, fill: UInt32) {
         #if arch(x86_64)
         let k = _mm_set1_epi16(Int16(keep)), half = _mm_set1_epi16(127), one = _mm_set1_epi16(1)
         let zero = _mm_setzero_si128(), mask = _mm_set1_epi32(Int32(bitPattern: fill))

@@ -1,5 +1,5 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 import PipCore
 
 /// The unscaled pass (`DirectPass`) gives exactly what the resampling pass gives at that size,
@@ -28,7 +28,7 @@ import PipCore
             let (cw, ch) = content ?? rotation.rotatedSize(width: w, height: h)
             return ConversionKey(
                 format: format, sourceWidth: w, sourceHeight: h,
-                content: ContentGeometry(x: 0, y: 0, width: cw, height: ch), rotation: rotation, mirror: false)
+                content: Rect(x: 0, y: 0, width: cw, height: ch), rotation: rotation, mirror: false)
         }
         #expect(DirectPass.handles(key(.i422, 480, 270)))
         #expect(!DirectPass.handles(key(.i422, 480, 270, content: (479, 270))))

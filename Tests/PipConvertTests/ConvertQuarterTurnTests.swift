@@ -1,5 +1,5 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 import PipCore
 
 /// 90° and 270° by the upright passes and a transpose (`QuarterTurn`), against the reference

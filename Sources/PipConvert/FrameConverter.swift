@@ -73,7 +73,7 @@ public final class FrameConverter {
 
     /// Fills the `width`×`height` destination (rows `stride` bytes apart; bytes past `width × 4`
     /// in a row are not touched) with the part of `frame` that `framing` shows, turned by
-    /// `rotation` (clockwise), then mirrored left-right if `mirror`, fitted into `ContentGeometry`
+    /// `rotation` (clockwise), then mirrored left-right if `mirror`, fitted into `Rect`
     /// (by the whole picture's shape) and surrounded by black bars. The zoom costs nothing extra:
     /// the scaling that fits the picture reads the shown part only.
     ///
@@ -92,7 +92,7 @@ public final class FrameConverter {
             (sourceWidth, sourceHeight) = try jpegDecoder().header(of: data)
         }
         guard sourceWidth > 0, sourceHeight > 0 else { throw FrameConversionError.emptyFrame }
-        let content = ContentGeometry(
+        let content = Rect(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, rotation: rotation,
             destinationWidth: width, destinationHeight: height)
         try convert(
@@ -108,7 +108,7 @@ public final class FrameConverter {
         framing: Framing = .full
     ) {
         guard format == .mjpeg, sourceWidth > 0, sourceHeight > 0, width > 0, height > 0 else { return }
-        let content = ContentGeometry(
+        let content = Rect(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, rotation: rotation,
             destinationWidth: width, destinationHeight: height)
         let (w, h) = Self.decodedSize(content: content, rotation: rotation, framing: framing)
@@ -118,7 +118,7 @@ public final class FrameConverter {
     /// `convert` with the content rectangle given (it need not keep the picture's aspect ratio).
     /// An MJPEG picture is decoded the way `decodeChoice` says, and what that cost is told to it.
     func convert(
-        _ frame: VideoFrame, content: ContentGeometry, into destination: UnsafeMutableRawPointer, stride: Int,
+        _ frame: VideoFrame, content: Rect, into destination: UnsafeMutableRawPointer, stride: Int,
         width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool, framing: Framing = .full
     ) throws {
         guard frame.format == .mjpeg, path == .fastest, !content.isEmpty else {
@@ -140,7 +140,7 @@ public final class FrameConverter {
     }
 
     private func convert(
-        _ frame: VideoFrame, content: ContentGeometry, into destination: UnsafeMutableRawPointer, stride: Int,
+        _ frame: VideoFrame, content: Rect, into destination: UnsafeMutableRawPointer, stride: Int,
         width: Int, height: Int, layout: PixelLayout, rotation: Rotation, mirror: Bool, framing: Framing, decodePath: DecodePath?
     ) throws {
         let target = ImageTarget(pixels: destination, stride: stride, width: width, height: height)
@@ -175,7 +175,7 @@ public final class FrameConverter {
 
     /// The smallest size a JPEG must be decoded at for `content` to show `framing`'s part of it
     /// without scaling up: the content's unturned size times the zoom.
-    static func decodedSize(content: ContentGeometry, rotation: Rotation, framing: Framing) -> (width: Int, height: Int) {
+    static func decodedSize(content: Rect, rotation: Rotation, framing: Framing) -> (width: Int, height: Int) {
         let (w, h) = rotation.rotatedSize(width: content.width, height: content.height)
         guard !framing.isFull else { return (w, h) }
         return (Int((Double(w) * framing.zoom).rounded(.up)), Int((Double(h) * framing.zoom).rounded(.up)))

@@ -1,9 +1,10 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
+import PipCore
 
 @Suite struct GeometryTests {
     func fit(_ sw: Int, _ sh: Int, _ r: Rotation, _ dw: Int, _ dh: Int) -> [Int] {
-        let g = ContentGeometry(sourceWidth: sw, sourceHeight: sh, rotation: r, destinationWidth: dw, destinationHeight: dh)
+        let g = Rect(sourceWidth: sw, sourceHeight: sh, rotation: r, destinationWidth: dw, destinationHeight: dh)
         return [g.x, g.y, g.width, g.height]
     }
 
@@ -31,7 +32,29 @@ import Testing
     @Test func emptyInputsGiveEmptyRectangle() {
         #expect(fit(0, 720, .deg0, 480, 300) == [0, 0, 0, 0])
         #expect(fit(1280, 720, .deg0, 0, 300) == [0, 0, 0, 0])
-        #expect(ContentGeometry(x: 0, y: 0, width: 0, height: 3).isEmpty)
+        #expect(Rect(x: 0, y: 0, width: 0, height: 3).isEmpty)
+    }
+
+    /// The share's fit: place and size even (whole 4:2:0 chroma pairs), the side nearest the
+    /// picture's shape, centred with the odd pair at the right or bottom, inside the destination.
+    @Test func evenFitKeepsChromaPairsWhole() {
+        let wide = Letterbox.fit(pictureWidth: 1920, pictureHeight: 800, destinationWidth: 640, destinationHeight: 480, alignment: 2)
+        #expect(wide == Rect(x: 0, y: 106, width: 640, height: 266))  // 266.67 → 266, 107 → 106
+        let narrow = Letterbox.fit(pictureWidth: 640, pictureHeight: 480, destinationWidth: 1280, destinationHeight: 720, alignment: 2)
+        #expect(narrow == Rect(x: 160, y: 0, width: 960, height: 720))
+        #expect(Letterbox.fit(pictureWidth: 1000, pictureHeight: 1, destinationWidth: 10, destinationHeight: 10, alignment: 2)
+            == Rect(x: 0, y: 4, width: 10, height: 2))  // at least one pair
+        for pw in stride(from: 1, through: 61, by: 4) {
+            for ph in stride(from: 1, through: 61, by: 5) {
+                for (dw, dh) in [(16, 8), (64, 48), (30, 62)] {
+                    let r = Letterbox.fit(pictureWidth: pw, pictureHeight: ph, destinationWidth: dw, destinationHeight: dh, alignment: 2)
+                    let exact = Letterbox.fit(pictureWidth: pw, pictureHeight: ph, destinationWidth: dw, destinationHeight: dh)
+                    #expect([r.x, r.y, r.width, r.height].allSatisfy { $0 % 2 == 0 }, "\(pw)x\(ph) in \(dw)x\(dh): \(r)")
+                    #expect(r.x >= 0 && r.y >= 0 && r.maxX <= dw && r.maxY <= dh && !r.isEmpty)
+                    #expect(abs(r.width - exact.width) <= 1 && abs(r.height - exact.height) <= 1, "\(r) against \(exact)")
+                }
+            }
+        }
     }
 
     @Test func rotationFromDegrees() {

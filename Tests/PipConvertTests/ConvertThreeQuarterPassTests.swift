@@ -1,5 +1,5 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 import PipCore
 
 /// The three-quarter pass (`ThreeQuarterPass`) gives exactly what the resampling pass gives at
@@ -19,7 +19,7 @@ import PipCore
         for s in sizes {
             let key = ConversionKey(
                 format: format, sourceWidth: s.sw, sourceHeight: s.sh,
-                content: ContentGeometry(sourceWidth: s.sw, sourceHeight: s.sh, rotation: .deg0, destinationWidth: s.dw, destinationHeight: s.dh),
+                content: Rect(sourceWidth: s.sw, sourceHeight: s.sh, rotation: .deg0, destinationWidth: s.dw, destinationHeight: s.dh),
                 rotation: .deg0, mirror: false)
             #expect(ThreeQuarterPlan(key: key).isPeriodic, "\(format) \(s): the pass would leave it to the resampling one")
         }
@@ -43,7 +43,7 @@ import PipCore
         func key(_ format: PixelFormat, _ w: Int, _ h: Int, content: (Int, Int), _ rotation: Rotation = .deg0) -> ConversionKey {
             ConversionKey(
                 format: format, sourceWidth: w, sourceHeight: h,
-                content: ContentGeometry(x: 0, y: 0, width: content.0, height: content.1), rotation: rotation, mirror: false)
+                content: Rect(x: 0, y: 0, width: content.0, height: content.1), rotation: rotation, mirror: false)
         }
         #expect(ThreeQuarterPlan.handles(key(.yuyv, 1280, 720, content: (960, 540))))
         #expect(ThreeQuarterPlan.handles(key(.i420, 1920, 1080, content: (1440, 810))))

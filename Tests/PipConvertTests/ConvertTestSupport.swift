@@ -2,7 +2,7 @@ import CameraSource
 import PipCore
 import TestSupport
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 
 /// A source frame in owned memory, planes allocated separately with `padding` extra bytes per row.
 final class TestFrame {
@@ -170,11 +170,11 @@ struct Comparison {
 
 /// Converts `source` into a `dw`×`dh` destination and checks it against the reference.
 func compareWithReference(
-    _ source: VideoFrame, referenceFrame: VideoFrame? = nil, dw: Int, dh: Int, content: ContentGeometry? = nil,
+    _ source: VideoFrame, referenceFrame: VideoFrame? = nil, dw: Int, dh: Int, content: Rect? = nil,
     rotation: Rotation, mirror: Bool, layout: PixelLayout = .xrgb, converter: FrameConverter = FrameConverter()
 ) throws -> Comparison {
     let dest = TestDestination(width: dw, height: dh)
-    let rect = content ?? ContentGeometry(
+    let rect = content ?? Rect(
         sourceWidth: source.width, sourceHeight: source.height, rotation: rotation,
         destinationWidth: dw, destinationHeight: dh)
     if let content {
@@ -224,7 +224,7 @@ func expectSameAsResampling(
             for mirror in [false, true] {
                 index += 1
                 let source = TestFrame(random: format, width: s.sw, height: s.sh, padding: index % 3, seed: UInt64(index))
-                let content = ContentGeometry(
+                let content = Rect(
                     sourceWidth: s.sw, sourceHeight: s.sh, rotation: rotation, destinationWidth: s.dw, destinationHeight: s.dh)
                 let key = ConversionKey(
                     format: format, sourceWidth: s.sw, sourceHeight: s.sh, content: content, rotation: rotation, mirror: mirror)

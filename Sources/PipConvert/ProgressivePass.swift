@@ -11,7 +11,7 @@ import MJPEG
 final class ProgressivePass: DecodedRows {
     /// Where the next picture goes (`begin`).
     private struct Destination {
-        let content: ContentGeometry
+        let content: Rect
         let rotation: Rotation
         let mirror: Bool
         let framing: Framing
@@ -43,7 +43,7 @@ final class ProgressivePass: DecodedRows {
     /// Gets ready for the next picture, to be shown in `content` of `target`; `plans` makes the
     /// resampling plans.
     func begin(
-        content: ContentGeometry, rotation: Rotation, mirror: Bool, framing: Framing, layout: PixelLayout,
+        content: Rect, rotation: Rotation, mirror: Bool, framing: Framing, layout: PixelLayout,
         target: ImageTarget, plans: FrameConverter
     ) {
         state = .waiting(Destination(

@@ -2,7 +2,7 @@ import CTurboJPEG
 import Glibc
 import TestSupport
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 import PipCore
 import MJPEG
 
@@ -48,7 +48,7 @@ import MJPEG
             // Destinations picking 1/1, 1/2, 1/4 and 1/8 DCT scales, and rotations.
             for (dw, dh, rotation, mirror) in [(80, 60, Rotation.deg0, false), (30, 20, .deg90, true),
                                                (16, 11, .deg180, false), (9, 9, .deg270, true)] {
-                let rect = ContentGeometry(sourceWidth: w, sourceHeight: h, rotation: rotation,
+                let rect = Rect(sourceWidth: w, sourceHeight: h, rotation: rotation,
                                            destinationWidth: dw, destinationHeight: dh)
                 let (mw, mh) = rotation.rotatedSize(width: rect.width, height: rect.height)
                 let decoded = try referenceDecoder.decode(source, minWidth: mw, minHeight: mh)

@@ -6,7 +6,7 @@ import _Builtin_intrinsics.intel
 /// not reliably compile to single instructions (they can stay out-of-line loops): widening bytes,
 /// high halves of 16-bit products, clamping and packing pixels. SSE2 on x86-64 (every x86-64 CPU
 /// has it); lane-by-lane Swift elsewhere.
-enum Lanes {
+package enum Lanes {
     typealias U16x8 = SIMD8<UInt16>
     typealias I16x8 = SIMD8<Int16>
     typealias U32x4 = SIMD4<UInt32>

@@ -1,5 +1,5 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 import PipCore
 
 /// The halving pass (`HalvingPass`) gives exactly what the resampling pass gives at half size,
@@ -22,7 +22,7 @@ import PipCore
         func key(_ format: PixelFormat, _ w: Int, _ h: Int, content: (Int, Int), _ rotation: Rotation = .deg0) -> ConversionKey {
             ConversionKey(
                 format: format, sourceWidth: w, sourceHeight: h,
-                content: ContentGeometry(x: 0, y: 0, width: content.0, height: content.1), rotation: rotation, mirror: false)
+                content: Rect(x: 0, y: 0, width: content.0, height: content.1), rotation: rotation, mirror: false)
         }
         #expect(HalvingPass.handles(key(.yuyv, 1920, 1080, content: (960, 540))))
         #expect(HalvingPass.handles(key(.i420, 1280, 720, content: (640, 360))))

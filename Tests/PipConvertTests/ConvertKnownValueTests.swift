@@ -1,5 +1,5 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 import PipCore
 
 /// Exact or near-exact colours for hand-picked inputs, layouts, and plan caching.

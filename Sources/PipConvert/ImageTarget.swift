@@ -1,3 +1,5 @@
+import PipCore
+
 /// The inner loops shared by the passes: raw pointers only, no bounds checks, no reference counting.
 enum RowKernels {
     /// Writes `count` copies of `pixel` at `dst + i·step`.
@@ -18,7 +20,7 @@ struct ImageTarget {
 /// The black bars around the content rectangle of a target, for the passes that write the content.
 struct Bars {
     let target: ImageTarget
-    let content: ContentGeometry
+    let content: Rect
     let black: UInt32
 
     /// Fills the whole rows above and below the content.

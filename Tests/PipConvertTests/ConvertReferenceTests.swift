@@ -1,5 +1,5 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 import PipCore
 
 /// The fast path against the floating-point reference, for every directly readable format.
@@ -61,7 +61,7 @@ import PipCore
         for rotation in Rotation.allCases {
             for mirror in [false, true] {
                 let source = TestFrame(random: format, width: 33, height: 17, padding: 2, seed: 7)
-                let content = ContentGeometry(x: 3, y: 2, width: 19, height: 41)
+                let content = Rect(x: 3, y: 2, width: 19, height: 41)
                 let r = try compareWithReference(
                     source.frame, dw: 25, dh: 45, content: content, rotation: rotation, mirror: mirror)
                 #expect(r.maxError <= 2, "\(format) \(rotation) mirror \(mirror): \(r.worst)")

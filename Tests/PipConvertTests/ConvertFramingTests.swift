@@ -1,5 +1,5 @@
 import Testing
-@testable import PipWindow
+@testable import PipConvert
 import PipCore
 
 /// The digital zoom happens in the scaling pass: a zoomed conversion gives exactly the pixels of
@@ -8,7 +8,7 @@ import PipCore
     static let formats: [PixelFormat] = [.yuyv, .i420, .nv12, .i422, .i444, .gray, .bgra, .rgb24]
 
     /// The shown part of `source` copied into a picture of its own.
-    static func cutOut(_ source: TestFrame, _ crop: PictureCrop) -> TestFrame {
+    static func cutOut(_ source: TestFrame, _ crop: Rect) -> TestFrame {
         let frame = source.frame
         return TestFrame(source.format, width: crop.width, height: crop.height, colorimetry: source.colorimetry) { p, row, x in
             let plane = p == 0 ? frame.plane0 : p == 1 ? frame.plane1! : frame.plane2!
@@ -49,7 +49,7 @@ import PipCore
                     let crop = framing.crop(width: sw, height: sh)
                     let part = Self.cutOut(source, crop)
                     let (tw, th) = rotation.rotatedSize(width: dw, height: dh)
-                    let content = ContentGeometry(x: 1, y: 2, width: tw - 2, height: th - 3)
+                    let content = Rect(x: 1, y: 2, width: tw - 2, height: th - 3)
                     let zoomed = TestDestination(width: tw, height: th), cut = TestDestination(width: tw, height: th)
                     try FrameConverter().convert(
                         source.frame, content: content, into: zoomed.base, stride: zoomed.stride, width: tw, height: th,

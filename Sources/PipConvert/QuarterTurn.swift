@@ -1,3 +1,5 @@
+import PipCore
+
 /// A 90° or 270° conversion in two steps: the upright conversion (`UprightPass` or `DirectPass`,
 /// with the scaling, colour conversion and a flip) into a scratch picture of the content as it is
 /// before the turn, then a transpose of its 32-bit pixels, four by four, into the content
@@ -32,7 +34,7 @@ final class QuarterTurn {
             }
         uprightKey = ConversionKey(
             format: key.format, sourceWidth: key.sourceWidth, sourceHeight: key.sourceHeight,
-            content: ContentGeometry(x: 0, y: 0, width: content.height, height: content.width),
+            content: Rect(x: 0, y: 0, width: content.height, height: content.width),
             rotation: flip.0, mirror: flip.1, crop: key.crop)
         scratchStride = max(1, content.height) * 4
         scratch = .allocate(byteCount: scratchStride * max(1, content.width), alignment: 64)
