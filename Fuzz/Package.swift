@@ -20,6 +20,7 @@ let mjpeg = Target.Dependency.product(name: "MJPEG", package: pipcam)
 let cameraSource = Target.Dependency.product(name: "CameraSource", package: pipcam)
 let pipWindow = Target.Dependency.product(name: "PipWindow", package: pipcam)
 let pipcamApp = Target.Dependency.product(name: "PipcamApp", package: pipcam)
+let pipControl = Target.Dependency.product(name: "PipControl", package: pipcam)
 
 /// Each fuzz target's module: `Sources/<name>`, one file with `LLVMFuzzerTestOneInput`.
 let targets: [(name: String, dependencies: [Target.Dependency])] = [
@@ -36,6 +37,7 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-x-properties", [pipWindow, pipCore]),
     ("fuzz-camera-memory", [cameraSource]),
     ("fuzz-seek", [cameraSource, pipcamApp]),
+    ("fuzz-request", [pipControl, pipCore]),
 ]
 
 let package = Package(
