@@ -20,6 +20,9 @@ public enum SourceStep: Sendable {
 public protocol FrameSource: AnyObject {
     /// What the user named it by (`/dev/video0`, `test`, the file path), for messages and status.
     var name: String { get }
+    /// Which source it is, typed: what the program goes by (the camera shown, a file's title),
+    /// never its name's text.
+    var spec: SourceSpec { get }
     /// Live sources (camera, test pattern) drop stale frames; file sources show every frame.
     var isLive: Bool { get }
     /// Whether frames should be mirrored when the user did not say (on for cameras).

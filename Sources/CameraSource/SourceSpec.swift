@@ -1,7 +1,7 @@
 import PipCore
 
 /// Where frames come from, as given to `--source`.
-public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
+public enum SourceSpec: Sendable, Hashable, CustomStringConvertible {
     /// A V4L2 capture device (any path under `/dev/`).
     case camera(path: String)
     /// The built-in moving test pattern.
@@ -155,6 +155,20 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SourceSpec {
+    /// The V4L2 device a camera opened directly is (nil for everything else).
+    public var devicePath: String? {
+        if case .camera(let path) = self { return path }
+        return nil
+    }
+
+    /// Whether it is a camera: a V4L2 device or a PipeWire node.
+    public var isCamera: Bool {
+        switch self {
+        case .camera, .pipewire: return true
+        case .test, .y4m, .raw, .mjpeg: return false
+        }
+    }
+
     /// Whether frames come from standard input (`PATH` `-`), which only `--source` can read.
     public var readsStandardInput: Bool { path == "-" }
 

@@ -11,6 +11,9 @@ public struct SourceStatus: Sendable, Equatable {
     /// The source's name now (`FrameSource.name`) when it is no longer the one it started with
     /// (a camera plugged in after start); nil while it is.
     public var name: String?
+    /// Which source it is now (`FrameSource.spec`): the camera shown is known by this. nil only
+    /// in a status made before the capture side said anything.
+    public var spec: SourceSpec?
     /// Whether the source is live (`FrameSource.isLive`): a switch to a file or back changes it.
     public var isLive: Bool
     /// Who holds the camera while it is in use by another program (`firefox, pid 4242`), when
@@ -19,9 +22,10 @@ public struct SourceStatus: Sendable, Equatable {
     /// A file's playback (`FrameSource.playback`); nil for live sources.
     public var playback: PlaybackStatus?
     public init(
-        camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil, name: String? = nil, isLive: Bool = true,
-        holder: String? = nil, playback: PlaybackStatus? = nil
+        camera: CameraState, prefersMirror: Bool, frames: ExpectedFrames? = nil, name: String? = nil, spec: SourceSpec? = nil,
+        isLive: Bool = true, holder: String? = nil, playback: PlaybackStatus? = nil
     ) {
+        self.spec = spec
         self.playback = playback
         self.holder = holder
         self.camera = camera

@@ -13,8 +13,13 @@ final class CameraDesk {
     /// a PipeWire camera with no V4L2 node behind it).
     private(set) var device: String?
     private(set) var identity: CameraIdentity?
-    private var source = ""
-    private var isPipeWire: Bool { source == "pipewire" || source.hasPrefix("pipewire:") }
+    /// The source shown, and how messages name it.
+    private var source: SourceSpec?
+    private var sourceName = ""
+    private var isPipeWire: Bool {
+        if case .pipewire? = source { return true }
+        return false
+    }
     private let memory: CameraMemory?
     private let openControls: (String) throws(V4L2Error) -> any CameraControlAccess
     private let findPipeWireDevice: (String) -> String?
@@ -60,13 +65,13 @@ final class CameraDesk {
         return node.devicePath
     }
 
-    /// The source shown is `name`, its camera in `state`: a camera opened again gets its remembered
+    /// The source shown is `spec` (called `name`), its camera in `state`: a camera opened again gets its remembered
     /// controls back (a PipeWire camera; a V4L2 one sets them as it opens), and another camera
     /// brings its own framing, returned when it is not the one `showing`. The framing given at
     /// start is the first camera's, and remembered for it.
-    func show(source name: String, state: CameraState, showing: Framing) -> Framing? {
+    func show(source spec: SourceSpec, named name: String, state: CameraState, showing: Framing) -> Framing? {
         var framing: Framing?
-        if let remembered = follow(source: name) {
+        if let remembered = follow(source: spec, named: name) {
             cameraReopened()
             if framingGiven {
                 // Until a camera shows, the test pattern (or a file) shows the framing asked for.
@@ -82,15 +87,16 @@ final class CameraDesk {
         return framing == showing ? nil : framing
     }
 
-    /// The source now shown is `name` (`/dev/video0`, `pipewire:NAME`, `test`, a file): returns
-    /// the framing remembered for its camera when it is another camera than before.
-    func follow(source name: String) -> RememberedFraming?? {
-        guard name != source else { return nil }
-        source = name
-        if isPipeWire {
-            device = findPipeWireDevice(name == "pipewire" ? "" : String(name.dropFirst("pipewire:".count)))
-        } else {
-            device = name.hasPrefix("/dev/") ? name : nil
+    /// The source now shown is `spec` (a V4L2 camera, a PipeWire node, the test pattern, a file),
+    /// called `name` in messages: returns the framing remembered for its camera when it is
+    /// another camera than before.
+    func follow(source spec: SourceSpec, named name: String) -> RememberedFraming?? {
+        guard spec != source else { return nil }
+        source = spec
+        sourceName = name
+        switch spec {
+        case .pipewire(let node): device = findPipeWireDevice(node ?? "")
+        default: device = spec.devicePath
         }
         identity = device.flatMap(identify)
         refreshChanged()
@@ -162,7 +168,7 @@ final class CameraDesk {
 
     private func open() -> Result<(any CameraControlAccess, [CameraControl]), Failure> {
         guard let device else {
-            let what = isPipeWire ? "this PipeWire camera has no V4L2 device behind it" : "'\(source)' is not a camera"
+            let what = isPipeWire ? "this PipeWire camera has no V4L2 device behind it" : "'\(sourceName)' is not a camera"
             return .failure(Failure("pipcam: no camera controls: \(what)"))
         }
         do {

@@ -64,13 +64,9 @@ final class MediaDesk {
         }
     }
 
-    /// The title and `file://` URL MPRIS shows for source `name` (`y4m:/videos/clip.y4m`).
-    static func describe(source name: String) -> (title: String, url: String) {
-        let path: String
-        switch try? SourceSpec.parse(name) {
-        case .y4m(let p)?, .raw(let p, _, _, _, _)?, .mjpeg(let p, _)?: path = p
-        default: path = name
-        }
+    /// The title and `file://` URL MPRIS shows for the source `spec`, called `name`.
+    static func describe(source spec: SourceSpec?, named name: String) -> (title: String, url: String) {
+        let path = spec?.path ?? name
         guard path != "-", path.hasPrefix("/") else { return (path == "-" ? "standard input" : path, "") }
         let title = path.split(separator: "/").last.map(String.init) ?? path
         let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)

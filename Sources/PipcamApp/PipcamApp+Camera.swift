@@ -6,8 +6,10 @@ import PipWindow
 extension PipcamApp {
     /// The source or its camera's state changed: the camera's controls and framing follow it.
     func followCamera() {
-        let name = frames.status.name ?? options.sourceName
-        guard let framing = cameras.show(source: name, state: frames.status.camera, showing: picture.framing) else { return }
+        guard let spec = frames.status.spec,
+            let framing = cameras.show(
+                source: spec, named: frames.status.name ?? options.sourceName, state: frames.status.camera, showing: picture.framing)
+        else { return }
         picture.framing = framing
         applyPicture()
         noteFramedDisplaySize()

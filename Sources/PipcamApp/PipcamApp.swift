@@ -113,7 +113,8 @@ public final class PipcamApp {
         frames = FrameDesk(
             mailbox: pump.mailbox, output: output, notices: NoticeAssets(doubleSize: display.prefersDoubleSize), layout: pip.pixelLayout,
             status: SourceStatus(
-                camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames, isLive: source.isLive),
+                camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames, spec: source.spec,
+                isLive: source.isLive),
             frameLimit: options.frameLimit, stats: FrameStats(now: .now()))
         if let main { attachMainWindow(main) }
         // Gone before the watching began (while the camera started): no DestroyNotify will come.
@@ -162,7 +163,7 @@ public final class PipcamApp {
             applyPicture()
         }
         frames.limitReached = { [unowned self] in loop.stop(exitCode: 0) }
-        switches.currentName = { [unowned self] in frames.status.name ?? options.sourceName }
+        switches.current = { [unowned self] in (frames.status.spec, frames.status.name ?? options.sourceName) }
         switches.isShowingVideo = { [unowned self] in output.isShowingVideo }
         switches.holdFilesAtEnd = { [unowned self] hold in pump.mailbox.notePlayback { $0.holdsAtEnd = hold } }
         switches.onSwitched = { [unowned self] in

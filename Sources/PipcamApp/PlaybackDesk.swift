@@ -107,7 +107,7 @@ final class PlaybackDesk {
     /// What the MPRIS player says.
     private var mediaState: MediaState? {
         guard let state else { return nil }
-        let (title, url) = MediaDesk.describe(source: sourceName())
+        let (title, url) = MediaDesk.describe(source: frames.status.spec, named: sourceName())
         return MediaState(
             playing: state.playing, canSeek: state.seekable, loops: state.loops, position: state.position, length: state.length, title: title,
             url: url)

@@ -17,7 +17,7 @@ extension SharedStreamStatus {
     /// What `pipcam status` says of the virtual camera fed now (`--share`).
     init(share: CameraShare) {
         self.init(
-            route: share.route.name, device: share.device, nodeID: share.nodeID, format: share.format.rawValue, width: share.width,
+            route: share.route.name, device: share.device, node: share.route.node, nodeID: share.nodeID, format: share.format.rawValue, width: share.width,
             height: share.height, written: share.written, placeholders: share.placeholders, readers: share.readers,
             latency: share.latencyMilliseconds)
     }

@@ -26,7 +26,7 @@ final class SwitchDesk {
     private let finder: CameraFinder?
 
     /// The source shown now, as `status` names it.
-    var currentName: () -> String = { "" }
+    var current: () -> (spec: SourceSpec?, name: String) = { (nil, "") }
     /// Whether a window shows video now (a switch is answered at the first frame shown).
     var isShowingVideo: () -> Bool = { false }
     /// A switch the user asked for took over (counted, and frames held let go when unseen).
@@ -34,9 +34,9 @@ final class SwitchDesk {
     /// Asks the capture side to hold a file at its end (true) or let it end the stream (false).
     var holdFilesAtEnd: (Bool) -> Void = { _ in }
     /// The source a file switched to goes back to at its end (the one shown before it).
-    private(set) var returnTo: String?
+    private(set) var returnTo: SwitchTarget?
     /// The switch under way: the source it leaves, and whether it goes to a file.
-    private var leaving: (name: String, toFile: Bool)?
+    private var leaving: (back: SwitchTarget?, toFile: Bool)?
     /// A return is under way (asked once).
     private var returning = false
 
@@ -76,23 +76,25 @@ final class SwitchDesk {
     /// Starts a switch to `asked` (a file's path absolute) and calls `reply` once it is done or failed.
     func switchSource(to asked: SwitchTarget, reply: @escaping (PipReply) -> Void) {
         if let refusal = tracker.refusal { return reply(.failed(refusal)) }
-        let current = currentName()
+        let current = current()
         let target: SwitchJob.Target, text: String
         switch asked {
-        case .next: (target, text) = (.nextCamera(after: current), "next")
+        case .next: (target, text) = (.nextCamera(after: current.spec), "next")
         case .source(let spec, let name): (target, text) = (.spec(spec, name: name), name)
         }
         if let problem = SwitchJob.problem(with: target, policy: policy) { return reply(.failed("pipcam: \(problem)")) }
         // The camera shown already: nothing to do (opening it a second time would find it busy).
-        if case .spec(.camera(let path), _) = target, CameraCycle.resolved(path) == CameraCycle.resolved(current) {
+        if case .spec(.camera(let path), _) = target, let shown = current.spec?.devicePath,
+            CameraCycle.resolved(path) == CameraCycle.resolved(shown)
+        {
             return reply(.done(""))
         }
         let ticket = SwitchTicket()
         let toFile: Bool = if case .spec(let spec, _) = target { spec.isFile } else { false }
-        leaving = (current, toFile)
+        leaving = (current.spec.map { .source($0, text: current.name) }, toFile)
         // Held at its end from the start: the end must not end pipcam before the return.
         if toFile { holdFilesAtEnd(true) }
-        tracker.begin(target: text, from: current, now: .now())
+        tracker.begin(target: text, from: current.name, now: .now())
         asker = (reply, ticket)
         wake.set(tracker.nextDeadline)
         SwitchJob(
@@ -133,7 +135,7 @@ final class SwitchDesk {
         let wasReturn = returning
         returning = false
         // Back where it came from: the source there ends as it would have.
-        returnTo = leaving.toFile && !wasReturn ? (returnTo ?? leaving.name) : nil
+        returnTo = leaving.toFile && !wasReturn ? (returnTo ?? leaving.back) : nil
         if returnTo == nil { holdFilesAtEnd(false) }
     }
 
@@ -142,9 +144,8 @@ final class SwitchDesk {
     func followEnd(ended: Bool, orElse end: @escaping () -> Void) {
         guard ended, !returning else { return }
         guard let back = returnTo else { return end() }
-        guard let spec = try? SourceSpec.parse(back) else { return end() }
         returning = true
-        switchSource(to: .source(spec, text: back)) { reply in
+        switchSource(to: back) { reply in
             if case .failed(let line) = reply {
                 writeErrorLine(line)
                 end()

@@ -7,7 +7,7 @@ struct SwitchJob: Sendable {
     enum Target: Sendable {
         /// The camera after the one shown (`CameraCycle`), among those plugged in now: PipeWire's
         /// camera nodes, then the V4L2 devices no node stands for.
-        case nextCamera(after: String)
+        case nextCamera(after: SourceSpec?)
         /// `name`: the spec as given, which `status` reports once switched.
         case spec(SourceSpec, name: String)
     }
@@ -70,7 +70,7 @@ struct SwitchJob: Sendable {
                 fail("next", cameras.isEmpty ? "next: no camera found" : "next: no other camera found")
                 return nil
             }
-            return (next.hasPrefix("pipewire:") ? .pipewire(node: String(next.dropFirst(9))) : .camera(path: next), next)
+            return (next, next.description)
         }
     }
 }

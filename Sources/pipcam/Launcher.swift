@@ -147,10 +147,10 @@ struct Launcher {
     /// A camera another program holds at start: pipcam waits for it, and says who holds it and
     /// how to share it instead when a PipeWire daemon has cameras.
     private func sayWhoHolds(_ source: FrameSource) {
-        guard source.cameraState == .interrupted(.inUse), source.name.hasPrefix("/dev/") else { return }
+        guard source.cameraState == .interrupted(.inUse), let device = source.spec.devicePath else { return }
         let share = PipeWireCameras.list()?.isEmpty == false
             ? "; '--source pipewire' shares the camera with programs that read it through PipeWire" : ""
-        writeErrorLine("pipcam: \(source.name): \(DeviceOpeners.inUseReason(of: source.name)); waiting for it\(share)")
+        writeErrorLine("pipcam: \(source.name): \(DeviceOpeners.inUseReason(of: device)); waiting for it\(share)")
     }
 
     /// The V4L2 devices (opened directly), then the PipeWire camera nodes.

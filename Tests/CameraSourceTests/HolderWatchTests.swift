@@ -52,7 +52,7 @@ import PipCore
     @Test func aSourceThatIsNoDeviceHasNoHolder() {
         var watch = HolderWatch()
         let lookup = Lookup(["a, pid 1"])
-        #expect(watch.update(camera: .interrupted(.inUse), device: "pipewire:cam", now: at(0), lookUp: lookup.callAsFunction) == nil)
+        #expect(watch.update(camera: .interrupted(.inUse), device: nil, now: at(0), lookUp: lookup.callAsFunction) == nil)
         #expect(lookup.asked.isEmpty)
     }
 }

@@ -94,10 +94,13 @@ import Testing
     @Test func switchNextCyclesThroughNodesThenDevicesTheDaemonDoesNotHave() {
         let cycle = PipeWireCameras.cycle(
             nodes: all, devices: ["/dev/video0", "/dev/video2"], excluding: ["/dev/video9"], resolve: { $0 })
-        #expect(cycle == ["pipewire:v4l2_input.pci-0000_00_14.0-usb-0_1_1.0", "pipewire:libcamera_input.ipu6", "pipewire:cam", "/dev/video2"])
+        #expect(cycle == [
+            .pipewire(node: "v4l2_input.pci-0000_00_14.0-usb-0_1_1.0"), .pipewire(node: "libcamera_input.ipu6"), .pipewire(node: "cam"),
+            .camera(path: "/dev/video2"),
+        ])
         let fed = PipeWireNode(id: 80, serial: 180, name: "v4l2_input.loopback", deviceAPI: "v4l2", devicePath: "/dev/video9")
         #expect(PipeWireCameras.cycle(nodes: [fed], devices: [], excluding: ["/dev/video9"], resolve: { $0 }).isEmpty, "the virtual camera pipcam feeds")
-        #expect(PipeWireCameras.cycle(nodes: [], devices: ["/dev/video0"], resolve: { $0 }) == ["/dev/video0"], "no daemon: the devices")
-        #expect(CameraCycle.next(after: "pipewire:cam", among: cycle, resolve: { $0 }) == "/dev/video2")
+        #expect(PipeWireCameras.cycle(nodes: [], devices: ["/dev/video0"], resolve: { $0 }) == [.camera(path: "/dev/video0")], "no daemon: the devices")
+        #expect(CameraCycle.next(after: .pipewire(node: "cam"), among: cycle, resolve: { $0 }) == .camera(path: "/dev/video2"))
     }
 }

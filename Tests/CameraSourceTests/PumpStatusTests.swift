@@ -35,6 +35,7 @@ final class StatusSource: FrameSource, @unchecked Sendable {
     // Locked, not Mutex: ThreadSanitizer sees its lock (PipCore/Locked.swift says why).
     let shared = Locked(Shared())
     var name: String { shared.withLock { $0.name } }
+    var spec: SourceSpec { .camera(path: name) }
     let isLive = true
     let mirroredByDefault: Bool
     let frameWidth = 2, frameHeight = 2
@@ -107,7 +108,7 @@ final class StatusSource: FrameSource, @unchecked Sendable {
         defer { pump.stop() }
         // The first status differs from the mailbox's initial one (mirroring): published and signalled.
         #expect(signalled(mailbox.toDisplay, within: 1000))
-        #expect(eventually { mailbox.status == SourceStatus(camera: .streaming, prefersMirror: true) })
+        #expect(eventually { mailbox.status == SourceStatus(camera: .streaming, prefersMirror: true, spec: .camera(path: "status")) })
 
         source.set(.interrupted(.disconnected))
         #expect(eventually { mailbox.status.camera == .interrupted(.disconnected) })

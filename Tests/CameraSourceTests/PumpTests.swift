@@ -10,6 +10,7 @@ import Glibc
 /// A source with N numbered frames in `buffers` buffers, recording what was recycled.
 final class ScriptedSource: FrameSource, @unchecked Sendable {
     let name = "scripted"
+    var spec: SourceSpec { .test }
     let isLive: Bool
     let mirroredByDefault = false
     let frameWidth = 2, frameHeight = 2

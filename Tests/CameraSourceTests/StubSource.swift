@@ -9,6 +9,7 @@ import Glibc
 /// buffers (or waits until `waitUntil` when set), and logs what was asked of it.
 final class StubSource: FrameSource {
     let name: String
+    var spec: SourceSpec { .camera(path: name) }
     var isLive: Bool { live }
     var live = true
     let mirroredByDefault: Bool

@@ -33,7 +33,7 @@ import PipCore
     @Test func aPipeWireShareNamesItsNode() {
         var status = sample
         status.share = SharedStreamStatus(
-            route: "pipewire", device: "pipewire:pipcam", nodeID: 42, format: "i420", width: 640, height: 360, written: 10, placeholders: 0,
+            route: "pipewire", device: "pipewire:pipcam", node: "pipcam", nodeID: 42, format: "i420", width: 640, height: 360, written: 10, placeholders: 0,
             readers: 1, latency: nil)
         #expect(status.json.encoded.hasSuffix(
             #""share":{"route":"pipewire","device":"pipewire:pipcam","node":"pipcam","node_id":42,"format":"i420","width":640,"height":360,"written":10,"placeholders":0,"readers":1}}"#))

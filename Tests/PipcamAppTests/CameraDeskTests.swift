@@ -37,7 +37,7 @@ import TestSupport
     }
 
     @Test func listsEveryControlWithItsMenu() throws {
-        _ = desk.follow(source: "/dev/video0")
+        _ = desk.follow(source: .camera(path: "/dev/video0"), named: "/dev/video0")
         guard case .done(let text) = desk.answer(.list) else { throw HarnessError("no listing") }
         #expect(text.contains("brightness 0x00980900 (int) : min=-64 max=64 step=1 default=0 value=0"))
         #expect(text.contains("auto_exposure 0x009a0901 (menu) : min=0 max=3 default=3 value=3 (Aperture Priority Mode)\n    1: Manual Mode\n    3: Aperture Priority Mode"))
@@ -47,7 +47,7 @@ import TestSupport
     /// A manual exposure switches auto exposure to manual first, and says so; both are remembered
     /// and reported by `status`, and forgotten again by `--reset`.
     @Test func settingAManualValueTurnsItsAutoModeOffAndIsRemembered() throws {
-        _ = desk.follow(source: "/dev/video0")
+        _ = desk.follow(source: .camera(path: "/dev/video0"), named: "/dev/video0")
         #expect(desk.answer(.set(["exposure_time_absolute=300", "brightness=20"])) == .done("auto_exposure set to Manual Mode so exposure_time_absolute applies"))
         #expect(camera.writes == ["auto_exposure=1", "exposure_time_absolute=300", "brightness=20"])
         #expect(desk.changed.map { "\($0.name)=\($0.value)" } == ["brightness=20", "auto_exposure=1", "exposure_time_absolute=300"])
@@ -60,7 +60,7 @@ import TestSupport
     }
 
     @Test func badSettingsAndRefusalsAreOneLine() throws {
-        _ = desk.follow(source: "/dev/video0")
+        _ = desk.follow(source: .camera(path: "/dev/video0"), named: "/dev/video0")
         guard case .failed(let unknown) = desk.answer(.set(["brightnes=3"])) else { throw HarnessError("accepted") }
         #expect(unknown.hasPrefix("pipcam: ") && !unknown.contains("\n") && unknown.contains("brightness"), "\(unknown)")
         guard case .failed(let range) = desk.answer(.set(["brightness=99"])) else { throw HarnessError("accepted") }
@@ -72,14 +72,14 @@ import TestSupport
     }
 
     @Test func aSourceThatIsNoCameraHasNoControls() {
-        _ = desk.follow(source: "test")
+        _ = desk.follow(source: .test, named: "test")
         #expect(desk.answer(.list) == .failed("pipcam: no camera controls: 'test' is not a camera"))
         #expect(desk.step(digit: 2) == "no camera controls")
     }
 
     /// Keys `1`/`2` step brightness by a twentieth of its range (128 / 20 → 6).
     @Test func keysStepTheControlAndSayTheValue() {
-        _ = desk.follow(source: "/dev/video0")
+        _ = desk.follow(source: .camera(path: "/dev/video0"), named: "/dev/video0")
         #expect(desk.step(digit: 2) == "brightness 6")
         #expect(desk.step(digit: 2) == "brightness 12")
         #expect(desk.step(digit: 1) == "brightness 6")
@@ -89,15 +89,15 @@ import TestSupport
 
     /// Framing is kept per camera and comes back with it; another camera has its own.
     @Test func framingIsRememberedPerCamera() {
-        #expect(desk.follow(source: "/dev/video0") == .some(nil))
+        #expect(desk.follow(source: .camera(path: "/dev/video0"), named: "/dev/video0") == .some(nil))
         desk.remember(framing: Framing(zoom: 2, centreX: 0.3, centreY: 0.6))
-        #expect(desk.follow(source: "/dev/video1") == .some(nil))
-        #expect(desk.follow(source: "/dev/video1") == nil, "the same source again: no change")
-        #expect(desk.follow(source: "test") == .some(nil))
-        #expect(desk.follow(source: "/dev/video0") == .some(RememberedFraming(zoom: 2, centreX: 0.3, centreY: 0.6)))
+        #expect(desk.follow(source: .camera(path: "/dev/video1"), named: "/dev/video1") == .some(nil))
+        #expect(desk.follow(source: .camera(path: "/dev/video1"), named: "/dev/video1") == nil, "the same source again: no change")
+        #expect(desk.follow(source: .test, named: "test") == .some(nil))
+        #expect(desk.follow(source: .camera(path: "/dev/video0"), named: "/dev/video0") == .some(RememberedFraming(zoom: 2, centreX: 0.3, centreY: 0.6)))
         desk.remember(framing: .full)
-        _ = desk.follow(source: "test")
-        #expect(desk.follow(source: "/dev/video0") == .some(nil), "the whole picture is nothing to remember")
+        _ = desk.follow(source: .test, named: "test")
+        #expect(desk.follow(source: .camera(path: "/dev/video0"), named: "/dev/video0") == .some(nil), "the whole picture is nothing to remember")
     }
 
     /// `--zoom` / `--pan` stand for the first camera and are remembered for it; a camera shown
@@ -108,17 +108,17 @@ import TestSupport
         let desk = CameraDesk(
             restorer: ControlRestorer(memory: CameraMemory(directory: directory)) { _ in }, openControls: { _ throws(V4L2Error) in camera },
             findPipeWireDevice: { _ in nil }, identify: { CameraIdentity(key: "usb-Acme_Cam_1234-" + $0.suffix(1)) }, framingGiven: true)
-        #expect(desk.show(source: "test", state: .streaming, showing: given) == nil, "the test pattern is no camera: it keeps the given framing")
-        #expect(desk.show(source: "/dev/video0", state: .streaming, showing: given) == nil)
-        #expect(desk.show(source: "/dev/video1", state: .streaming, showing: given) == .full)
-        #expect(desk.show(source: "/dev/video0", state: .streaming, showing: .full) == given)
-        #expect(desk.show(source: "/dev/video0", state: .streaming, showing: given) == nil, "the same camera: nothing changes")
+        #expect(desk.show(source: .test, named: "test", state: .streaming, showing: given) == nil, "the test pattern is no camera: it keeps the given framing")
+        #expect(desk.show(source: .camera(path: "/dev/video0"), named: "/dev/video0", state: .streaming, showing: given) == nil)
+        #expect(desk.show(source: .camera(path: "/dev/video1"), named: "/dev/video1", state: .streaming, showing: given) == .full)
+        #expect(desk.show(source: .camera(path: "/dev/video0"), named: "/dev/video0", state: .streaming, showing: .full) == given)
+        #expect(desk.show(source: .camera(path: "/dev/video0"), named: "/dev/video0", state: .streaming, showing: given) == nil, "the same camera: nothing changes")
     }
 
     /// A PipeWire camera with a V4L2 node behind it is changed through that node, and the reply says
     /// every reader sees it.
     @Test func aPipeWireCameraIsChangedForEveryReader() {
-        _ = desk.follow(source: "pipewire:cam")
+        _ = desk.follow(source: .pipewire(node: "cam"), named: "pipewire:cam")
         #expect(desk.answer(.set(["brightness=4"])) == .done("the camera changed for every program reading it through PipeWire"))
         #expect(desk.device == "/dev/video4")
     }

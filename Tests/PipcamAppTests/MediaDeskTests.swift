@@ -37,9 +37,9 @@ import Testing
     }
 
     @Test func aFileIsNamedByItsFileNameAndURL() {
-        #expect(MediaDesk.describe(source: "y4m:/videos/my clip.y4m") == ("my clip.y4m", "file:///videos/my%20clip.y4m"))
-        #expect(MediaDesk.describe(source: "mjpeg:/a/b%c.mjpeg@30") == ("b%c.mjpeg", "file:///a/b%25c.mjpeg"))
-        #expect(MediaDesk.describe(source: "raw:/r/cam.yuv:640x360:yuyv@30") == ("cam.yuv", "file:///r/cam.yuv"))
-        #expect(MediaDesk.describe(source: "y4m:-") == ("standard input", ""))
+        #expect(MediaDesk.describe(source: .y4m(path: "/videos/my clip.y4m"), named: "y4m:/videos/my clip.y4m") == ("my clip.y4m", "file:///videos/my%20clip.y4m"))
+        #expect(MediaDesk.describe(source: .mjpeg(path: "/a/b%c.mjpeg", fps: 30), named: "mjpeg:/a/b%c.mjpeg@30") == ("b%c.mjpeg", "file:///a/b%25c.mjpeg"))
+        #expect(MediaDesk.describe(source: .raw(path: "/r/cam.yuv", width: 640, height: 360, format: .yuyv, fps: 30), named: "raw:/r/cam.yuv:640x360:yuyv@30") == ("cam.yuv", "file:///r/cam.yuv"))
+        #expect(MediaDesk.describe(source: .y4m(path: "-"), named: "y4m:-") == ("standard input", ""))
     }
 }

@@ -16,9 +16,12 @@ struct FileFrame {
 
 /// What a format's `readFrame` throws when the file ends inside a frame: `got` bytes of the
 /// frame's `expected` (nil where the format gives no length: a JPEG without its end marker).
-struct TruncatedFrame: Error {
+struct TruncatedFrame: Error, CustomStringConvertible {
     var got: Int
     var expected: Int?
+
+    /// `3 of 6 bytes`, or `3 bytes, no end of image` for a JPEG.
+    var description: String { expected.map { "\(got) of \($0) bytes" } ?? "\(got) bytes, no end of image" }
 }
 
 /// The part all file sources share: opening the file (or taking a descriptor), the ring of three
@@ -83,6 +86,11 @@ public class FileFrameSource: FrameSource {
     private(set) var framesRead = 0
     /// Where the warning about a dropped last frame goes (a line without the `pipcam: ` prefix).
     var warn: (String) -> Void = { writeErrorLine("pipcam: " + $0) }
+
+    /// Which file kind it is, at `path`: the subclass's.
+    public var spec: SourceSpec { fatalError("subclass must override") }
+    /// The path given (`-`: standard input, or an open descriptor).
+    var path: String { if case .path(let path) = origin { path } else { "-" } }
 
     /// Reads the file at `path`; `-` means standard input (not closed by `stop()`).
     init(path: String, request: SourceRequest) {
@@ -169,7 +177,7 @@ public class FileFrameSource: FrameSource {
             throw badInput(failure.description)
         } catch let truncated as TruncatedFrame {
             stop()
-            throw badInput("truncated frame 0 (got \(Self.describe(truncated)))")
+            throw badInput("truncated frame 0 (got \(truncated))")
         } catch {
             stop()
             throw error
@@ -258,7 +266,7 @@ public class FileFrameSource: FrameSource {
     private func sayTruncated(_ truncated: TruncatedFrame) {
         guard !truncationSaid else { return }
         truncationSaid = true
-        warn("\(name): last frame truncated (\(Self.describe(truncated))); ignored")
+        warn("\(name): last frame truncated (\(truncated)); ignored")
     }
 
     /// Reads the next frame, noting where it starts in the stream the first time it is read.
@@ -320,12 +328,6 @@ public class FileFrameSource: FrameSource {
             playing: clock.isPlaying, frameRate: clock.frameRate, frameCount: clock.frameCount, seekable: isSeekable, loops: clock.loops)
         status.ended = ended
         return status
-    }
-
-    /// `3 of 6 bytes`, or `3 bytes, no end of image` for a JPEG.
-    private static func describe(_ truncated: TruncatedFrame) -> String {
-        guard let expected = truncated.expected else { return "\(truncated.got) bytes, no end of image" }
-        return "\(truncated.got) of \(expected) bytes"
     }
 
     public func recycle(bufferIndex: Int) {

@@ -20,6 +20,8 @@ public final class MJPEGSource: FileFrameSource {
     /// Buffers start at this size and double when a bigger JPEG arrives (then stay big).
     static let initialBufferBytes = 256 * 1024
 
+    public override var spec: SourceSpec { .mjpeg(path: path, fps: fps) }
+
     /// Reads the stream at `path` (`-`: standard input), shown at `fps` frames per second.
     public init(path: String, fps: Double = 30, request: SourceRequest = SourceRequest()) {
         self.fps = fps

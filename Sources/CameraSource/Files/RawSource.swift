@@ -9,6 +9,8 @@ public final class RawSource: FileFrameSource {
     private let fps: Double
     private var frameBytes = 0
 
+    public override var spec: SourceSpec { .raw(path: path, width: width, height: height, format: format, fps: fps) }
+
     /// Reads `width`×`height` frames of `format` at `fps` from `path` (`-`: standard input).
     public init(
         path: String, width: Int, height: Int, format: PixelFormat, fps: Double = 30,

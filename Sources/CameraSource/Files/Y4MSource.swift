@@ -11,6 +11,8 @@ public final class Y4MSource: FileFrameSource {
     private var frameBytes = 0
 
     /// Reads the file at `path` (`-`: standard input).
+    public override var spec: SourceSpec { .y4m(path: path) }
+
     public override init(path: String, request: SourceRequest = SourceRequest()) {
         super.init(path: path, request: request)
     }

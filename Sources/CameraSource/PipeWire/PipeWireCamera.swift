@@ -20,6 +20,7 @@ import PipCore
 /// Idle (`SourceControls.idle`), the stream pauses, and the daemon lets the camera go.
 public final class PipeWireCamera: FrameSource {
     public let name: String
+    public var spec: SourceSpec { .pipewire(node: wanted) }
     public var isLive: Bool { true }
     public var mirroredByDefault: Bool { true }
     public private(set) var frameWidth = 0

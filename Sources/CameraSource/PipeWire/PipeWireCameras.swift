@@ -85,14 +85,14 @@ extension PipeWireCameras {
 }
 
 extension PipeWireCameras {
-    /// The cameras `pipcam switch next` cycles through: the camera nodes as `pipewire:NAME` (those
+    /// The cameras `pipcam switch next` cycles through: the camera nodes (those
     /// whose device is among `excluding` left out), then the V4L2 `devices` no node stands for —
     /// a camera the daemon has is read through it, never opened beside it.
     public static func cycle(
         nodes: [PipeWireNode], devices: [String], excluding: Set<String> = [], resolve: (String) -> String = CameraCycle.resolved
-    ) -> [String] {
+    ) -> [SourceSpec] {
         let cameras = usable(cameras(among: nodes), excluding: excluding, resolve: resolve)
         let covered = Set(cameras.map(\.devicePath).filter { !$0.isEmpty }.map(resolve))
-        return cameras.map { "pipewire:" + $0.name } + devices.filter { !covered.contains(resolve($0)) }
+        return cameras.map { .pipewire(node: $0.name) } + devices.filter { !covered.contains(resolve($0)) }.map { .camera(path: $0) }
     }
 }

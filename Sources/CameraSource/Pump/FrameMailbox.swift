@@ -77,6 +77,10 @@ public final class FrameMailbox: Sendable {
     }
 
     /// Publishes the source's status; wakes the display thread when it changed.
+    /// Which source the status is about before the capture side says anything: known from the
+    /// start, so it is no change the display is woken for.
+    func startStatus(of spec: SourceSpec) { state.withLock { $0.status.spec = spec } }
+
     public func publish(_ status: SourceStatus) {
         let changed = state.withLock { s -> Bool in
             guard s.status != status else { return false }

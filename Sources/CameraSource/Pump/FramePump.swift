@@ -61,6 +61,7 @@ public final class FramePump: @unchecked Sendable {
         startName = source.name
         sem_init(ended, 0, 0)
         // The display reads the source's own status from the start, not the mailbox's default.
+        mailbox.startStatus(of: source.spec)
         publishStatus()
     }
 
@@ -170,10 +171,11 @@ public final class FramePump: @unchecked Sendable {
     private func publishStatus() {
         share?.frameRateChanged(source.frameRate)
         let camera = source.cameraState
-        let holder = holders.update(camera: camera, device: source.name, now: clock(), lookUp: lookUpHolder)
+        let spec = source.spec
+        let holder = holders.update(camera: camera, device: spec.devicePath, now: clock(), lookUp: lookUpHolder)
         mailbox.publish(SourceStatus(
             camera: camera, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames,
-            name: source.name == startName ? nil : source.name, isLive: source.isLive, holder: holder, playback: source.playback))
+            name: source.name == startName ? nil : source.name, spec: spec, isLive: source.isLive, holder: holder, playback: source.playback))
         if source.needsBuffersBack { mailbox.requestRelease() }
     }
 

@@ -14,12 +14,12 @@ public struct HolderWatch: Sendable {
 
     public init() {}
 
-    /// The holder to report now for `camera` read from `device` (a `/dev` path: other sources
-    /// have none), e.g. `firefox, pid 4242`; nil when nobody can be named.
+    /// The holder to report now for `camera` read from `device` (nil: a source that is no V4L2
+    /// device opened directly), e.g. `firefox, pid 4242`; nil when nobody can be named.
     public mutating func update(
-        camera: CameraState, device: String, now: MonotonicInstant, lookUp: (String) -> String?
+        camera: CameraState, device: String?, now: MonotonicInstant, lookUp: (String) -> String?
     ) -> String? {
-        guard camera == .interrupted(.inUse), device.hasPrefix("/dev/") else {
+        guard camera == .interrupted(.inUse), let device else {
             lookedAt = nil
             holder = nil
             return nil

@@ -78,6 +78,7 @@ public final class SourceSwitcher: FrameSource {
     public var isSwitching: Bool { candidate != nil }
 
     public var name: String { current.name }
+    public var spec: SourceSpec { current.source.spec }
     public var isLive: Bool { current.source.isLive }
     public var mirroredByDefault: Bool { current.source.mirroredByDefault }
     public var frameWidth: Int { current.source.frameWidth }

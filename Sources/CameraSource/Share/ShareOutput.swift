@@ -52,6 +52,12 @@ public enum ShareRoute: Sendable, Equatable {
         }
     }
 
+    /// The PipeWire node's name (nil for a v4l2loopback device).
+    public var node: String? {
+        if case .pipeWire(let node) = self { return node }
+        return nil
+    }
+
     /// The device path, or `pipewire:NAME`: what call apps list and `--share` takes again.
     public var target: String {
         switch self {

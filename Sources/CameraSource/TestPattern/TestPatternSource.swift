@@ -8,6 +8,7 @@ import PipCore
 /// never a burst of stale ones.
 public final class TestPatternSource: FrameSource {
     public let name = "test"
+    public var spec: SourceSpec { .test }
     public var isLive: Bool { true }
     public var mirroredByDefault: Bool { false }
     public let frameWidth: Int

@@ -6,13 +6,15 @@ public enum CameraCycle {
     /// no camera other than `current`. Paths name the same camera when `resolve` makes them equal
     /// (a `/dev/v4l/by-id` link and its node).
     public static func next(
-        after current: String?, among cameras: [String], resolve: (String) -> String = CameraCycle.resolved
-    ) -> String? {
-        let shown = current.map(resolve)
-        let others = cameras.filter { resolve($0) != shown }
+        after current: SourceSpec?, among cameras: [SourceSpec], resolve: (String) -> String = CameraCycle.resolved
+    ) -> SourceSpec? {
+        // One camera however its device is named: a device by the node its path resolves to.
+        func same(_ spec: SourceSpec) -> SourceSpec { spec.devicePath.map { .camera(path: resolve($0)) } ?? spec }
+        let shown = current.map(same)
+        let others = cameras.filter { same($0) != shown }
         guard !others.isEmpty else { return nil }
-        guard let shown, let at = cameras.firstIndex(where: { resolve($0) == shown }) else { return others[0] }
-        let after = cameras[(at + 1)...].first { resolve($0) != shown }
+        guard let shown, let at = cameras.firstIndex(where: { same($0) == shown }) else { return others[0] }
+        let after = cameras[(at + 1)...].first { same($0) != shown }
         return after ?? others[0]
     }
 

@@ -12,6 +12,7 @@ import PipCore
 /// keeps failing with EIO).
 public final class ResilientCamera: FrameSource {
     public let name: String
+    public var spec: SourceSpec { .camera(path: name) }
     private var request: SourceRequest
     /// The request to reopen the camera with for a resized window, once the display has given
     /// back every frame.

@@ -31,6 +31,7 @@ public final class V4L2Camera: FrameSource {
 
     /// The device path.
     public let name: String
+    public var spec: SourceSpec { .camera(path: name) }
     public let request: SourceRequest
     public var isLive: Bool { true }
     public var mirroredByDefault: Bool { true }

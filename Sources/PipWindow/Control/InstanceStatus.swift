@@ -78,6 +78,8 @@ public struct SharedStreamStatus: Sendable, Equatable {
     public var route: String
     /// The device path, or `pipewire:NAME`.
     public var device: String
+    /// The PipeWire node's name (nil for a v4l2loopback device).
+    public var node: String?
     /// The PipeWire node's id, while it is published.
     public var nodeID: UInt32?
     /// `yuyv` or `i420`.
@@ -93,9 +95,10 @@ public struct SharedStreamStatus: Sendable, Equatable {
     public var latency: (p50: Double, p99: Double)?
 
     public init(
-        route: String = "v4l2loopback", device: String, nodeID: UInt32? = nil, format: String, width: Int, height: Int, written: Int,
+        route: String = "v4l2loopback", device: String, node: String? = nil, nodeID: UInt32? = nil, format: String, width: Int, height: Int, written: Int,
         placeholders: Int, readers: Int?, latency: (p50: Double, p99: Double)?
     ) {
+        self.node = node
         self.route = route
         self.nodeID = nodeID
         self.device = device
@@ -112,8 +115,8 @@ public struct SharedStreamStatus: Sendable, Equatable {
 
     var json: JSONText {
         var fields: [(String, JSONText)] = [("route", .string(route)), ("device", .string(device))]
-        if route == "pipewire" {
-            fields += [("node", .string(String(device.dropFirst("pipewire:".count)))), ("node_id", nodeID.map { .integer(Int($0)) } ?? .null)]
+        if let node {
+            fields += [("node", .string(node)), ("node_id", nodeID.map { .integer(Int($0)) } ?? .null)]
         }
         fields += [
             ("format", .string(format)), ("width", .integer(width)), ("height", .integer(height)),

@@ -21,6 +21,7 @@ final class DisplaySizeLog: FrameSource, @unchecked Sendable {
     }
 
     var name: String { "test" }
+    var spec: SourceSpec { .test }
     var isLive: Bool { true }
     var mirroredByDefault: Bool { false }
     var frameWidth: Int { sizeUnknownAtStart && !asked.load(ordering: .relaxed) ? 0 : pattern.frameWidth }

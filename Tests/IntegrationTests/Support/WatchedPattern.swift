@@ -6,6 +6,7 @@ import PipCore
 final class WatchedPattern: FrameSource, @unchecked Sendable {
     private let pattern: TestPatternSource
     let name: String
+    var spec: SourceSpec { .test }
     let mirroredByDefault: Bool
     let stopped = Locked(false)
 
