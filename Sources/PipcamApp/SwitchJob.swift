@@ -44,7 +44,8 @@ struct SwitchJob: Sendable {
             // A camera another application holds starts waiting for it: for a switch that is a failure.
             if case .interrupted(let why) = source.cameraState, why != .pressure {
                 source.stop()
-                let reason = why == .inUse && source.name.hasPrefix("/dev/") ? DeviceOpeners.inUseReason(of: source.name) : why.reason
+                let device = why == .inUse ? source.spec.devicePath : nil
+                let reason = device.map { DeviceOpeners.inUseReason(of: $0) } ?? why.reason
                 return fail(name, "\(name): \(reason)")
             }
             // Given up on meanwhile (it took too long to open): not shown after all.

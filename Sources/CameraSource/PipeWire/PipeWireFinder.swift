@@ -7,14 +7,16 @@ extension CameraFinder.Access {
         pipeWireCameras: @escaping @Sendable () -> [PipeWireNode]? = PipeWireNodeWatch().cameras
     ) -> CameraFinder.Access {
         let direct = v4l2(excluding: never)
+        // The finder names its cameras by their source spec's text, read back by the one parser.
         let nodes: @Sendable () -> [String] = {
-            PipeWireCameras.usable(pipeWireCameras() ?? [], excluding: never).map { "pipewire:" + $0.name }
+            PipeWireCameras.usable(pipeWireCameras() ?? [], excluding: never).map { SourceSpec.pipewire(node: $0.name).description }
         }
         return CameraFinder.Access(
             listNodes: { nodes() + direct.listNodes() },
             findCamera: { excluded in nodes().first { !excluded.contains($0) } ?? direct.findCamera(excluded) },
-            makeCamera: { id, request in
-                id.hasPrefix("pipewire:") ? PipeWireCamera(node: String(id.dropFirst(9)), request: request) : direct.makeCamera(id, request)
+            makeCamera: { key, request in
+                if case .pipewire(let node)? = try? SourceSpec.parse(key) { return PipeWireCamera(node: node, request: request) }
+                return direct.makeCamera(key, request)
             })
     }
 }
