@@ -17,8 +17,7 @@ public func fuzzSeek(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var asked: [SeekTarget] = SeekTarget.parse(text).map { [$0] } ?? []
     for media in [MediaCommand.seek(by: Double(micros) / 1_000_000), .setPosition(Double(micros) / 1_000_000)] {
         for command in MediaDesk.commands(for: media) {
-            guard case .seek(let sent) = command else { continue }
-            guard let target = SeekTarget.parse(sent) else { preconditionFailure("\(media) is sent as '\(sent)', which is no seek") }
+            guard case .playback(.seek(let target)) = command else { continue }
             asked.append(target)
         }
     }
