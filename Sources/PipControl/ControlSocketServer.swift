@@ -40,6 +40,8 @@ public final class ControlSocketServer {
         var bytes: [UInt8] = []
         var timer: Int?
         var answered = false
+        /// Answered, and open until the process ends.
+        var keptUntilExit = false
     }
 
     /// Why the socket could not be opened.
@@ -94,13 +96,14 @@ public final class ControlSocketServer {
         scheduleCheck()
     }
 
-    /// Stops answering (connections open now stay until their answers, which no one sends: closed).
+    /// Stops answering: connections still to be answered are closed (no one answers them now);
+    /// one answered and kept until this process ends (`quit`) stays open.
     public func uninstall() {
         guard let loop else { return }
         if let checkTimer { loop.cancelTimer(checkTimer) }
         checkTimer = nil
         if listener >= 0 { loop.removeReader(listener) }
-        for fd in Array(connections.keys) { drop(fd) }
+        for (fd, connection) in connections where !connection.keptUntilExit { drop(fd) }
         self.loop = nil
     }
 
@@ -252,7 +255,7 @@ public final class ControlSocketServer {
         send(bytes, to: fd)
         if untilExit {
             // Kept open, unread and unwatched, until the process ends: the client's end of file is its exit.
-            connections[fd]?.answered = true
+            connections[fd]?.keptUntilExit = true
             return
         }
         drop(fd)
