@@ -161,14 +161,6 @@ extension SourceSpec {
         return nil
     }
 
-    /// Whether it is a camera: a V4L2 device or a PipeWire node.
-    public var isCamera: Bool {
-        switch self {
-        case .camera, .pipewire: return true
-        case .test, .y4m, .raw, .mjpeg: return false
-        }
-    }
-
     /// Whether frames come from standard input (`PATH` `-`), which only `--source` can read.
     public var readsStandardInput: Bool { path == "-" }
 
