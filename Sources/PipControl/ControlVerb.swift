@@ -69,12 +69,14 @@ public enum ControlVerb: String, CaseIterable, Sendable {
     /// How long a client waits for the instance's answer, in milliseconds: opening a camera takes
     /// up to a few seconds (the instance gives a new source 4 s for its first frame), a seek is
     /// answered once its frame shows (or after 1.5 s), `quit` once the instance has exited (it
-    /// releases its camera first).
+    /// releases its camera first). A PiP command is answered once its first step is made (windows
+    /// mapped and a frame drawn), which a loaded or emulated machine may take most of a second
+    /// for; a wrong "not yet confirmed" costs more than a longer wait on a stopped instance.
     public var patienceMilliseconds: Int {
         switch self {
         case .switch: return 10_000
         case .seek: return 4000
-        case .quit: return 3000
+        case .quit, .toggle, .start, .stop: return 3000
         default: return 1000
         }
     }

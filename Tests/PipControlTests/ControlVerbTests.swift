@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func patienceIsLongerWhereTheAnswerWaitsForSomething() {
-        #expect(ControlVerb.toggle.patienceMilliseconds == 1000 && ControlVerb.status.patienceMilliseconds == 1000)
+        #expect(ControlVerb.toggle.patienceMilliseconds == 3000 && ControlVerb.stop.patienceMilliseconds == 3000)
+        #expect(ControlVerb.status.patienceMilliseconds == 1000 && ControlVerb.controls.patienceMilliseconds == 1000)
         #expect(ControlVerb.switch.patienceMilliseconds == 10_000)
         #expect(ControlVerb.seek.patienceMilliseconds == 4000 && ControlVerb.quit.patienceMilliseconds == 3000)
     }

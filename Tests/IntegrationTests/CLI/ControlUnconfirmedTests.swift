@@ -34,7 +34,7 @@ import Testing
         defer { p.send(SIGCONT) }
         let r = try x.runPipcam([command])
         #expect(r.exitCode == 1, "\(r)")
-        #expect(r.stderrText == "pipcam: \(command) sent, not yet confirmed (the pipcam on \(x.display) did not answer within 1 s)\n", "\(r)")
+        #expect(r.stderrText == "pipcam: \(command) sent, not yet confirmed (the pipcam on \(x.display) did not answer within 3 s)\n", "\(r)")
         p.send(SIGCONT)
         try waitUntil("the \(command) runs once the instance goes on", timeout: .seconds(5)) {
             try x.pipcamStatus().object["state"] as? String == "active"
