@@ -162,8 +162,8 @@ final class MainWindow {
 
     /// Handles an event about the window; returns what the user asked for, if anything.
     func handle(_ event: WindowEvent) -> Intent? {
-        if content == .video {
-            let framed = framing.handle(event)
+        if content == .video, let input = InputEvent(event) {
+            let framed = framing.handle(input)
             if framed.consumed { return framed.gesture.map { .frame($0) } }
         }
         switch event {

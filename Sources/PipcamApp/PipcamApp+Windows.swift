@@ -26,6 +26,7 @@ extension PipcamApp {
                 workArea: ScreenLayout(display: display).homeArea(display: display, near: nil), parent: options.embedInto,
                 allowSharedMemory: options.allowSharedMemory, jpegDecodeThreads: options.jpegDecodeThreads)
             main = window
+            windowSystem.adopt(window.presenter)
             sourceWindow = options.embedInto.map { display.topLevel(of: $0) } ?? window.id
             installMainWindow(window)
             return PipContentSource(

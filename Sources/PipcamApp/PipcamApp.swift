@@ -10,7 +10,9 @@ import PipWindow
 /// source (`SwitchDesk`), what the capture side is told while nothing shows (`ViewingPolicy`), the
 /// picture's turn and mirror (`PictureSettings`), PiP (`PipController`).
 public final class PipcamApp {
-    let loop: DisplayLoop
+    /// The X display PiP, the main window and the control doors run on.
+    let windowSystem: X11WindowSystem
+    var loop: DisplayLoop { windowSystem.loop }
     let options: SessionOptions
     let pump: FramePump
     /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
@@ -46,8 +48,9 @@ public final class PipcamApp {
         doors: ControlDoors? = nil
     ) {
         self.doors = doors
-        loop = DisplayLoop(display: display)
-        output = VideoOutput(loop: loop)
+        let loop = DisplayLoop(display: display)
+        windowSystem = X11WindowSystem(loop: loop)
+        output = VideoOutput()
         // The source the pump runs: the one given, until a switch hands over to another.
         let switcher = SourceSwitcher(source)
         var options = options
@@ -104,10 +107,10 @@ public final class PipcamApp {
         let shape = picture.contentSize
         let content = try makeSourceWindow(size: shape)
         pip = try PipController(
-            loop: loop, contentSource: content, corner: options.corner, size: options.size,
-            frame: rememberedFrame(aspect: Double(shape.width) / Double(shape.height)), allowSharedMemory: options.allowSharedMemory,
-            startsAutomaticallyWhenSourceHidden: true, automaticPip: options.automaticPip,
-            jpegDecodeThreads: options.jpegDecodeThreads, output: output)
+            windowSystem: windowSystem, contentSource: content, corner: options.corner, size: options.size,
+            frame: rememberedFrame(aspect: Double(shape.width) / Double(shape.height)),
+            video: VideoSurfaceOptions(allowSharedMemory: options.allowSharedMemory, jpegDecodeThreads: options.jpegDecodeThreads),
+            startsAutomaticallyWhenSourceHidden: true, automaticPip: options.automaticPip, output: output)
         pip.style = options.style
         let source = pump.sourceBeforeRun
         frames = FrameDesk(

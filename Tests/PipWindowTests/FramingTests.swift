@@ -94,10 +94,10 @@ import PipConvert
     @Test func inputMakesGestures() {
         var input = FramingInput()
         let ctrl = UInt32(KeyModifiers.control.rawValue)
-        func press(_ button: Int, _ x: Int, _ y: Int, _ state: UInt32) -> WindowEvent {
-            .buttonPress(PointerEvent(window: 1, button: button, x: x, y: y, rootX: x, rootY: y, time: 0, state: state))
+        func press(_ button: Int, _ x: Int, _ y: Int, _ state: UInt32) -> InputEvent {
+            .press(PointerEvent(window: 1, button: button, x: x, y: y, rootX: x, rootY: y, time: 0, state: state))
         }
-        func motion(_ x: Int, _ y: Int) -> WindowEvent {
+        func motion(_ x: Int, _ y: Int) -> InputEvent {
             .motion(PointerEvent(window: 1, button: 0, x: x, y: y, rootX: x, rootY: y, time: 0, state: ctrl))
         }
         // A plain wheel is the window's (it resizes PiP); with Ctrl it zooms the picture.
@@ -108,14 +108,14 @@ import PipConvert
         #expect(input.handle(press(1, 10, 10, ctrl)) == (true, nil))
         #expect(input.handle(motion(14, 7)).gesture == .pan(dx: 4, dy: -3))
         #expect(input.handle(motion(20, 7)).gesture == .pan(dx: 6, dy: 0))
-        #expect(input.handle(.buttonRelease(PointerEvent(window: 1, button: 1, x: 20, y: 7, rootX: 0, rootY: 0, time: 0, state: ctrl))).consumed)
+        #expect(input.handle(.release(PointerEvent(window: 1, button: 1, x: 20, y: 7, rootX: 0, rootY: 0, time: 0, state: ctrl))).consumed)
         #expect(input.handle(motion(30, 7)).consumed == false)
         // A plain press is the window's (move, double-click).
         #expect(input.handle(press(1, 10, 10, 0)).consumed == false)
-        #expect(input.handle(.keyPress(window: 1, keysym: .z, state: 0)).gesture == .reset)
-        #expect(input.handle(.keyPress(window: 1, keysym: .digit0, state: ctrl)).gesture == .reset)
-        #expect(input.handle(.keyPress(window: 1, keysym: .plus, state: ctrl)).gesture == .zoom(by: 1.25, atX: nil, y: nil))
+        #expect(input.handle(.key(.z, state: 0)).gesture == .reset)
+        #expect(input.handle(.key(.digit0, state: ctrl)).gesture == .reset)
+        #expect(input.handle(.key(.plus, state: ctrl)).gesture == .zoom(by: 1.25, atX: nil, y: nil))
         // Plain + is PiP's own resize.
-        #expect(input.handle(.keyPress(window: 1, keysym: .plus, state: 0)).consumed == false)
+        #expect(input.handle(.key(.plus, state: 0)).consumed == false)
     }
 }

@@ -9,15 +9,15 @@ import Testing
 
     static func at(_ ms: Double) -> MonotonicInstant { MonotonicInstant(nanoseconds: UInt64(ms * 1_000_000)) }
 
-    static func press(_ button: Int = 1, x: Int, y: Int, time: UInt, state: UInt32 = 0) -> WindowEvent {
-        .buttonPress(PointerEvent(window: 7, button: button, x: x, y: y, rootX: 1000 + x, rootY: 500 + y, time: time, state: state))
+    static func press(_ button: Int = 1, x: Int, y: Int, time: UInt, state: UInt32 = 0) -> InputEvent {
+        .press(PointerEvent(window: 7, button: button, x: x, y: y, rootX: 1000 + x, rootY: 500 + y, time: time, state: state))
     }
 
-    static func release(x: Int, y: Int, time: UInt) -> WindowEvent {
-        .buttonRelease(PointerEvent(window: 7, button: 1, x: x, y: y, rootX: 1000 + x, rootY: 500 + y, time: time, state: 0))
+    static func release(x: Int, y: Int, time: UInt) -> InputEvent {
+        .release(PointerEvent(window: 7, button: 1, x: x, y: y, rootX: 1000 + x, rootY: 500 + y, time: time, state: 0))
     }
 
-    static func motion(x: Int, y: Int) -> WindowEvent {
+    static func motion(x: Int, y: Int) -> InputEvent {
         .motion(PointerEvent(window: 7, button: 0, x: x, y: y, rootX: 1000 + x, rootY: 500 + y, time: 0, state: 0))
     }
 
@@ -55,7 +55,7 @@ import Testing
         #expect(input.handle(Self.pointerLeft, size: Self.size, now: Self.at(2400)) == [.controlsHidden])
     }
 
-    static let pointerLeft = WindowEvent.pointerLeft(7)
+    static let pointerLeft = InputEvent.left
 
     @Test func theWheelZoomsAroundThePointerAndKeysAroundTheCentre() {
         var input = PipWindowInput(controls: PipControls(doubleSize: false))
@@ -69,15 +69,15 @@ import Testing
             (.keypadSubtract, .zoom(by: 1 / PipTuning.keyZoomFactor, aroundX: nil, y: nil)),
         ]
         for (keysym, intent) in keys {
-            #expect(input.handle(.keyPress(window: 7, keysym: keysym, state: 0), size: Self.size, now: Self.at(0)) == (intent.map { [$0] } ?? []))
+            #expect(input.handle(.key(keysym, state: 0), size: Self.size, now: Self.at(0)) == (intent.map { [$0] } ?? []))
         }
         // Keys PiP has no use for go to its owner (digits step camera controls in pipcam).
-        #expect(input.handle(.keyPress(window: 7, keysym: .p, state: 0), size: Self.size, now: Self.at(0)) == [.key(.p)])
+        #expect(input.handle(.key(.p, state: 0), size: Self.size, now: Self.at(0)) == [.key(.p)])
         // Ctrl + wheel zooms the picture, not the window.
         #expect(input.handle(Self.press(4, x: 10, y: 20, time: 0, state: 4), size: Self.size, now: Self.at(0))
             == [.frame(.zoom(by: 1.25, atX: 10, y: 20))])
         // With Control held a key is someone else's shortcut.
-        #expect(input.handle(.keyPress(window: 7, keysym: .escape, state: 4), size: Self.size, now: Self.at(0)).isEmpty)
+        #expect(input.handle(.key(.escape, state: 4), size: Self.size, now: Self.at(0)).isEmpty)
     }
 }
 
@@ -86,7 +86,7 @@ import Testing
 @Suite struct PipPlaybackControlsTests {
     static let size = (width: 320, height: 180)
 
-    static func key(_ keysym: Keysym) -> WindowEvent { .keyPress(window: 7, keysym: keysym, state: 0) }
+    static func key(_ keysym: Keysym) -> InputEvent { .key(keysym, state: 0) }
 
     /// Clicks the middle of `control` with the controls showing; the intents of the release.
     static func click(_ control: PipControls.Control, _ input: inout PipWindowInput) -> [PipWindowInput.Intent] {

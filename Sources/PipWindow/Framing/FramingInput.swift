@@ -20,11 +20,11 @@ public struct FramingInput: Sendable {
 
     /// What `event` does to the framing: `consumed` when the event was a framing one (the window
     /// must not act on it too), with the gesture it made, if any.
-    public mutating func handle(_ event: WindowEvent) -> (consumed: Bool, gesture: FramingGesture?) {
+    public mutating func handle(_ event: InputEvent) -> (consumed: Bool, gesture: FramingGesture?) {
         switch event {
-        case .buttonPress(let p) where Self.holdsControl(p.state) && (p.button == 4 || p.button == 5):
+        case .press(let p) where Self.holdsControl(p.state) && (p.button == 4 || p.button == 5):
             return (true, .zoom(by: p.button == 4 ? Self.wheelFactor : 1 / Self.wheelFactor, atX: p.x, y: p.y))
-        case .buttonPress(let p) where p.button == 1 && Self.holdsControl(p.state):
+        case .press(let p) where p.button == 1 && Self.holdsControl(p.state):
             panningFrom = (p.x, p.y)
             return (true, nil)
         case .motion(let p) where panningFrom != nil:
@@ -32,10 +32,10 @@ public struct FramingInput: Sendable {
             panningFrom = (p.x, p.y)
             guard p.x != from.x || p.y != from.y else { return (true, nil) }
             return (true, .pan(dx: p.x - from.x, dy: p.y - from.y))
-        case .buttonRelease(let p) where p.button == 1 && panningFrom != nil:
+        case .release(let p) where p.button == 1 && panningFrom != nil:
             panningFrom = nil
             return (true, nil)
-        case .keyPress(_, let keysym, let state):
+        case .key(let keysym, let state):
             guard let gesture = Self.gesture(forKey: keysym, control: Self.holdsControl(state), plain: KeyModifiers.isPlainKeyPress(state: state))
             else { return (false, nil) }
             return (true, gesture)

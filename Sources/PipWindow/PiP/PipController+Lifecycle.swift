@@ -45,7 +45,7 @@ extension PipController {
             let now = MonotonicInstant.now()
             if placement.nextDeadline.map({ $0 <= now }) == true {
                 // Asked only when a settle is due: a drag still held waits for its release.
-                place(.tick(buttonsDown: placement.isSettleDue(at: now) && display.pointerButtonsDown()))
+                place(.tick(buttonsDown: placement.isSettleDue(at: now) && windowSystem.pointerButtonsDown()))
             }
             if machine.nextDeadline.map({ $0 <= now }) == true { feed(.tick) }
             scheduleTick()
@@ -67,26 +67,23 @@ extension PipController {
                 start()
             }
         case .showProxy(let r):
-            placeProxy(r)
-            display.map(proxy)
-            display.raise(proxy)
+            proxy.show(at: r)
             proxyShown = true
             onNeedsFrame?()
         case .moveProxy(let r):
-            placeProxy(r)
+            proxy.move(to: r)
             onNeedsFrame?()
         case .hideProxy:
-            display.unmap(proxy)
+            proxy.hide()
             proxyShown = false
         case .showPip(let planned):
             place(.shown(planned: planned))
         case .hidePip:
             pipWindow.hide()
             pipShown = false
-            mapWatchdog.settled()
             place(.hidden)
         case .restoreSource:
-            restoreSourceWindow()
+            watcher?.restore()
         }
     }
 
@@ -111,41 +108,6 @@ extension PipController {
         pipWindow.show()
         pipShown = true
         onNeedsFrame?()
-        mapWatchdog.shown(now: .now())
-        scheduleMapCheck()
-    }
-
-    /// Maps PiP again when a window manager dropped the request (`MapWatchdog`).
-    func scheduleMapCheck() {
-        if let t = mapRetryTimer { loop.cancelTimer(t) }
-        mapRetryTimer = mapWatchdog.nextDeadline.map { at in
-            loop.schedule(at: at) { [unowned self] in
-                mapRetryTimer = nil
-                if mapWatchdog.tick(now: .now(), isMapped: display.isMapped(pipWindow.id)) {
-                    placement.expectOwnMove(to: pipWindow.rect, now: .now())  // the window manager places it again
-                    pipWindow.show()
-                }
-                scheduleMapCheck()
-            }
-        }
-    }
-
-    private func placeProxy(_ r: Rect) {
-        display.moveResize(proxy, to: r)
-        proxyPresenter.resize(width: r.width, height: r.height)
-    }
-
-    /// Maps (de-iconifies, ICCCM 4.1.4) and activates the source window; its frame is the one it had.
-    private func restoreSourceWindow() {
-        guard let watcher, !watcher.withdrawnByItsApplication else { return }
-        let w = watcher.window
-        display.map(w)
-        let wm = screen.windowManager
-        if wm.isRunning && wm.supports(display[._NET_ACTIVE_WINDOW]) {
-            display.sendToRoot(about: w, ._NET_ACTIVE_WINDOW, [EWMH.sourceApplication, 0, 0])
-        } else {
-            display.raise(w)
-        }
     }
 
     func contentSourceChanged(from old: PipContentSource?) {
@@ -156,11 +118,10 @@ extension PipController {
         // Another window while PiP is starting, up, stopping or restoring: PiP stays as it is, and
         // that window becomes the restore target (PipEvent.contentSourceSwitched).
         let switchesInPlace = !sameWindow && old != nil && machine.phase != .idle
-            && contentSource.map { $0.sourceWindow != 0 && display.isMapped($0.sourceWindow) != nil } == true
+            && contentSource.map { windowSystem.exists($0.sourceWindow) } == true
         if !sameWindow {
-            for token in watcherTokens { loop.unregister(token) }
+            watcher?.stop()
             watcher = nil
-            watcherTokens = []
             if old != nil && !switchesInPlace { feed(.contentSourceRemoved) }
         }
         guard let content = contentSource else { return }
@@ -180,19 +141,8 @@ extension PipController {
     }
 
     private func watch(_ content: PipContentSource, switching: Bool) {
-        let w = SourceWindowWatcher(
-            display: display, window: content.sourceWindow, frameWindow: content.animationWindow,
-            windowManagerRunning: screen.windowManager.isRunning)
-        w.mode = hidingCounted
-        w.windowManagerMarksMinimized = screen.windowManager.supports(display[._NET_WM_STATE_HIDDEN])
-        w.report = { [unowned self] in feed($0) }
-        guard w.begin() else { return }
+        guard let w = windowSystem.watchSource(content, hiding: hidingCounted, report: { [unowned self] in feed($0) }) else { return }
         watcher = w
-        watcherTokens = [loop.register(w.window) { [unowned w] in w.handle($0) }]
-        if w.frameWindow != w.window {
-            // The view PiP grows out of gets its frame once it is shown, and moves with its top-level.
-            watcherTokens.append(loop.register(w.frameWindow) { [unowned w] in w.handle($0) })
-        }
         if switching {
             feed(.contentSourceSwitched(frame: w.frame, hidden: w.isHidden))
             return

@@ -1,41 +1,32 @@
 import PipCore
 
-/// The PiP window's events: the server's (configure, map, expose, close) and the user's, turned
-/// into intents by `PipWindowInput` and into moves by `PipPlacement`.
+/// The PiP surface's events, and the user's turned into intents by `PipWindowInput` and into
+/// moves by `PipPlacement`.
 extension PipController {
-    func handlePipWindowEvent(_ event: WindowEvent) {
+    func handlePipSurfaceEvent(_ event: PipSurfaceEvent) {
         switch event {
-        case .destroyed(let w) where w == pipWindow.id:
+        case .destroyed:
             onWindowDestroyed?()
-        case .configure(_, let r, let synthetic):
-            let old = pipWindow.rect
-            if pipWindow.noteConfigure(r, synthetic: synthetic) {
-                pipPresenter.resize(width: r.width, height: r.height)
-                onNeedsFrame?()
-            } else if pipWindow.rect != old, pipPresenter.windowMoved() {
-                onNeedsFrame?()
-            }
+        case .frameChanged(let old, _, let external):
             if pipShown { feed(.pipFrameChanged(pipWindow.rect)) }
-            place(.configured(from: old, synthetic: synthetic))
-        case .mapped:
-            mapWatchdog.settled()
-            pipWindow.noteMapped()
-        case .expose(_, 0):
-            pipPresenter.redraw()
-        case .clientMessage(_, let type, let data)
-            where type == display[.WM_PROTOCOLS] && Atom(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
+            place(.configured(from: old, synthetic: external))
+        case .needsFrame:
+            onNeedsFrame?()
+        case .shownAgain(let r):
+            placement.expectOwnMove(to: r, now: .now())  // the window manager places it again
+        case .closeRequested:
             feed(.pipWindowClosed)
-        case .property(_, let atom, _) where atom == display[._NET_WM_STATE]:
-            pipWindow.windowStateChanged()
-        case .visibility(_, _, let unobscured) where !unobscured:
-            pipWindow.raiseIfObscured()
-        default:
+        case .ownDragEnded(let kind):
+            place(.ownDragEnded(kind))
+        case .windowManagerDragStarted(let kind):
+            place(.windowManagerDragStarted(kind))
+        case .input(let input):
             let size = (pipWindow.rect.width, pipWindow.rect.height)
-            for intent in input.handle(event, size: size, now: .now()) { perform(intent, for: event) }
+            for intent in self.input.handle(input, size: size, now: .now()) { perform(intent, for: input) }
         }
     }
 
-    private func perform(_ intent: PipWindowInput.Intent, for event: WindowEvent) {
+    private func perform(_ intent: PipWindowInput.Intent, for event: InputEvent) {
         switch intent {
         case .stop: stop()
         case .close: close()

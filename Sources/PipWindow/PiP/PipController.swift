@@ -2,14 +2,15 @@ import MJPEG
 import PipCore
 import PipConvert
 
-/// Picture in Picture for X11, after `AVPictureInPictureController`: a floating, always-on-top video
+/// Picture in Picture after `AVPictureInPictureController`: a floating, always-on-top video
 /// window that grows out of a source window when it starts, shrinks back into it (restoring it)
 /// when it stops, and can start by itself when the source window is minimized or hidden.
 ///
-/// The controller lives on a `DisplayLoop`'s thread and is used only there. It drives
-/// `PipStateMachine` (the life cycle), `PipPlacement` (where the window goes) and `PipWindowInput`
-/// (what the mouse and keys mean), and shows video through `output`, which routes frames to the
-/// window showing video and takes its own shared-memory completions from the loop.
+/// The controller knows no window system: it asks a `WindowSystem` (`X11WindowSystem` on X) for
+/// its surfaces, the screen and the source window, and lives on that system's loop thread. It
+/// drives `PipStateMachine` (the life cycle), `PipPlacement` (where the window goes) and
+/// `PipWindowInput` (what the mouse and keys mean), and shows video through `output`, which
+/// routes frames to the window showing video.
 ///
 /// ```swift
 /// let loop = DisplayLoop(display: try XDisplay())
@@ -27,10 +28,8 @@ import PipConvert
 /// `Examples/PipExample` is a complete program. The life cycle and placement rules are in
 /// docs/BEHAVIOUR.md.
 public final class PipController {
-    /// Whether PiP can work on `display`: 24-bit colour, which the presenter needs.
-    public static func isSupported(display: XDisplay) -> Bool {
-        PixelLayout(display.visualMasks) != nil
-    }
+    /// Whether PiP can work on `system` (pictures in a layout it can draw).
+    public static func isSupported(on system: WindowSystem) -> Bool { system.pixelLayout != nil }
 
     public weak var delegate: PipControllerDelegate?
     /// The player whose content PiP shows (AVKit's sample-buffer playback delegate): with one
@@ -41,7 +40,7 @@ public final class PipController {
 
     /// Called on the loop's thread whenever `isPossible` changes (drives a PiP button).
     public var onPossibleChanged: ((Bool) -> Void)?
-    /// Called when another program destroyed the PiP window (`XDestroyWindow` on it): the controller
+    /// Called when another program destroyed the PiP window: the controller
     /// can show PiP no more, and its puts to the window would never complete.
     public var onWindowDestroyed: (() -> Void)?
     /// Called when the controller needs the current frame drawn again (its window appeared or was resized).
@@ -67,6 +66,8 @@ public final class PipController {
     public let output: VideoOutput
     /// Whether `output` was made here (else the application's, which closes it itself).
     private let ownsOutput: Bool
+    /// Whether the window system was made for this controller alone (else the application's).
+    var ownsWindowSystem = false
 
     /// The source and content of PiP; setting it while PiP is up switches the content in place
     /// (new aspect ratio, new restore target). nil stops PiP without restoring anything.
@@ -98,7 +99,7 @@ public final class PipController {
         set {
             machine.configuration.startsAutomatically = newValue != .never
             if newValue != .never { hidingCounted = newValue }
-            watcher?.mode = hidingCounted
+            watcher?.hiding = hidingCounted
             watcher?.recheck()
         }
     }
@@ -106,7 +107,7 @@ public final class PipController {
     var hidingCounted: AutomaticPip = .hidden
     /// Whether PiP shows video (its animation or PiP window is showing).
     public var isShowingVideo: Bool { proxyShown || pipShown }
-    /// The X id of the PiP window.
+    /// The window system's id of the PiP window.
     public var pipWindowID: WindowID { pipWindow.id }
     /// The PiP window's outline, opacity and click-through.
     public var style: PipWindowStyle {
@@ -116,30 +117,26 @@ public final class PipController {
     /// The pixel layout of the PiP window's visual (for drawing overlays).
     public var pixelLayout: PixelLayout { pipPresenter.pixelLayout }
 
-    let loop: DisplayLoop
-    var display: XDisplay { loop.display }
+    /// The window system PiP runs on.
+    public let windowSystem: WindowSystem
+    var loop: ReaderLoop { windowSystem.timers }
     var machine: PipStateMachine
     var placement: PipPlacement
     var input: PipWindowInput
-    let screen: ScreenWatcher
-    let pipWindow: FloatingWindow
-    let proxy: WindowID
-    let pipPresenter: Presenter
-    let proxyPresenter: Presenter
-    var watcher: SourceWindowWatcher?
-    var watcherTokens: [Int] = []
-    var ownTokens: [Int] = []
+    let screen: PipScreen
+    let pipWindow: PipSurface
+    let proxy: AnimationSurface
+    var pipPresenter: VideoSurface { pipWindow.video }
+    var proxyPresenter: VideoSurface { proxy.video }
+    var watcher: SourceWatch?
     var tickTimer: Int?
     var controlsTimer: Int?
-    var mapRetryTimer: Int?
     var queuedEvents: [PipEvent] = []
     var handlingEvents = false
     /// A new picture shape set during the grow or shrink animation: applied once it is over.
     var pendingAspect: Double?
     var proxyShown = false
     var pipShown = false
-    /// Maps the PiP window again when a window manager drops the request.
-    var mapWatchdog = MapWatchdog(intervalNanoseconds: PipTuning.mapRetryNanoseconds, retries: PipTuning.mapRetries)
     var isTornDown = false
     /// `startWhenPossible()` waits for PiP to become possible.
     var startsOncePossible = false
@@ -149,7 +146,7 @@ public final class PipController {
     /// How many times the screen layout was read from the server; for tests.
     var layoutReads: Int { screen.layoutReads }
 
-    /// Creates the (unmapped) PiP and animation windows on `loop`'s display.
+    /// Creates the (unmapped) PiP and animation windows on `windowSystem`.
     /// - Parameters:
     ///   - corner: where the PiP window goes, on the monitor of the source window (else of the
     ///     pointer); `size` overrides the default quarter of that monitor's work-area width.
@@ -158,50 +155,40 @@ public final class PipController {
     ///   - startsAutomaticallyWhenSourceHidden: the property's first value; given here, a source
     ///     window already hidden starts PiP (set later, only later hiding does).
     ///   - automaticPip: which hiding counts, when not `.hidden` (`.never` overrides the above).
-    ///   - jpegDecodeThreads: the threads MJPEG frames are decoded with (`JPEGDecoder`).
+    ///   - video: how the surfaces' pictures are made (shared memory, MJPEG decode threads).
     ///   - output: the application's frame router, which its own windows are attached to too (the
     ///     PiP and animation windows are attached here, and detached by `tearDown`); nil: the
     ///     controller makes its own.
     public init(
-        loop: DisplayLoop, contentSource: PipContentSource?, corner: Corner = .bottomRight, size: (Int, Int)? = nil,
-        frame: Rect? = nil, allowSharedMemory: Bool = true, startsAutomaticallyWhenSourceHidden: Bool = false,
-        automaticPip: AutomaticPip = .hidden, jpegDecodeThreads: Int = JPEGDecoder.standardThreads, output: VideoOutput? = nil
+        windowSystem: WindowSystem, contentSource: PipContentSource?, corner: Corner = .bottomRight, size: (Int, Int)? = nil,
+        frame: Rect? = nil, video: VideoSurfaceOptions = VideoSurfaceOptions(allowSharedMemory: true, jpegDecodeThreads: JPEGDecoder.standardThreads),
+        startsAutomaticallyWhenSourceHidden: Bool = false, automaticPip: AutomaticPip = .hidden, output: VideoOutput? = nil
     ) throws {
-        self.loop = loop
-        let display = loop.display
-        screen = ScreenWatcher(loop: loop)
+        self.windowSystem = windowSystem
+        screen = windowSystem.screen
         let content = contentSource ?? PipContentSource(sourceWindow: 0, preferredContentSize: (16, 9))
         let aspect = Placement.aspectRatio(width: content.preferredContentWidth, height: content.preferredContentHeight)
         let rect = frame ?? Placement.initialRect(
             workArea: screen.homeArea(near: content.sourceWindow), corner: corner,
             aspect: Double(aspect.0) / Double(aspect.1), size: size)
         placement = PipPlacement(
-            defaultPlacement: frame == nil ? (corner, size) : nil, windowManagerRunning: screen.windowManager.isRunning)
-        pipWindow = FloatingWindow(display: display, rect: rect, aspect: aspect, wm: screen.windowManager)
-        proxy = display.createWindow(rect: rect, events: [.exposure], overrideRedirect: true)
-        // Not PiP's title: a script or rule that finds PiP by its name must find it alone.
-        display.setIdentity(proxy, role: "PictureInPictureAnimation", title: "pipcam animation")
-        pipPresenter = try Presenter(
-            display: display, window: pipWindow.id, allowShm: allowSharedMemory, jpegDecodeThreads: jpegDecodeThreads)
-        proxyPresenter = try Presenter(
-            display: display, window: proxy, allowShm: allowSharedMemory, jpegDecodeThreads: jpegDecodeThreads)
+            defaultPlacement: frame == nil ? (corner, size) : nil, windowManagerRunning: screen.windowManagerRunning)
+        pipWindow = try windowSystem.makePipSurface(rect: rect, aspect: aspect, video: video)
+        proxy = try windowSystem.makeAnimationSurface(rect: rect, video: video)
         ownsOutput = output == nil
-        self.output = output ?? VideoOutput(loop: loop)
+        self.output = output ?? VideoOutput()
         machine = PipStateMachine(pipFrame: rect)
         machine.configuration.startsAutomatically = startsAutomaticallyWhenSourceHidden && automaticPip != .never
         if automaticPip != .never { hidingCounted = automaticPip }
-        input = PipWindowInput(controls: PipControls(doubleSize: display.prefersDoubleSize))
+        input = PipWindowInput(controls: PipControls(doubleSize: windowSystem.prefersDoubleSize))
         self.contentSource = contentSource
         connect()
         contentSourceChanged(from: nil)
     }
 
-    /// Wires the windows, presenters and screen watcher to the controller.
+    /// Wires the surfaces, presenters and screen to the controller.
     private func connect() {
-        ownTokens.append(loop.register(pipWindow.id) { [unowned self] in handlePipWindowEvent($0) })
-        ownTokens.append(loop.register(proxy) { [unowned self] event in
-            if case .expose(_, 0) = event { proxyPresenter.redraw() }
-        })
+        pipWindow.onEvent = { [unowned self] in handlePipSurfaceEvent($0) }
         output.attach(pipPresenter, as: .pip, isShowing: { [unowned self] in pipShown }, redraw: { [unowned self] in onNeedsFrame?() })
         output.attach(proxyPresenter, as: .animation, isShowing: { [unowned self] in proxyShown }, redraw: { [unowned self] in onNeedsFrame?() })
         let compositor = Compositor(layout: pipPresenter.pixelLayout)
@@ -210,8 +197,6 @@ public final class PipController {
             overlay?(pixels, stride, w, h)
             input.controls.draw(with: compositor, into: pixels, stride: stride, width: w, height: h, now: .now())
         }
-        pipWindow.onOwnDragEnded = { [unowned self] in place(.ownDragEnded($0)) }
-        pipWindow.onWindowManagerDragStarted = { [unowned self] in place(.windowManagerDragStarted($0)) }
         screen.onScreenChanged = { [unowned self] in
             place(.screenChanged)
             watcher?.recheck()  // another desktop may be shown: the source window with it, or not
@@ -219,15 +204,10 @@ public final class PipController {
         screen.onWindowManagerChanged = { [unowned self] in windowManagerChanged() }
     }
 
-    /// A window manager started, was replaced or quit (its check window went).
+    /// A window manager started, was replaced or quit; the surfaces and the watch know already.
     private func windowManagerChanged() {
-        let wm = screen.windowManager
-        pipWindow.windowManagerChanged(to: wm, isMapped: pipShown)
-        place(.windowManagerChanged(running: wm.isRunning))
-        // Unmapping hides the source window only with no window manager; what it means for the
-        // source window now may differ (mapped again as the window manager left).
-        watcher?.windowManagerRunning = wm.isRunning
-        watcher?.windowManagerMarksMinimized = wm.supports(display[._NET_WM_STATE_HIDDEN])
+        place(.windowManagerChanged(running: screen.windowManagerRunning))
+        // What hiding means for the source window may differ now (mapped again as the window manager left).
         watcher?.recheck()
     }
 
@@ -275,22 +255,22 @@ public final class PipController {
         place(.tearDown)
         isTornDown = true
         queuedEvents.removeAll()
-        for timer in [tickTimer, controlsTimer, mapRetryTimer] {
+        for timer in [tickTimer, controlsTimer] {
             if let timer { loop.cancelTimer(timer) }
         }
-        (tickTimer, controlsTimer, mapRetryTimer) = (nil, nil, nil)
-        for token in ownTokens + watcherTokens { loop.unregister(token) }
-        screen.stop()
+        (tickTimer, controlsTimer) = (nil, nil)
+        watcher?.stop()
+        watcher = nil
+        (screen.onScreenChanged, screen.onWindowManagerChanged) = ({}, {})
+        if ownsWindowSystem { windowSystem.stop() }
         if ownsOutput {
             output.close()
         } else {
             output.detach(.pip)
             output.detach(.animation)
         }
-        pipPresenter.close()
-        proxyPresenter.close()
-        display.destroy(proxy)
-        display.destroy(pipWindow.id)
+        proxy.destroy()
+        pipWindow.destroy()
         (pipShown, proxyShown) = (false, false)
     }
 }

@@ -37,26 +37,26 @@ struct PipWindowInput {
     init(controls: PipControls) { self.controls = controls }
 
     /// The intents of `event` on a window of `size`.
-    mutating func handle(_ event: WindowEvent, size: (width: Int, height: Int), now: MonotonicInstant) -> [Intent] {
+    mutating func handle(_ event: InputEvent, size: (width: Int, height: Int), now: MonotonicInstant) -> [Intent] {
         let framed = framing.handle(event)
         if framed.consumed { return framed.gesture.map { [.frame($0)] } ?? [] }
         switch event {
-        case .keyPress(_, let keysym, let state):
+        case .key(let keysym, let state):
             // With a modifier held, a key is someone else's shortcut.
             guard KeyModifiers.isPlainKeyPress(state: state) else { return [] }
             if controls.playback != nil, let intent = Self.playbackIntent(forKey: keysym) { return [intent] }
             return [Self.intent(forKey: keysym) ?? .key(keysym)]
-        case .motion, .pointerEntered:
+        case .motion, .entered:
             let wasVisible = controls.isVisible(at: now)
             controls.pointerMoved(at: now)
             return [.controlsShown(redraw: !wasVisible, until: controls.visibleUntil), .gesture]
-        case .pointerLeft:
+        case .left:
             controls.hide()
             return [.controlsHidden]
-        case .buttonPress(let p) where p.button == 4 || p.button == 5:
+        case .press(let p) where p.button == 4 || p.button == 5:
             let factor = p.button == 4 ? PipTuning.wheelZoomFactor : 1 / PipTuning.wheelZoomFactor
             return [.zoom(by: factor, aroundX: p.rootX, y: p.rootY)]
-        case .buttonPress(let p) where p.button == 1:
+        case .press(let p) where p.button == 1:
             if let c = controls.control(atX: p.x, y: p.y, width: size.width, height: size.height, now: now) {
                 pressedControl = c
                 return []
@@ -69,7 +69,7 @@ struct PipWindowInput {
             }
             lastClick = p
             return [.gesture]
-        case .buttonRelease(let p) where p.button == 1 && pressedControl != nil:
+        case .release(let p) where p.button == 1 && pressedControl != nil:
             // A control acts when released over the one pressed, as a button does.
             let c = controls.control(atX: p.x, y: p.y, width: size.width, height: size.height, now: now)
             defer { pressedControl = nil }

@@ -4,17 +4,9 @@ import PipConvert
 
 /// Puts converted frames on a window through two images, so one can be filled while the server
 /// still reads the other; an image is written again only after the server reported its put complete.
-public final class Presenter {
+public final class Presenter: VideoSurface {
     /// What happened to a frame handed to `present`.
-    public enum Outcome {
-        /// Both images are still with the server: try again after a completion.
-        case busy
-        /// Put with shared memory; `completed(segment:)` reports when the server is done.
-        case pending
-        /// Put and already complete (plain XPutImage, synced), with the frame's capture time
-        /// (nil for puts that do not count as a shown frame).
-        case completed(MonotonicInstant?)
-    }
+    public typealias Outcome = PresentOutcome
 
     private let display: XDisplay
     private let window: WindowID
@@ -46,6 +38,7 @@ public final class Presenter {
     /// was, for `redraw`): the owner should draw it again after the next completion, since a static
     /// picture (a placeholder, a notice, a paused frame) is not followed by another.
     public private(set) var owesRedraw = false
+    public var onPutCompleted: ((MonotonicInstant?) -> Void)?
 
     /// Whether frames go through shared memory (false after a failed attach or when opted out).
     public var usesSharedMemory: Bool { images.first?.usesSharedMemory ?? false }

@@ -3,46 +3,43 @@ import PipConvert
 
 /// Every window that shows video, and the one place that decides which of them gets a frame: the
 /// animation window while PiP grows or shrinks, else the PiP window, else the main window while it
-/// shows video. It takes its presenters' shared-memory completions from the loop, so a frame's
-/// owner only asks `canPresent` and calls `present`.
+/// shows video. It hears from its surfaces when their puts complete, so a frame's owner only asks
+/// `canPresent` and calls `present`. It knows no window system: surfaces come from one.
 public final class VideoOutput {
     /// The windows, in the order they take frames when more than one shows.
     public enum Surface: Int, CaseIterable, Sendable { case animation, pip, main }
 
     private struct Attached {
-        let presenter: Presenter
+        let presenter: VideoSurface
         let isShowing: () -> Bool
         let redraw: () -> Void
     }
 
     private var attached: [Surface: Attached] = [:]
-    private var observer: Int?
-    private let loop: DisplayLoop
 
-    /// A frame put through shared memory reached the screen, with its capture time (for latency
-    /// statistics). Puts without shared memory report that through `present`'s `.completed`.
+    /// A frame put asynchronously reached the screen, with its capture time (for latency
+    /// statistics). Puts complete at once report that through `present`'s `.completed`.
     /// Redraws (`counted: false`) are not reported.
     public var onFrameShown: ((MonotonicInstant) -> Void)?
 
-    public init(loop: DisplayLoop) {
-        self.loop = loop
-        // Weak: the loop may outlive the output (`close` removes the observer).
-        observer = loop.observeOtherEvents { [weak self] event in
-            if case .shmCompletion(let segment) = event { self?.completed(segment: segment) }
-        }
-    }
-
-    deinit { close() }
+    public init() {}
 
     /// Lets `presenter` show video as `surface` while `isShowing` says its window shows video;
     /// `redraw` draws the window again when a put it missed (all its images were with the server)
     /// can be made.
-    public func attach(_ presenter: Presenter, as surface: Surface, isShowing: @escaping () -> Bool, redraw: @escaping () -> Void) {
+    public func attach(_ presenter: VideoSurface, as surface: Surface, isShowing: @escaping () -> Bool, redraw: @escaping () -> Void) {
         attached[surface] = Attached(presenter: presenter, isShowing: isShowing, redraw: redraw)
+        // Weak: a surface kept by its window after the output went must not keep it.
+        presenter.onPutCompleted = { [weak self, unowned presenter] captured in
+            if let captured { self?.onFrameShown?(captured) }
+            // The buffer back with the client is what a missed put was waiting for.
+            if presenter.owesRedraw { self?.attached[surface]?.redraw() }
+        }
     }
 
     /// `surface`'s window shows no more video through this output (its owner goes).
     public func detach(_ surface: Surface) {
+        attached[surface]?.presenter.onPutCompleted = nil
         attached[surface] = nil
     }
 
@@ -54,14 +51,14 @@ public final class VideoOutput {
     /// Whether a window shows video.
     public var isShowingVideo: Bool { current != nil }
 
-    private var currentPresenter: Presenter? { current.flatMap { attached[$0]?.presenter } }
+    private var currentPresenter: VideoSurface? { current.flatMap { attached[$0]?.presenter } }
 
     /// Whether the showing window can take a frame now.
     public var canPresent: Bool { currentPresenter?.canPresent ?? false }
 
     /// Draws `frame` in the window showing video. Returns `.busy` when none shows or when its
     /// images are all still with the server. `counted: false` for a redraw of a frame already shown.
-    public func present(_ frame: VideoFrame, counted: Bool = true) throws -> Presenter.Outcome {
+    public func present(_ frame: VideoFrame, counted: Bool = true) throws -> PresentOutcome {
         guard let presenter = currentPresenter else { return .busy }
         return try presenter.present(frame, counted: counted)
     }
@@ -91,22 +88,8 @@ public final class VideoOutput {
     /// Whether all puts have completed (for a clean shutdown).
     public var isIdle: Bool { attached.values.allSatisfy { $0.presenter.isIdle } }
 
-    /// Hands a completion to the presenter that owns the segment; others' segments are ignored.
-    private func completed(segment: UInt) {
-        for surface in Surface.allCases {
-            guard let a = attached[surface] else { continue }
-            let result = a.presenter.completed(segment: segment)
-            guard result.mine else { continue }
-            if let captured = result.capturedAt { onFrameShown?(captured) }
-            // The image back with the client is what a missed put was waiting for.
-            if a.presenter.owesRedraw { a.redraw() }
-            return
-        }
-    }
-
-    /// Stops taking completions; the presenters stay their owners' to close.
+    /// Stops taking completions; the surfaces stay their owners' to close.
     public func close() {
-        if let observer { loop.unregister(observer) }
-        observer = nil
+        for surface in Surface.allCases { detach(surface) }
     }
 }

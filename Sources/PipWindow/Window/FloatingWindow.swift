@@ -156,9 +156,9 @@ public final class FloatingWindow {
 
     /// Handles a pointer event; returns true when it was part of a drag or resize.
     @discardableResult
-    public func handlePointer(_ event: WindowEvent) -> Bool {
+    public func handlePointer(_ event: InputEvent) -> Bool {
         switch event {
-        case .buttonPress(let p) where p.button == 1 && p.window == id:
+        case .press(let p) where p.button == 1:
             let kind = DragKind.hitTest(x: p.x, y: p.y, width: rect.width, height: rect.height)
             gesture = GestureTracker(kind: kind, press: p, startRect: rect)
             return true
@@ -166,7 +166,7 @@ public final class FloatingWindow {
             guard var g = gesture else { return false }
             defer { gesture = g }
             return g.motion(p, window: self)
-        case .buttonRelease(let p) where p.button == 1:
+        case .release(let p) where p.button == 1:
             guard var g = gesture else { return false }
             gesture = nil
             // The release says where the pointer ended: a busy moment may have left the last

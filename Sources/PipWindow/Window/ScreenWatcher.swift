@@ -3,7 +3,7 @@ import PipCore
 /// The monitors, their work areas and the window manager as the server last told them. The
 /// layout is read once, and again only after an event says it changed: a wheel spin zooms PiP
 /// without a round trip per notch.
-final class ScreenWatcher {
+final class ScreenWatcher: PipScreen {
     private let loop: DisplayLoop
     private var display: XDisplay { loop.display }
     private(set) var windowManager: WindowManagerInfo
@@ -17,6 +17,8 @@ final class ScreenWatcher {
     var onScreenChanged: () -> Void = {}
     /// A window manager started, was replaced or quit (`windowManager` is the new one's).
     var onWindowManagerChanged: () -> Void = {}
+    /// Called first: the X11 surfaces and watches take the new window manager's ways.
+    var onWindowManagerChangedInternally: () -> Void = {}
 
     init(loop: DisplayLoop) {
         self.loop = loop
@@ -47,6 +49,8 @@ final class ScreenWatcher {
     /// pointer's (a round trip each: the window may have moved).
     func homeArea(near window: WindowID?) -> Rect { layout.homeArea(display: display, near: window) }
 
+    var windowManagerRunning: Bool { windowManager.isRunning }
+
     func stop() {
         if let token { loop.unregister(token) }
         token = nil
@@ -75,6 +79,7 @@ final class ScreenWatcher {
         windowManager = WindowManagerInfo(display: display)
         cached = nil
         if let check = windowManager.checkWindow { _ = display.watch(check, [.structureNotify]) }
+        onWindowManagerChangedInternally()
         onWindowManagerChanged()
     }
 
