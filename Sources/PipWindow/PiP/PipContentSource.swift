@@ -27,7 +27,7 @@ public enum PipError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The PiP life cycle, as `AVPictureInPictureControllerDelegate` reports it. All methods run on the
-/// thread of the controller's `DisplayLoop` and have default implementations.
+/// thread of the controller's window system (its loop) and have default implementations.
 public protocol PipControllerDelegate: AnyObject {
     func pipControllerWillStart(_ controller: PipController)
     func pipControllerDidStart(_ controller: PipController)

@@ -14,7 +14,7 @@ import PipConvert
 ///
 /// ```swift
 /// let loop = DisplayLoop(display: try XDisplay())
-/// let pip = try PipController(loop: loop, contentSource: PipContentSource(
+/// let pip = try PipController(windowSystem: X11WindowSystem(loop: loop), contentSource: PipContentSource(
 ///     sourceWindow: myWindow, preferredContentSize: (1280, 720)))
 /// pip.delegate = self
 /// pip.startsAutomaticallyWhenSourceHidden = true

@@ -11,7 +11,7 @@ public protocol PipSurface: AnyObject {
     var aspect: Double { get }
     var style: PipWindowStyle { get set }
     /// What draws its pictures.
-    var video: Presenter { get }
+    var video: VideoSurface { get }
     /// Whether a press held now has moved or resized it.
     var isDragging: Bool { get }
     /// What happened to it; set once by its controller.
@@ -62,7 +62,7 @@ public enum InputEvent: Sendable, Equatable {
 
 /// The window PiP's grow and shrink animations run in: above everything, undecorated.
 public protocol AnimationSurface: AnyObject {
-    var video: Presenter { get }
+    var video: VideoSurface { get }
     /// Shows it at `rect` above other windows.
     func show(at rect: Rect)
     func move(to rect: Rect)

@@ -5,7 +5,8 @@ import PipCore
 final class X11AnimationSurface: AnimationSurface {
     private unowned let system: X11WindowSystem
     private let window: WindowID
-    let video: Presenter
+    private let presenter: Presenter
+    var video: VideoSurface { presenter }
     private var token: Int?
 
     init(system: X11WindowSystem, rect: Rect, video options: VideoSurfaceOptions) throws {
@@ -14,9 +15,9 @@ final class X11AnimationSurface: AnimationSurface {
         window = display.createWindow(rect: rect, events: [.exposure], overrideRedirect: true)
         // Not PiP's title: a script or rule that finds PiP by its name must find it alone.
         display.setIdentity(window, role: "PictureInPictureAnimation", title: "pipcam animation")
-        video = try system.makePresenter(window: window, video: options)
+        presenter = try system.makePresenter(window: window, video: options)
         token = system.loop.register(window) { [unowned self] event in
-            if case .expose(_, 0) = event { video.redraw() }
+            if case .expose(_, 0) = event { presenter.redraw() }
         }
     }
 
@@ -28,7 +29,7 @@ final class X11AnimationSurface: AnimationSurface {
 
     func move(to rect: Rect) {
         system.display.moveResize(window, to: rect)
-        video.resize(width: rect.width, height: rect.height)
+        presenter.resize(width: rect.width, height: rect.height)
     }
 
     func hide() { system.display.unmap(window) }
@@ -36,7 +37,7 @@ final class X11AnimationSurface: AnimationSurface {
     func destroy() {
         if let token { system.loop.unregister(token) }
         token = nil
-        video.close()
+        presenter.close()
         system.display.destroy(window)
     }
 }

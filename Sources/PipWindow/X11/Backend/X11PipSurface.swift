@@ -5,7 +5,8 @@ import PipCore
 final class X11PipSurface: PipSurface, WindowManagerListener {
     private unowned let system: X11WindowSystem
     private let window: FloatingWindow
-    let video: Presenter
+    private let presenter: Presenter
+    var video: VideoSurface { presenter }
     var onEvent: (PipSurfaceEvent) -> Void = { _ in }
     private var token: Int?
     private var isShown = false
@@ -17,7 +18,7 @@ final class X11PipSurface: PipSurface, WindowManagerListener {
     init(system: X11WindowSystem, rect: Rect, aspect: (Int, Int), video options: VideoSurfaceOptions) throws {
         self.system = system
         window = FloatingWindow(display: system.display, rect: rect, aspect: aspect, wm: system.windowManager)
-        video = try system.makePresenter(window: window.id, video: options)
+        presenter = try system.makePresenter(window: window.id, video: options)
         token = system.loop.register(window.id) { [unowned self] in handle($0) }
         window.onOwnDragEnded = { [unowned self] in onEvent(.ownDragEnded($0)) }
         window.onWindowManagerDragStarted = { [unowned self] in onEvent(.windowManagerDragStarted($0)) }
@@ -59,7 +60,7 @@ final class X11PipSurface: PipSurface, WindowManagerListener {
         token = nil
         if let t = mapRetryTimer { system.loop.cancelTimer(t) }
         mapRetryTimer = nil
-        video.close()
+        presenter.close()
         display.destroy(window.id)
     }
 
@@ -86,9 +87,9 @@ final class X11PipSurface: PipSurface, WindowManagerListener {
             let old = window.rect
             let resized = window.noteConfigure(r, synthetic: synthetic)
             if resized {
-                video.resize(width: r.width, height: r.height)
+                presenter.resize(width: r.width, height: r.height)
                 onEvent(.needsFrame)
-            } else if window.rect != old, video.windowMoved() {
+            } else if window.rect != old, presenter.windowMoved() {
                 onEvent(.needsFrame)
             }
             onEvent(.frameChanged(from: old, resized: resized, external: synthetic))
@@ -96,7 +97,7 @@ final class X11PipSurface: PipSurface, WindowManagerListener {
             mapWatchdog.settled()
             window.noteMapped()
         case .expose(_, 0):
-            video.redraw()
+            presenter.redraw()
         case .clientMessage(_, let type, let data)
             where type == display[.WM_PROTOCOLS] && Atom(bitPattern: data.0) == display[.WM_DELETE_WINDOW]:
             onEvent(.closeRequested)
