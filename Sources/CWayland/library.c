@@ -28,9 +28,15 @@ static void load_once(void)
 		return;
 	}
 	LOADSYM(registry_interface, "wl_registry_interface");
+	LOADSYM(callback_interface, "wl_callback_interface");
 	LOADSYM(display_connect, "wl_display_connect");
 	LOADSYM(display_disconnect, "wl_display_disconnect");
-	LOADSYM(display_roundtrip, "wl_display_roundtrip");
+	LOADSYM(display_get_fd, "wl_display_get_fd");
+	LOADSYM(display_flush, "wl_display_flush");
+	LOADSYM(display_prepare_read, "wl_display_prepare_read");
+	LOADSYM(display_cancel_read, "wl_display_cancel_read");
+	LOADSYM(display_read_events, "wl_display_read_events");
+	LOADSYM(display_dispatch_pending, "wl_display_dispatch_pending");
 	LOADSYM(display_get_error, "wl_display_get_error");
 	LOADSYM(proxy_add_listener, "wl_proxy_add_listener");
 	LOADSYM(proxy_destroy, "wl_proxy_destroy");

@@ -39,18 +39,21 @@ public struct WaylandGlobals: Sendable, Equatable {
     /// is a socket in `$XDG_RUNTIME_DIR`, an absolute path a socket anywhere), reads its globals in
     /// one round trip and disconnects. libwayland-client is loaded on first use.
     ///
-    /// Blocks until the compositor answers; a compositor that accepts the connection and then
-    /// never answers is not timed out.
-    public static func read(display: String?) throws(WaylandProbeError) -> WaylandGlobals {
+    /// Waits `timeout` at most for the compositor's answer: one that took the connection and
+    /// hangs (stopped, deadlocked) is an error, not a hang of the caller.
+    public static func read(display: String?, timeout: Duration = .seconds(2)) throws(WaylandProbeError) -> WaylandGlobals {
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = seconds >= Int64(Int32.max) / 1000
+            ? Int32.max : Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
         var capacity = 128
         while true {
             var entries = [wlshim_global](repeating: wlshim_global(), count: capacity)
             var total: Int32 = 0
             var message = [CChar](repeating: 0, count: 256)
-            let rc = wlshim_read_globals(display, &entries, Int32(capacity), &total, &message, Int32(message.count))
+            let rc = wlshim_read_globals(display, milliseconds, &entries, Int32(capacity), &total, &message, Int32(message.count))
             let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard Int(rc) == WLSHIM_OK else {
-                throw WaylandProbeError(code: Int(rc), display: display, detail: detail)
+                throw WaylandProbeError(code: Int(rc), display: display, detail: detail, milliseconds: Int(milliseconds))
             }
             // More than fit: once more with room for all (a compositor with many outputs or seats).
             guard Int(total) <= capacity else {
@@ -75,6 +78,8 @@ public struct WaylandProbeError: Error, Sendable, Equatable, CustomStringConvert
         case noCompositor
         /// The compositor took the connection and then broke it (closed it, a protocol error).
         case connectionFailed
+        /// The compositor took the connection and did not answer in time.
+        case noAnswer
     }
 
     public let kind: Kind
@@ -86,7 +91,7 @@ public struct WaylandProbeError: Error, Sendable, Equatable, CustomStringConvert
         self.description = description
     }
 
-    fileprivate init(code: Int, display: String?, detail: String) {
+    fileprivate init(code: Int, display: String?, detail: String, milliseconds: Int) {
         // The name libwayland used, as the user knows it.
         let name = display ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
         let cause = detail.isEmpty ? "error \(code)" : detail
@@ -97,6 +102,9 @@ public struct WaylandProbeError: Error, Sendable, Equatable, CustomStringConvert
             self.init(kind: .libraryMissing, description: "\(cause): libwayland-client.so.0 is too old")
         case WLSHIM_ERR_CONNECT:
             self.init(kind: .noCompositor, description: "no Wayland compositor at \(name) (\(cause))")
+        case WLSHIM_ERR_TIMEOUT:
+            let wait = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+            self.init(kind: .noAnswer, description: "the Wayland compositor at \(name) did not answer within \(wait)")
         default:
             self.init(kind: .connectionFailed, description: "the Wayland compositor at \(name) broke the connection (\(cause))")
         }

@@ -24,7 +24,8 @@ enum {
 	WLSHIM_ERR_CONNECT = -3,    /* no compositor answers at that name */
 	WLSHIM_ERR_CONNECTION = -4, /* the connection failed during the round trip */
 	WLSHIM_ERR_NOMEM = -5,
-	WLSHIM_ERR_INVALID = -6     /* bad argument */
+	WLSHIM_ERR_INVALID = -6,    /* bad argument */
+	WLSHIM_ERR_TIMEOUT = -7     /* the compositor did not answer in time */
 };
 
 #define WLSHIM_INTERFACE_MAX 128
@@ -41,11 +42,12 @@ int wlshim_load(char *errbuf, int errbuf_len);
 
 /* Connects to display_name (NULL: $WAYLAND_DISPLAY, else "wayland-0"; a name is a socket in
  * $XDG_RUNTIME_DIR, an absolute path a socket anywhere), does one registry round trip and
- * disconnects. The globals announced go into out[0..capacity) in the compositor's order;
+ * disconnects. The round trip waits timeout_ms at most (a compositor that took the connection
+ * and hangs). The globals announced go into out[0..capacity) in the compositor's order;
  * *total is how many there were (more than capacity: call again with a larger array).
  * On failure errbuf holds the cause alone (e.g. "No such file or directory"), without the name. */
-int wlshim_read_globals(const char *display_name, wlshim_global *out, int capacity, int *total,
-                        char *errbuf, int errbuf_len);
+int wlshim_read_globals(const char *display_name, int timeout_ms, wlshim_global *out, int capacity,
+                        int *total, char *errbuf, int errbuf_len);
 
 #ifdef __cplusplus
 }

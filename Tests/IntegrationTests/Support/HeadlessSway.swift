@@ -120,6 +120,9 @@ final class HeadlessSway: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Sends `signal` to sway (SIGSTOP: a compositor that hangs; SIGCONT to undo it).
+    func send(_ signal: Int32) { compositor.send(signal) }
+
     /// sway's log so far (for failure messages).
     var log: String { compositor.stderrText }
 

@@ -49,6 +49,22 @@ struct WaylandCompositorTests {
         #expect(try WaylandGlobals.read(display: sway.socket).offers("wl_shm"))
     }
 
+    @Test(.enabled(if: swayMissing == nil, Comment(rawValue: swayMissing ?? "")))
+    func aCompositorThatHangsIsAnErrorInTime() throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        sway.send(SIGSTOP)
+        defer { sway.send(SIGCONT) }
+        let start = ContinuousClock.now
+        #expect(throws: WaylandProbeError(
+            kind: .noAnswer, description: "the Wayland compositor at \(sway.socket) did not answer within 300 ms")) {
+            try WaylandGlobals.read(display: sway.socket, timeout: .milliseconds(300))
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+        sway.send(SIGCONT)
+        #expect(try WaylandGlobals.read(display: sway.socket).offers("zwlr_layer_shell_v1"), "it answers once it runs again")
+    }
+
     @Test(.enabled(if: swayMissing == nil && screenshotToolsMissing == nil,
                    Comment(rawValue: swayMissing ?? screenshotToolsMissing ?? "")))
     func swayShowsALayerShellClient() throws {
