@@ -78,7 +78,8 @@ final class HeadlessSway: Sendable {
                     throw HarnessError("sway ended (\(ended)) before its socket appeared: \(compositor.stderrText.suffix(1500))")
                 }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []
-                return names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+                // The file is there from bind(), a moment before sway listens on it.
+                return names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") && Self.accepts("\(runtime)/\($0)") }
             }
             socket = "\(runtime)/\(name)"
         } catch {
@@ -131,6 +132,21 @@ final class HeadlessSway: Sendable {
         for name in ["DISPLAY", "WAYLAND_SOCKET", "SWAYSOCK"] { environment[name] = nil }
         environment["WAYLAND_DISPLAY"] = socket
         return environment
+    }
+
+    /// Whether a Unix socket at `path` takes a connection.
+    private static func accepts(_ path: String) -> Bool {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
     }
 
     /// The account sway runs as when the tests run as root.
