@@ -11,8 +11,8 @@ import TestSupport
 /// account through setpriv: `PIPCAM_TEST_USER`, else `nobody`, which every Debian has (nothing
 /// to create on a fresh machine). Its runtime directory is that account's, mode 0700, as Wayland
 /// wants it. The test process and the clients it starts (swaybg, grim) stay root and reach the
-/// socket by its absolute path through root's permission override (CAP_DAC_OVERRIDE), so the
-/// directory is opened to nobody else, and the probe runs in the test process, as pipcam's will.
+/// socket by its absolute path through root's permission override (CAP_DAC_OVERRIDE): the
+/// directory stays 0700, and the probe runs in the test process itself, as pipcam's will.
 final class HeadlessSway: Sendable {
     /// Why sway cannot be started here, or nil when it can.
     static let missing: String? = {
@@ -52,7 +52,9 @@ final class HeadlessSway: Sendable {
 
             """.write(toFile: config, atomically: true, encoding: .utf8)
         chmod(config, 0o644)
-        mkdir(runtimeDirectory, 0o700)
+        guard mkdir(runtimeDirectory, 0o700) == 0 else {
+            throw HarnessError("mkdir \(runtimeDirectory): \(String(cString: strerror(errno)))")
+        }
 
         var command = ["sway", "--config", config]
         if getuid() == 0 {
@@ -60,8 +62,8 @@ final class HeadlessSway: Sendable {
             guard chown(runtimeDirectory, account.uid, account.gid) == 0 else {
                 throw HarnessError("chown \(runtimeDirectory) to \(account.name): \(String(cString: strerror(errno)))")
             }
-            // sway reads its config and reaches its directory through these: searchable by all,
-            // listable by none (the scratch directory too: a umask of 077 made it 0700).
+            // sway reaches its config and runtime directory through these: searchable by others
+            // (a umask of 077 would have made them 0700).
             for path in [Scratch.directory, directory] { Self.allowSearch(path) }
             command = ["setpriv", "--reuid=\(account.uid)", "--regid=\(account.gid)", "--clear-groups", "--"] + command
         }
