@@ -62,7 +62,7 @@ test-sanitizers: test-asan test-tsan
 test-asan: bootstrap
 	PIPCAM_BUILD_SCOPE=units $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	PIPCAM_BUILD_SCOPE=units ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
-		--filter 'PipCoreTests\.|MJPEGTests\.|PipConvertTests\.|CameraSourceTests\.|PipWindowTests\.|PipControlTests\.|PipcamAppTests\.'
+		--filter 'PipCoreTests\.|MJPEGTests\.|PipConvertTests\.|CameraSourceTests\.|PipWindowTests\.|PipWaylandTests\.|PipControlTests\.|PipcamAppTests\.'
 
 test-tsan: bootstrap
 	PIPCAM_BUILD_SCOPE=camera $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan

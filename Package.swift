@@ -5,12 +5,15 @@ import PackageDescription
 /// What the package builds. The sanitizer runs (`make test-sanitizers`) test the pure and
 /// fake-device tiers only, so they need not compile what they never run: `PIPCAM_BUILD_SCOPE=units`
 /// leaves out the X integration tests and the executables they start, `=camera` also the window
-/// and program libraries and the conversion tests (ThreadSanitizer tests the camera side; the
-/// share converts with `PipConvert`, so that library stays). Unset: everything.
+/// and program libraries (X11 and Wayland) and the conversion tests (ThreadSanitizer tests the
+/// camera side; the share converts with `PipConvert`, so that library stays). Unset: everything.
 let scope = ProcessInfo.processInfo.environment["PIPCAM_BUILD_SCOPE"] ?? "all"
 let leftOut: Set<String> = switch scope {
 case "units": ["IntegrationTests", "pipcam", "pip-example"]
-case "camera": ["IntegrationTests", "pipcam", "pip-example", "PipConvertTests", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp", "PipControl", "PipControlTests"]
+case "camera": [
+    "IntegrationTests", "pipcam", "pip-example", "PipConvertTests", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp",
+    "PipControl", "PipControlTests", "CWayland", "PipWayland", "PipWaylandTests",
+]
 default: []
 }
 
@@ -49,6 +52,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]),
         // libdbus-1 loaded at run time: MPRIS (media keys, playerctl) while a file plays.
         .target(name: "CDBus", linkerSettings: [.linkedLibrary("dl")]),
+        // libwayland-client loaded at run time: what a Wayland compositor offers. Its headers
+        // (libwayland-dev) are in the standard include directory.
+        .target(name: "CWayland", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "PipCore"),
         .target(name: "MJPEG", dependencies: ["CTurboJPEG", "PipCore"]),
         // Pictures converted, scaled, turned and fitted: no window system's, so the X11 library and
@@ -56,6 +62,8 @@ let package = Package(
         .target(name: "PipConvert", dependencies: ["PipCore", "MJPEG"]),
         .target(name: "CameraSource", dependencies: ["CV4L2", "CPipeWire", "PipCore", "MJPEG", "PipConvert"]),
         .target(name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG", "PipConvert"]),
+        // What a Wayland compositor offers and which window system PiP takes; nothing renders yet.
+        .target(name: "PipWayland", dependencies: ["CWayland", "PipCore"]),
         // The control requests and the socket they travel on: no window system.
         .target(name: "PipControl", dependencies: ["CameraSource", "PipCore"]),
         .target(name: "PipcamApp", dependencies: ["PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
@@ -74,11 +82,15 @@ let package = Package(
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipConvertTests", dependencies: ["PipConvert", "CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
+        .testTarget(name: "PipWaylandTests", dependencies: ["PipWayland"]),
         .testTarget(name: "PipControlTests", dependencies: ["PipControl", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["pipcam", "pip-example", "PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
+            dependencies: [
+                "pipcam", "pip-example", "PipcamApp", "PipWindow", "PipWayland", "PipControl", "PipConvert", "CameraSource", "PipCore",
+                "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+import PipWayland
+import TestSupport
+import Testing
+
+/// What real compositors offer, read by `WaylandGlobals` as pipcam will read it, and the window
+/// system the rule picks from it; and a layer-shell client (swaybg) shown by headless sway and
+/// seen in a screenshot (grim): the harness the Wayland PiP's own tests will stand on.
+@Suite(.timeLimit(.minutes(1)))
+struct WaylandCompositorTests {
+    static let swayMissing = HeadlessSway.missing
+    static let screenshotToolsMissing = ["swaybg", "grim"].first { !HeadlessSway.onPath($0) }.map { "\($0) is not installed (scripts/bootstrap wayland)" }
+    static let kwinMissing: String? = {
+        if let tool = ["kwin_wayland", "dbus-run-session"].first(where: { !HeadlessSway.onPath($0) }) {
+            return "\(tool) is not installed (scripts/bootstrap desktops)"
+        }
+        // Its file capability makes exec fail where a container refuses it (scripts/bootstrap).
+        if (try? run(["kwin_wayland", "--version"], timeout: .seconds(5)))?.succeeded != true {
+            return "kwin_wayland cannot start here (as root: setcap -r $(command -v kwin_wayland))"
+        }
+        return nil
+    }()
+
+    @Test(.enabled(if: swayMissing == nil, Comment(rawValue: swayMissing ?? "")))
+    func swayOffersLayerShellAndTheRuleTakesIt() throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let globals = try WaylandGlobals.read(display: sway.socket)
+        for interface in ["wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1"] {
+            #expect(globals.offers(interface), "sway offers \(interface): \(globals.globals)")
+        }
+        #expect((globals.version(of: "zwlr_layer_shell_v1") ?? 0) >= 1)
+        #expect(!globals.offers("xx_pip_v1"), "only KWin offers xx-pip")
+        let session = WaylandSession.present(display: sway.socket, compositor: .success(globals))
+        #expect(WindowSystemChoice.decide(.auto, wayland: session, x11DisplaySet: false) == .wayland(role: .layerShell))
+        #expect(WindowSystemChoice.decide(.wayland, wayland: session, x11DisplaySet: true) == .wayland(role: .layerShell))
+    }
+
+    @Test(.enabled(if: swayMissing == nil, Comment(rawValue: swayMissing ?? "")))
+    func aWrongDisplayNameGivesOneClearLine() throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let wrong = "\(sway.runtimeDirectory)/wayland-99"
+        #expect(throws: WaylandProbeError(kind: .noCompositor, description: "no Wayland compositor at \(wrong) (No such file or directory)")) {
+            try WaylandGlobals.read(display: wrong)
+        }
+        // The right name next to it still answers: the error was the name's.
+        #expect(try WaylandGlobals.read(display: sway.socket).offers("wl_shm"))
+    }
+
+    @Test(.enabled(if: swayMissing == nil, Comment(rawValue: swayMissing ?? "")))
+    func aCompositorThatHangsIsAnErrorInTime() throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        sway.send(SIGSTOP)
+        defer { sway.send(SIGCONT) }
+        let start = ContinuousClock.now
+        #expect(throws: WaylandProbeError(
+            kind: .noAnswer, description: "the Wayland compositor at \(sway.socket) did not answer within 300 ms")) {
+            try WaylandGlobals.read(display: sway.socket, timeout: .milliseconds(300))
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+        sway.send(SIGCONT)
+        #expect(try WaylandGlobals.read(display: sway.socket).offers("zwlr_layer_shell_v1"), "it answers once it runs again")
+    }
+
+    @Test(.enabled(if: swayMissing == nil && screenshotToolsMissing == nil,
+                   Comment(rawValue: swayMissing ?? screenshotToolsMissing ?? "")))
+    func swayShowsALayerShellClient() throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let background = try sway.start(["swaybg", "--color", "#ff0000"])
+        let red = RGB(255, 0, 0)
+        var last: Screenshot?
+        try waitUntil("swaybg's red on sway's output (swaybg: \(background.stderrText.suffix(300)); sway: \(sway.log.suffix(500)))",
+                      timeout: .seconds(10)) {
+            let shot = try sway.screenshot()
+            last = shot
+            return shot.pixel(shot.width / 2, shot.height / 2).distance(to: red) < 8
+        }
+        let shot = try #require(last)
+        #expect(shot.width == sway.width && shot.height == sway.height)
+        #expect(shot.meanColor().distance(to: red) < 8, "the whole output is red: \(shot.meanColor())")
+    }
+
+    @Test(.enabled(if: kwinMissing == nil, Comment(rawValue: kwinMissing ?? "")))
+    func kwinOffersLayerShell() throws {
+        let kwin = try HeadlessKWin()
+        defer { kwin.stop() }
+        let globals = try WaylandGlobals.read(display: kwin.socket)
+        for interface in ["wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1"] {
+            #expect(globals.offers(interface), "kwin offers \(interface): \(globals.globals)")
+        }
+        // xx-pip from KWin 6.5 on; Debian 12's is 5.27.
+        let role: WaylandPipRole = globals.offers("xx_pip_v1") ? .xxPip : .layerShell
+        let session = WaylandSession.present(display: kwin.socket, compositor: .success(globals))
+        #expect(WindowSystemChoice.decide(.auto, wayland: session, x11DisplaySet: true) == .wayland(role: role))
+    }
+}
+
+/// kwin_wayland on a virtual output, without Xwayland, on a session bus of its own; it runs as
+/// root, so its runtime directory is the test process's.
+private final class HeadlessKWin {
+    let directory: String
+    let socket: String
+    private let process: RunningProcess
+
+    init(timeout: Duration = .seconds(20)) throws {
+        directory = try Scratch.makeDirectory("kwin")
+        chmod(directory, 0o700)
+        try FileManager.default.createDirectory(atPath: "\(directory)/home", withIntermediateDirectories: true)
+        socket = "\(directory)/pipcam-kwin"
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "QT_QPA_PLATFORM"] {
+            environment[name] = nil
+        }
+        environment["HOME"] = "\(directory)/home"
+        environment["XDG_RUNTIME_DIR"] = directory
+        process = try RunningProcess(
+            ["dbus-run-session", "--", "kwin_wayland", "--virtual", "--width", "640", "--height", "360", "--socket", "pipcam-kwin"],
+            environment: environment)
+        do {
+            try waitUntil("kwin_wayland's socket \(socket)", timeout: timeout) {
+                if let ended = process.termination {
+                    throw HarnessError("kwin_wayland ended (\(ended)) before its socket appeared: \(process.stderrText.suffix(1500))")
+                }
+                return FileManager.default.fileExists(atPath: socket)
+            }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        process.terminate(grace: .seconds(2))
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
