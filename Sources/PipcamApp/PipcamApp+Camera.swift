@@ -10,13 +10,8 @@ extension PipcamApp {
             let framing = cameras.show(
                 source: spec, named: frames.status.name ?? options.sourceName, state: frames.status.camera, showing: picture.framing)
         else { return }
-        picture.framing = framing
-        applyPicture()
-        noteFramedDisplaySize()
+        picture.setFraming(framing)
     }
-
-    /// Keeps the framing for the camera shown now.
-    func rememberFraming() { cameras.remember(framing: picture.framing) }
 
     /// A key either window leaves to the program: a digit steps a camera control, Space, Left and
     /// Right play, pause and skip a file.

@@ -46,18 +46,13 @@ extension PipcamApp {
         }
     }
 
-    /// What `pipcam status` reports now. `main` is the main window (embedded or not), or with
-    /// `--follow-window` the followed window: the window PiP restores.
+    /// What `pipcam status` reports now; `main` is the window PiP restores.
     var statusSnapshot: InstanceStatus {
-        let window = main?.id ?? sourceWindow
-        let fallback = main.map { Rect(x: 0, y: 0, width: $0.size.width, height: $0.size.height) } ?? Rect(x: 0, y: 0, width: 0, height: 0)
-        let stats = frames.stats
+        let (window, stats) = (windows.statusFrame, frames.stats)
         return InstanceStatus(
             state: pip.phase.statusName, source: frames.status.name ?? options.sourceName, camera: frames.status.camera.description,
             holder: frames.status.holder, shown: stats.shown, dropped: stats.dropped, unseen: stats.unseen, fps: stats.fps, pip: pip.pipFrame,
-            main: (window != 0 ? loop.display.rootGeometry(of: window) : nil) ?? fallback,
-            // Viewable, not just mapped: an embedded view stays mapped in a minimized embedder.
-            mainVisible: window != 0 && loop.display.isViewable(window) == true, share: pump.share.map(SharedStreamStatus.init(share:)),
+            main: window.rect, mainVisible: window.visible, share: pump.share.map(SharedStreamStatus.init(share:)),
             framing: picture.framing, controls: cameras.changed, playback: playing.state)
     }
 }

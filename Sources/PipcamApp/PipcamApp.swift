@@ -15,15 +15,17 @@ public final class PipcamApp {
     var loop: DisplayLoop { windowSystem.loop }
     let options: SessionOptions
     let pump: FramePump
+    /// The window PiP grows out of and restores: the main window, or the followed one.
+    let windows: SourceWindowDesk
     /// The main window (embedded in another window with `--wid`); none with `--follow-window`.
-    var main: MainWindow?
-    /// The window PiP grows out of and restores: the main window's top-level, or the followed window.
-    var sourceWindow: WindowID = 0
+    var main: MainWindow? { windows.main }
+    /// The main window's top-level, or the followed window.
+    var sourceWindow: WindowID { windows.window }
     var pip: PipController!
     /// The one frame router: the main window, PiP and its animation (handed to `pip`).
     let output: VideoOutput
     var frames: FrameDesk!
-    var picture: PictureSettings
+    let picture: PictureDesk
     /// What the capture side is told while no window shows video (`--idle-release`).
     let viewing: ViewingDesk
     /// `pipcam switch`, the switch key and the camera finder.
@@ -35,7 +37,6 @@ public final class PipcamApp {
     /// Where control requests arrive: the socket and the X selection.
     let doors: ControlDoors?
     /// Once the framing has been still a moment: the camera is told the detail it needs.
-    lazy var framingSettle = DeadlineWake(loop: loop) { [unowned self] in noteFramedDisplaySize() }
 
     /// - Parameters:
     ///   - source: a started source; the app runs it on a capture thread.
@@ -50,6 +51,7 @@ public final class PipcamApp {
         self.doors = doors
         let loop = DisplayLoop(display: display)
         windowSystem = X11WindowSystem(loop: loop)
+        windows = SourceWindowDesk(system: windowSystem)
         output = VideoOutput()
         // The source the pump runs: the one given, until a switch hands over to another.
         let switcher = SourceSwitcher(source)
@@ -61,8 +63,10 @@ public final class PipcamApp {
             loop: loop, switcher: switcher, wakeCapture: pump.mailbox.toCapture, policy: pump.policy, request: options.sourceRequest,
             findCamera: findCamera)
         viewing = ViewingDesk(loop: loop, idleReleaseSeconds: options.idleReleaseSeconds)
-        picture = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
-        picture.framing = options.framing ?? .full
+        var settings = PictureSettings(mirror: options.mirror, rotation: options.rotation, sourceWidth: source.frameWidth, sourceHeight: source.frameHeight)
+        settings.framing = options.framing ?? .full
+        picture = PictureDesk(
+            settings: settings, output: output, pump: pump, switches: switches, shareFullFrame: options.shareFullFrame, loop: loop)
         cameras = CameraDesk(framingGiven: options.framing != nil)
     }
 
@@ -73,16 +77,9 @@ public final class PipcamApp {
             try setUp()
         } catch {
             pump.stop()
-            let cannotEmbed: Bool
-            if case .cannotEmbed? = error as? DisplayError { cannotEmbed = true } else { cannotEmbed = false }
-            // Gone while the source started: as a followed window that goes. Else a window that
-            // cannot hold a view (InputOnly, another screen) is a bad input.
-            if cannotEmbed, let parent = options.embedInto, loop.display.isMapped(parent) == nil {
-                writeErrorLine(Self.goneLine(parent))
-                return 0
-            }
-            writeErrorLine("pipcam: \(error)")
-            return cannotEmbed ? 2 : 1
+            let failure = windows.startFailure(error, embedInto: options.embedInto)
+            writeErrorLine(failure.line)
+            return failure.status
         }
         pump.run()
         switches.start()
@@ -96,19 +93,18 @@ public final class PipcamApp {
 
     /// The followed window was destroyed: nothing is left to show the camera for.
     func followedWindowIsGone() {
-        writeErrorLine(Self.goneLine(sourceWindow))
+        writeErrorLine(SourceWindowDesk.goneLine(sourceWindow))
         loop.stop(exitCode: 0)
     }
-
-    private static func goneLine(_ w: WindowID) -> String { "pipcam: window 0x\(String(w.rawValue, radix: 16)) is gone" }
 
     private func setUp() throws {
         let display = loop.display
         let shape = picture.contentSize
-        let content = try makeSourceWindow(size: shape)
+        let content = try windows.make(options: options, size: shape) { [unowned self] in followedWindowIsGone() }
+        if let main { installMainWindow(main) }
         pip = try PipController(
             windowSystem: windowSystem, contentSource: content, corner: options.corner, size: options.size,
-            frame: rememberedFrame(aspect: Double(shape.width) / Double(shape.height)),
+            frame: PipPlaceMemory(options).frame(aspect: Double(shape.width) / Double(shape.height), on: display, near: sourceWindow),
             video: VideoSurfaceOptions(allowSharedMemory: options.allowSharedMemory, jpegDecodeThreads: options.jpegDecodeThreads),
             startsAutomaticallyWhenSourceHidden: true, automaticPip: options.automaticPip, output: output)
         pip.style = options.style
@@ -120,14 +116,13 @@ public final class PipcamApp {
                 isLive: source.isLive),
             frameLimit: options.frameLimit, stats: FrameStats(now: .now()))
         if let main { attachMainWindow(main) }
-        // Gone before the watching began (while the camera started): no DestroyNotify will come.
-        if options.followWindow != nil && display.isMapped(sourceWindow) == nil { followedWindowIsGone() }
+        if windows.followedIsGone { followedWindowIsGone() }
         playing = PlaybackDesk(
             loop: loop, frames: frames, mailbox: pump.mailbox, pip: pip, main: { [unowned self] in main },
             sourceName: { [unowned self] in frames.status.name ?? options.sourceName }, carryOut: { [unowned self] in carryOut($0) })
         pip.overlay = frames.banner
         main?.bannerOverlay = frames.banner
-        applyPicture()
+        wirePicture()
         wirePip()
         wireFrames()
         main?.buttonEnabled = pip.isPossible
@@ -148,13 +143,13 @@ public final class PipcamApp {
         if options.startPipWhenPossible && !options.startInPip {
             pip.startWhenPossible()
         }
-        noteMainDisplaySize()
+        picture.noteShownSize()
         display.flush()
     }
 
     /// What the frames and switches tell the rest of the program.
     private func wireFrames() {
-        frames.willShow = { [unowned self] frame in followContentSize(width: frame.width, height: frame.height) }
+        frames.willShow = { [unowned self] frame in picture.followContentSize(width: frame.width, height: frame.height) }
         frames.didPresent = { [unowned self] in
             switches.notePresented(sequence: $0)
             playing.framePresented()
@@ -163,7 +158,7 @@ public final class PipcamApp {
             playing.statusChanged()
             switches.followEnd(ended: frames.status.playback?.ended == true) { [unowned self] in loop.stop(exitCode: 0) }
             followCamera()
-            applyPicture()
+            picture.apply()
         }
         frames.limitReached = { [unowned self] in loop.stop(exitCode: 0) }
         switches.current = { [unowned self] in (frames.status.spec, frames.status.name ?? options.sourceName) }
@@ -198,8 +193,6 @@ public final class PipcamApp {
         }
     }
 
-    // MARK: stats and shutdown
-
     private func scheduleStats() {
         loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
             frames.stats.updateRate(now: .now())
@@ -214,10 +207,7 @@ public final class PipcamApp {
         pump.stop()
         pip.tearDown()
         output.close()
-        if let main {
-            main.presenter.close()
-            loop.display.destroy(main.id)
-        }
+        windows.destroy()
         loop.display.sync()
         if options.printStats { printFinalStats() }
     }

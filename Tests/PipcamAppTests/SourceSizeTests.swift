@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Files stay small enough to read whole: no Swift or C file in Sources over 350 lines, README.md
-/// no more than 200.
+/// no more than 200; the program's composition root (`PipcamApp` over its files) no more than 400
+/// lines and 15 stored properties, so new rules go into values and desks, not into it.
 @Suite struct SourceSizeTests {
     static let longestSourceFile = 350
     static let longestReadme = 200
@@ -24,6 +25,27 @@ import Testing
         }
         #expect(files.contains { $0.hasSuffix(".c") }, "no C file found under \(sources)")
         #expect(tooLong.isEmpty, "over \(Self.longestSourceFile) lines: \(tooLong.joined(separator: ", "))")
+    }
+
+    @Test func theCompositionRootStaysSmall() throws {
+        let folder = OptionDocsTests.root + "/Sources/PipcamApp"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("PipcamApp") && $0.hasSuffix(".swift") }
+        #expect(files.count >= 2, "PipcamApp's files not found in \(folder)")
+        var lines = 0
+        var stored: [String] = []
+        for file in files {
+            let path = folder + "/" + file
+            lines += try Self.lineCount(path)
+            // A stored property: declared at the type's level, with no body of its own (`{` after
+            // the type is a computed property's).
+            for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            where line.range(of: #"^    (public |private |private\(set\) )?(lazy )?(let|var) [a-zA-Z]+(:|\s=)"#, options: .regularExpression) != nil
+                && !line.contains("{") {
+                stored.append(String(line))
+            }
+        }
+        #expect(lines <= 400, "PipcamApp has \(lines) lines over \(files.count) files, more than 400")
+        #expect(stored.count <= 15 && stored.count >= 5, "PipcamApp stores \(stored.count) properties: \(stored)")
     }
 
     @Test func readmeIsShort() throws {
