@@ -41,4 +41,26 @@ import Testing
         }
         #expect(p.isRunning)
     }
+
+    /// Another client asked through X and went before its refusal came; the server may give its
+    /// window id to the next client. That refusal, carrying the other request's time, is not
+    /// taken for the next client's answer.
+    @Test func aLateAnswerToAClientThatWentIsNotTheNextOnes() throws {
+        let (x, p) = try Self.stoppedInstance()
+        defer { p.send(SIGCONT) }
+        let script = Pipcam.packageRoot + "/Tests/Embedders/x-hostile.py"
+        for _ in 0..<3 {
+            // No parameter: refused, once the instance goes on.
+            let gone = try x.run(["python3", script, "convert", "_PIPCAM_S0", "_PIPCAM_REQUEST", "-", "vanish"], timeout: .seconds(10))
+            #expect(gone.stdoutText == "vanished\n", "\(gone)")
+        }
+        var environment = x.environment
+        environment["XDG_RUNTIME_DIR"] = nil
+        let toggle = try RunningProcess([Pipcam.binaryPath(), "toggle"], environment: environment)
+        Thread.sleep(forTimeInterval: 0.5)
+        p.send(SIGCONT)
+        let r = try toggle.wait(timeout: .seconds(10))
+        #expect(r.exitCode == 0 && r.stderrText.isEmpty, "\(r)")
+        try waitUntil("PiP starts", timeout: .seconds(5)) { try x.pipcamStatus().object["state"] as? String == "active" }
+    }
 }

@@ -20,21 +20,24 @@ public struct ControlClient {
         guard let owner = display.selectionOwner(selection) else { return .notRunning }
         // Knowing when the owner goes away turns a crash mid-request into a clear answer, not a timeout.
         guard display.watch(owner, [.structureNotify]) else { return .notRunning }
-        let requestor = display.createWindow(rect: Rect(x: -10, y: -10, width: 1, height: 1), events: [], overrideRedirect: true)
+        let requestor = display.createWindow(rect: Rect(x: -10, y: -10, width: 1, height: 1), events: [.propertyChange], overrideRedirect: true)
         display.setClass(requestor, instance: "pipcam", className: "Pipcam")
         defer { display.destroy(requestor); display.sync() }
         let target = display[._PIPCAM_REQUEST]
+        // The request's own server time, which its answer carries back: a late answer to another
+        // client's request, whose window id the server has since reused for ours, carries that
+        // client's time and is not taken for ours.
+        let stamp = display.serverTime(requestor)
         // ICCCM 2.2: a conversion's parameter is in its property before the request.
         display.setProperty(requestor, atom: display[._PIPCAM_REPLY], bytes: request)
-        display.convertSelection(selection, target: target, property: display[._PIPCAM_REPLY], requestor: requestor)
+        display.convertSelection(selection, target: target, property: display[._PIPCAM_REPLY], requestor: requestor, time: stamp)
         display.flush()
         let deadline = MonotonicInstant.now().advanced(byNanoseconds: Int64(milliseconds) * 1_000_000)
         var answer: [UInt8]?
         while let event = display.nextEvent(withinMilliseconds: remaining(until: deadline)) {
             switch event {
-            // Match the target too: another client's late request may name a window id that has since been
-            // reused for ours, and its (refused) answer must not pass for the instance's.
-            case .selectionNotify(let w, let s, let t, let property) where w == requestor && s == selection && t == target && answer == nil:
+            case .selectionNotify(let w, let s, let t, let property, let time)
+            where w == requestor && s == selection && t == target && time == stamp && answer == nil:
                 guard property != .none, let bytes = display.takeProperty(requestor, property) else { return .refused }
                 guard untilExit else { return .answered(bytes) }
                 answer = bytes

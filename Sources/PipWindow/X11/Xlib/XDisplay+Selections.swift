@@ -49,9 +49,10 @@ extension XDisplay {
         return withErrorTrap { XSendEvent(raw, window.rawValue, 0, 0, &event) }.1 == nil
     }
 
-    /// Asks the owner of `selection` for it as `target`, to be written to `property` on `requestor`.
-    public func convertSelection(_ selection: Atom, target: Atom, property: Atom, requestor: WindowID) {
-        XConvertSelection(raw, selection.rawValue, target.rawValue, property.rawValue, requestor.rawValue, UInt(CurrentTime))
+    /// Asks the owner of `selection` for it as `target`, to be written to `property` on `requestor`;
+    /// the answer carries `time` back (0: `CurrentTime`).
+    public func convertSelection(_ selection: Atom, target: Atom, property: Atom, requestor: WindowID, time: UInt = 0) {
+        XConvertSelection(raw, selection.rawValue, target.rawValue, property.rawValue, requestor.rawValue, time)
     }
 
     /// Answers `request` with text of type `type` (nil: refuse); false if the requestor is gone.
@@ -156,7 +157,8 @@ extension XDisplay {
         case SelectionNotify:
             let s = e.xselection
             return .selectionNotify(
-                requestor: WindowID(s.requestor), selection: Atom(s.selection), target: Atom(s.target), property: Atom(s.property))
+                requestor: WindowID(s.requestor), selection: Atom(s.selection), target: Atom(s.target), property: Atom(s.property),
+                time: s.time)
         case SelectionClear:
             return .selectionClear(window: WindowID(e.xselectionclear.window), selection: Atom(e.xselectionclear.selection))
         default:

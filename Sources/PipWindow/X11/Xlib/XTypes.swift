@@ -57,8 +57,9 @@ public enum WindowEvent: Sendable {
     case screenChanged
     /// Another client asks the owner of a selection to convert it (ICCCM 2.2).
     case selectionRequest(SelectionRequest)
-    /// The answer to our `XConvertSelection`: `property` is `.none` when the owner refused.
-    case selectionNotify(requestor: WindowID, selection: Atom, target: Atom, property: Atom)
+    /// The answer to our `XConvertSelection`: `property` is `.none` when the owner refused; `time`
+    /// is the request's.
+    case selectionNotify(requestor: WindowID, selection: Atom, target: Atom, property: Atom, time: UInt)
     /// `window` lost ownership of `selection` to another client.
     case selectionClear(window: WindowID, selection: Atom)
     case other
@@ -132,7 +133,7 @@ extension WindowEvent {
             return w
         case .selectionRequest(let r):
             return r.owner
-        case .selectionNotify(let w, _, _, _), .selectionClear(let w, _):
+        case .selectionNotify(let w, _, _, _, _), .selectionClear(let w, _):
             return w
         case .shmCompletion, .rootKey, .keyboardMappingChanged, .screenChanged, .other:
             return nil
