@@ -6,6 +6,17 @@ import Testing
 @Suite struct PipControllerSeamTests {
     static let source = PipContentSource(sourceWindow: 42, preferredContentSize: (1280, 720))
 
+    /// A controller whose PiP has grown and is up; the log starts after that.
+    static func activePip() throws -> (FakeWindowSystem, PipController) {
+        let system = FakeWindowSystem()
+        let pip = try PipController(windowSystem: system, contentSource: source)
+        pip.start()
+        system.loop.pass(milliseconds: 400)
+        #expect(pip.isActive)
+        system.log.removeAll()
+        return (system, pip)
+    }
+
     @Test func startGrowsOutOfTheSourceFrameIntoThePipSurface() throws {
         let system = FakeWindowSystem()
         let pip = try PipController(windowSystem: system, contentSource: Self.source, corner: .bottomRight)
@@ -26,12 +37,8 @@ import Testing
     }
 
     @Test func stopShrinksBackAndRestoresTheSourceWindow() throws {
-        let system = FakeWindowSystem()
-        let pip = try PipController(windowSystem: system, contentSource: Self.source)
+        let (system, pip) = try Self.activePip()
         defer { pip.tearDown() }
-        pip.start()
-        system.loop.pass(milliseconds: 400)
-        system.log.removeAll()
         pip.stop()
         #expect(Array(system.log.prefix(2)) == ["animation show \(pip.pipFrame)", "pip hide"])
         system.loop.pass(milliseconds: 400)
@@ -57,12 +64,8 @@ import Testing
     }
 
     @Test func theCloseRequestEndsPipWithoutRestoring() throws {
-        let system = FakeWindowSystem()
-        let pip = try PipController(windowSystem: system, contentSource: Self.source)
+        let (system, pip) = try Self.activePip()
         defer { pip.tearDown() }
-        pip.start()
-        system.loop.pass(milliseconds: 400)
-        system.log.removeAll()
         try #require(system.pip).onEvent(.input(.key(.escape, state: 0)))
         system.loop.pass(milliseconds: 400)
         #expect(pip.phase == .idle && system.log.contains("restore \(Self.source.sourceWindow)"), "Escape goes back: \(system.log)")
