@@ -18,8 +18,8 @@ extension PipcamApp {
         window.redrawVideo = { [unowned self] in frames.redraw() }
         window.install(on: loop, act: { [unowned self] intent in
             switch intent {
-            case .startPip: pip.start()
-            case .returnFromPip: pip.stop()
+            case .startPip: carryOut(.pip(.start))
+            case .returnFromPip: carryOut(.pip(.stop))
             case .togglePip: carryOut(.pip(.toggle))  // as the hotkey: a second press turns a PiP on its way up back
             case .close: loop.stop(exitCode: 0)
             case .key(let keysym): press(keysym)
