@@ -41,12 +41,8 @@ struct PipeWireSourceTests {
         let status = try x.pipcamStatus().object
         #expect(status["source"] as? String == "pipewire:cam" && status["camera"] as? String == "streaming")
         let measured = try rates(x, reader, seconds: 4)
-        // Both read the node's 30 frames a second at once, not in turns (which would give each
-        // about 15). The reader only counts; pipcam's debug build also draws every frame, which the
-        // harness's busy CPUs (tests run side by side) can slow to under 24 a second.
-        #expect(
-            measured.reader >= 24 && measured.pipcam >= 18 && measured.pipcam + measured.reader >= 45,
-            "pipcam \(measured.pipcam)/s, GStreamer \(measured.reader)/s")
+        // Both read the node's 30 frames a second at once (the harness's busy CPUs allow a little less).
+        #expect(measured.pipcam >= 24 && measured.reader >= 24, "pipcam \(measured.pipcam)/s, GStreamer \(measured.reader)/s")
         #expect(pipcam.isRunning && reader.process.isRunning)
         // Frames are shown from the daemon's shared memory, not copied: pipcam maps each buffer a
         // second time itself (the same file offset of the daemon's memfd twice), so that a frame
