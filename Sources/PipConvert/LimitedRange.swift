@@ -7,6 +7,8 @@ enum LimitedRange {
     /// Full range → limited, one entry per value, for samples taken one at a time.
     static let luma = table(scale: lumaScale)
     static let chroma = table(scale: chromaScale)
+    /// Every value to itself: samples already in limited range.
+    static let identity = (0..<256).map { UInt8($0) }
 
     /// 16 + v × `scale` / 255, rounded.
     private static func table(scale: UInt16) -> [UInt8] {

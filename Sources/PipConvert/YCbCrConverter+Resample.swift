@@ -37,8 +37,8 @@ struct NearestFit: Equatable {
 }
 
 extension YCbCrConverter {
-    /// Every destination pixel from its nearest source pixel, through Y′CbCr samples
-    /// (`YCbCrSampler`); black in the bars.
+    /// Every destination pixel from its nearest source pixel, through Y′CbCr samples; black in
+    /// the bars.
     func resample(_ frame: VideoFrame, crop: Rect, full: Bool, into out: Destination) {
         if fit?.fits(frame, crop: crop, into: out) != true {
             fit = NearestFit(
@@ -46,50 +46,83 @@ extension YCbCrConverter {
                 crop: crop)
         }
         guard let map = fit else { return }
-        let sampler = YCbCrSampler(frame)
-        let width = out.width, height = out.height
-        let o = out.bytes
-        let luma = full ? LimitedRange.luma : nil, chroma = full ? LimitedRange.chroma : nil
-        @inline(__always) func y(_ x: Int, _ row: Int) -> UInt8 {
-            guard x >= 0, row >= 0 else { return 16 }
-            return luma.map { $0[Int(sampler.y(x, row))] } ?? sampler.y(x, row)
+        if frame.format == .yuyv {
+            Self.resample(YUYVReader(frame), map, full: full, into: out)
+        } else if frame.format != .gray, let planar = PlanarReader(frame) {
+            Self.resample(planar, map, full: full, into: out)
+        } else {
+            Self.resample(YCbCrSampler(frame), map, full: full, into: out)
         }
-        @inline(__always) func c(_ x: Int, _ row: Int) -> (UInt8, UInt8) {
-            guard x >= 0, row >= 0 else { return (128, 128) }
-            let (u, v) = sampler.cbcr(x, row)
-            guard let chroma else { return (u, v) }
-            return (chroma[Int(u)], chroma[Int(v)])
-        }
-        // Source column / row of a destination one; -1 in the bars.
-        let place = map.place
-        @inline(__always) func sx(_ x: Int) -> Int { x >= place.x && x < place.maxX ? map.xs[x - place.x] : -1 }
-        @inline(__always) func sy(_ row: Int) -> Int { row >= place.y && row < place.maxY ? map.ys[row - place.y] : -1 }
+    }
+
+    private static func resample<Reader: YCbCrReader>(_ sampler: Reader, _ map: NearestFit, full: Bool, into out: Destination) {
+        let width = out.width, height = out.height, place = map.place, xs = map.xs, ys = map.ys
+        // A table even when the range stays: a lookup costs less than a branch per sample.
+        let luma = full ? LimitedRange.luma : LimitedRange.identity
+        let chroma = full ? LimitedRange.chroma : LimitedRange.identity
+        // The place is even (`Letterbox` with alignment 2): a YUYV pair or an I420 chroma sample
+        // is all bar or all picture.
         switch out.format {
         case .yuyv:
             for row in 0..<height {
-                let d = o + row * 2 * width, r = sy(row)
-                for x in Swift.stride(from: 0, to: width, by: 2) {
-                    let (u, v) = c(sx(x), r)
-                    d[2 * x] = y(sx(x), r)
-                    d[2 * x + 1] = u
-                    d[2 * x + 2] = y(sx(x + 1), r)
-                    d[2 * x + 3] = v
+                let d = out.bytes + row * 2 * width
+                guard row >= place.y && row < place.maxY else {
+                    blackPairs(d, from: 0, to: width)
+                    continue
                 }
+                let r = ys[row - place.y]
+                blackPairs(d, from: 0, to: place.x)
+                for x in Swift.stride(from: place.x, to: place.maxX, by: 2) {
+                    let left = xs[x - place.x], right = xs[x + 1 - place.x]
+                    let (u, v) = sampler.cbcr(left, r)
+                    d[2 * x] = luma[Int(sampler.y(left, r))]
+                    d[2 * x + 1] = chroma[Int(u)]
+                    d[2 * x + 2] = luma[Int(sampler.y(right, r))]
+                    d[2 * x + 3] = chroma[Int(v)]
+                }
+                blackPairs(d, from: place.maxX, to: width)
             }
         default:
-            let cw = width / 2, cb = out.cb, cr = out.cr
             for row in 0..<height {
-                let d = o + row * width, r = sy(row)
-                for x in 0..<width { d[x] = y(sx(x), r) }
-            }
-            for row in 0..<height / 2 {
-                let r = sy(2 * row)
-                for x in 0..<cw {
-                    let (u, v) = c(sx(2 * x), r)
-                    cb[row * cw + x] = u
-                    cr[row * cw + x] = v
+                let d = out.bytes + row * width
+                guard row >= place.y && row < place.maxY else {
+                    d.update(repeating: 16, count: width)
+                    continue
                 }
+                let r = ys[row - place.y]
+                d.update(repeating: 16, count: place.x)
+                for x in place.x..<place.maxX { d[x] = luma[Int(sampler.y(xs[x - place.x], r))] }
+                (d + place.maxX).update(repeating: 16, count: width - place.maxX)
             }
+            let cw = width / 2, left = place.x / 2, right = place.maxX / 2
+            for row in 0..<height / 2 {
+                let u = out.cb + row * cw, v = out.cr + row * cw
+                guard 2 * row >= place.y && 2 * row < place.maxY else {
+                    u.update(repeating: 128, count: cw)
+                    v.update(repeating: 128, count: cw)
+                    continue
+                }
+                let r = ys[2 * row - place.y]
+                u.update(repeating: 128, count: left)
+                v.update(repeating: 128, count: left)
+                for x in left..<right {
+                    let (cb, cr) = sampler.cbcr(xs[2 * x - place.x], r)
+                    u[x] = chroma[Int(cb)]
+                    v[x] = chroma[Int(cr)]
+                }
+                (u + right).update(repeating: 128, count: cw - right)
+                (v + right).update(repeating: 128, count: cw - right)
+            }
+        }
+    }
+
+    /// Black YUYV (16, 128) from pixel `start` to `end`.
+    private static func blackPairs(_ d: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int) {
+        for x in Swift.stride(from: start, to: end, by: 2) {
+            d[2 * x] = 16
+            d[2 * x + 1] = 128
+            d[2 * x + 2] = 16
+            d[2 * x + 3] = 128
         }
     }
 }
