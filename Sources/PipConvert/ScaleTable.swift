@@ -58,6 +58,17 @@ struct ScaleTable {
         self.weights = weights
     }
 
+    /// Nearest-sample resampling, without filtering (the share's, `YCbCrConverter`): for each
+    /// output sample, `offset` plus the source sample its cell starts in — the box's first tap
+    /// below, whether shrinking or growing.
+    static func nearest(sourceLength l: Int, outputLength n: Int, offset: Int = 0) -> [Int] {
+        (0..<n).map { offset + firstCell(of: $0, sourceLength: l, outputLength: n) }
+    }
+
+    /// The source sample output `j`'s cell, `[j, j + 1) × L / N`, starts in.
+    @inline(__always)
+    static func firstCell(of j: Int, sourceLength l: Int, outputLength n: Int) -> Int { j * l / n }
+
     /// Exact rational taps: per output, the first source index and integer weight numerators
     /// over a common denominator.
     static func exactTaps(sourceLength l: Int, outputLength n: Int)
@@ -70,7 +81,7 @@ struct ScaleTable {
             // [k·n, (k+1)·n); the weight is the overlap over l.
             for j in 0..<n {
                 let lo = j * l, hi = lo + l
-                let first = lo / n, last = (hi - 1) / n
+                let first = firstCell(of: j, sourceLength: l, outputLength: n), last = (hi - 1) / n
                 result.append((first, (first...last).map { k in min(hi, (k + 1) * n) - max(lo, k * n) }))
             }
             return (result, l)

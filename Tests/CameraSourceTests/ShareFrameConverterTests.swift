@@ -4,7 +4,8 @@ import PipCore
 import TestSupport
 
 /// What a call app reads from the virtual camera: the camera's picture in YUYV or I420, limited
-/// range, never mirrored (docs/BEHAVIOUR.md, "Sharing the camera").
+/// range, never mirrored (docs/BEHAVIOUR.md, "Sharing the camera"). The conversion's own tests
+/// (the range squeeze, the fit) are PipConvert's: YCbCrConverterTests.
 @Suite struct ShareFrameConverterTests {
     /// YUYV of the output's size and packed rows is written straight from the camera's buffer.
     @Test func packedYUYVGoesOutAsItIs() {
@@ -97,24 +98,6 @@ import TestSupport
         }
     }
 
-    /// The vector path agrees with the exact formula for every value, at every alignment.
-    @Test func theRangeSqueezeIsExact() {
-        let input = (0..<300).map { UInt8($0 % 256) }
-        for scale: UInt16 in [219, 224] {
-            var out = [UInt8](repeating: 0, count: input.count)
-            input.withUnsafeBufferPointer { s in
-                out.withUnsafeMutableBufferPointer { d in
-                    ShareFrameConverter.limitRange(s.baseAddress! + 3, d.baseAddress!, count: 290, scale: scale)
-                }
-            }
-            let expected = input[3..<293].map { (v: UInt8) -> UInt8 in
-                let x: Int = 16 * 255 + Int(v) * Int(scale) + 127
-                return UInt8(x / 255)
-            }
-            #expect(Array(out[0..<290]) == expected)
-        }
-    }
-
     /// RGB (BT.601, limited): white, black and pure red land where the standard puts them.
     @Test func bgraIsConvertedWithBT601() {
         let w = 2, h = 2
@@ -170,12 +153,7 @@ import TestSupport
     /// A picture of another shape (a 4:3 camera switched to in a 16:9 stream) keeps its shape:
     /// it fills the height, with black bars left and right, and the other way round.
     @Test func anotherShapeIsFittedWithBlackBars() {
-        let narrow = ShareFrameConverter.FitMap(sourceWidth: 640, sourceHeight: 480, outputWidth: 1280, outputHeight: 720)
-        #expect(narrow.place == Rect(x: 160, y: 0, width: 960, height: 720))
-        let wide = ShareFrameConverter.FitMap(sourceWidth: 1920, sourceHeight: 800, outputWidth: 640, outputHeight: 480)
-        #expect(wide.place == Rect(x: 0, y: 106, width: 640, height: 266))
-        #expect(wide.xs.last == 1917 && wide.ys.first == 0 && wide.ys.count == 266)
-
+        // The fit's place and maps themselves: YCbCrConverterTests.anotherShapeIsFittedWithBars.
         let bytes = [UInt8](repeating: 200, count: 8 * 8) + [UInt8](repeating: 60, count: 2 * 4 * 4)
         for format in [PixelFormat.i420, .yuyv] {
             let c = ShareFrameConverter(format: format, width: 16, height: 8)

@@ -80,3 +80,41 @@ func benchShareMJPEG(_ frames: [VideoFrame], width: Int, height: Int) {
     }
     share.close()
 }
+
+/// The share's conversion alone (`ShareFrameConverter.convert`, no device): a `source` frame of
+/// `sw`×`sh` into the share's `format` at `w`×`h`, wall time per frame on this thread.
+func benchShareConvert(_ source: PixelFormat, _ sw: Int, _ sh: Int, to format: PixelFormat, _ w: Int, _ h: Int, range: ColorRange = .limited) {
+    let layout = source.packedLayout(width: sw, height: sh)!
+    let buf = UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
+    for i in 0..<layout.byteCount { buf.storeBytes(of: UInt8(truncatingIfNeeded: i &* 2654435761 >> 13), toByteOffset: i, as: UInt8.self) }
+    let frame = VideoFrame(
+        packed: source, width: sw, height: sh, base: buf, byteCount: layout.byteCount,
+        colorimetry: Colorimetry(matrix: .bt601, range: range), timestamp: MonotonicInstant(nanoseconds: 0), sequence: 0, bufferIndex: 0)
+    let converter = ShareFrameConverter(format: format, width: w, height: h)
+    for _ in 0..<10 { _ = converter.convert(frame) }
+    let m0 = mallocCount?() ?? 0
+    for _ in 0..<10 { _ = converter.convert(frame) }
+    let mallocs = mallocCount.map { $0() - m0 }
+    var times: [UInt64] = []
+    for _ in 0..<300 {
+        let t0 = now()
+        _ = converter.convert(frame)
+        times.append(now() - t0)
+    }
+    let name = "share convert \(source)\(range == .full ? " full" : "") \(sw)x\(sh) -> \(format) \(w)x\(h)"
+    report(name, times: times, shownPixels: w * h, sourcePixels: sw * sh, mallocs: mallocs)
+    buf.deallocate()
+}
+
+/// What the share sees most: a YUYV camera at 640×480 in a 1280×720 YUYV stream (resampled, bars),
+/// and I420 / NV12 / a JPEG's full-range 4:2:2 into I420 at the same size.
+func benchShareConversions() {
+    benchShareConvert(.yuyv, 640, 480, to: .yuyv, 1280, 720)
+    benchShareConvert(.yuyv, 1280, 720, to: .yuyv, 1280, 720, range: .full)
+    benchShareConvert(.i420, 1280, 720, to: .i420, 1280, 720)
+    benchShareConvert(.nv12, 1280, 720, to: .i420, 1280, 720)
+    benchShareConvert(.i422, 1280, 720, to: .i420, 1280, 720, range: .full)
+    benchShareConvert(.yuyv, 1280, 720, to: .i420, 1280, 720)
+    benchShareConvert(.i420, 640, 480, to: .i420, 1280, 720)
+    benchShareConvert(.nv12, 1920, 1080, to: .i420, 1280, 720)
+}
