@@ -14,6 +14,16 @@ struct WaylandOverlayTests {
         ?? ["swaybg", "grim"].first { !HeadlessSway.onPath($0) }.map { "\($0) is not installed (scripts/bootstrap wayland)" }
     static let green = RGB(0, 255, 0)
 
+    @Test(.enabled(if: HeadlessSway.missing == nil, Comment(rawValue: HeadlessSway.missing ?? "")))
+    func aConnectionToNoCompositorGivesOneClearLine() throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let wrong = "\(sway.runtimeDirectory)/wayland-99"
+        #expect(throws: WaylandSurfaceError(kind: .noCompositor, description: "no Wayland compositor at \(wrong) (No such file or directory)")) {
+            try WaylandConnection(display: wrong)
+        }
+    }
+
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func anOverlayIsDrawnAboveAFullscreenWindowResizedAndRemoved() throws {
         let started = ContinuousClock.now
@@ -40,7 +50,7 @@ struct WaylandOverlayTests {
         let second = Rect(x: sway.width - 40 - 200, y: sway.height - 40 - 120, width: 200, height: 120)
         try pip.setRect(second)
         #expect(pip.size.width == 200 && pip.size.height == 120)
-        try Self.fill(pip, with: Self.green)
+        try Self.fill(pip, with: Self.green, ownLoop: true)
         try Self.expectShown(on: sway, at: second, behind: behind)
         #expect(try sway.screenshot().meanColor(in: XRect(x: first.x + 2, y: first.y + 2, width: 60, height: 20))
             .distance(to: behind) < 8, "the first place's top-left is uncovered")
@@ -78,8 +88,9 @@ struct WaylandOverlayTests {
         return blue
     }
 
-    /// Fills the whole surface with `colour` and waits until the compositor asks for the next frame.
-    private static func fill(_ pip: WaylandOverlaySurface, with colour: RGB) throws {
+    /// Fills the whole surface with `colour` and waits until the compositor asks for the next frame:
+    /// through `dispatch`, or (`ownLoop`) as a caller's poll loop would.
+    private static func fill(_ pip: WaylandOverlaySurface, with colour: RGB, ownLoop: Bool = false) throws {
         let pixel = pip.pixelLayout.pixel(red: UInt8(colour.red), green: UInt8(colour.green), blue: UInt8(colour.blue))
         let outcome = pip.present { pixels, stride, width, height in
             for y in 0..<height {
@@ -92,7 +103,17 @@ struct WaylandOverlayTests {
         pip.onPutCompleted = { _ in shownCount += 1 }
         defer { pip.onPutCompleted = nil }
         let deadline = ContinuousClock.now + .seconds(5)
-        while shownCount == 0 && ContinuousClock.now < deadline { try pip.connection.dispatch(timeout: .milliseconds(100)) }
+        let connection = pip.connection
+        while shownCount == 0 && ContinuousClock.now < deadline {
+            guard ownLoop else {
+                try connection.dispatch(timeout: .milliseconds(100))
+                continue
+            }
+            let writing = try connection.prepareToPoll()
+            var entry = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0)
+            let ready = Glibc.poll(&entry, 1, 100)
+            try connection.finishPoll(readable: ready > 0 && entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0)
+        }
         #expect(shownCount == 1 && pip.isIdle, "the compositor asked for the next frame")
     }
 
