@@ -86,6 +86,7 @@ public final class WaylandConnection {
 
 /// Why a Wayland surface could not be made or used, in one line for the user.
 public struct WaylandSurfaceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, in kinds a caller can act on.
     public enum Kind: Sendable, Equatable {
         /// libwayland-client.so.0 is not on this machine, or too old.
         case libraryMissing
@@ -99,10 +100,12 @@ public struct WaylandSurfaceError: Error, Sendable, Equatable, CustomStringConve
         case failed
     }
 
+    /// What went wrong, for the caller to choose another way.
     public let kind: Kind
     /// One line: "the Wayland compositor at wayland-1 lacks zwlr_layer_shell_v1".
     public let description: String
 
+    /// An error of `kind` saying `description`.
     public init(kind: Kind, description: String) {
         self.kind = kind
         self.description = description

@@ -12,6 +12,7 @@ import PipCore
 public struct WaylandOverlayPlace: Sendable, Equatable, CustomStringConvertible {
     /// The output edges a surface keeps to (zwlr_layer_surface_v1's anchor values).
     public struct Edges: OptionSet, Sendable, Hashable {
+        /// The protocol's bits: top 1, bottom 2, left 4, right 8.
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         public static let top = Edges(rawValue: 1)
@@ -23,6 +24,7 @@ public struct WaylandOverlayPlace: Sendable, Equatable, CustomStringConvertible 
     /// Distances from the output's edges, in output pixels; each counts only toward an edge in `anchor`.
     public struct Margins: Sendable, Equatable {
         public var top, right, bottom, left: Int
+        /// Margins of these sizes, 0 where not given.
         public init(top: Int = 0, right: Int = 0, bottom: Int = 0, left: Int = 0) {
             self.top = top
             self.right = right
@@ -31,11 +33,15 @@ public struct WaylandOverlayPlace: Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// The corner (or edge) it keeps to.
     public var anchor: Edges
+    /// Its size, in output pixels.
     public var width: Int
     public var height: Int
+    /// Its distances from the edges in `anchor`.
     public var margins: Margins
 
+    /// A place as the protocol says it.
     public init(anchor: Edges, width: Int, height: Int, margins: Margins) {
         self.anchor = anchor
         self.width = width
