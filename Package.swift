@@ -62,8 +62,9 @@ let package = Package(
         .target(name: "PipConvert", dependencies: ["PipCore", "MJPEG"]),
         .target(name: "CameraSource", dependencies: ["CV4L2", "CPipeWire", "PipCore", "MJPEG", "PipConvert"]),
         .target(name: "PipWindow", dependencies: ["CX11", "PipCore", "MJPEG", "PipConvert"]),
-        // What a Wayland compositor offers and which window system PiP takes; nothing renders yet.
-        .target(name: "PipWayland", dependencies: ["CWayland", "PipCore"]),
+        // What a Wayland compositor offers, which window system PiP takes, and PiP's layer-shell
+        // overlay surface (its pictures in PipWindow's seam's terms).
+        .target(name: "PipWayland", dependencies: ["CWayland", "PipWindow", "PipConvert", "PipCore"]),
         // The control requests and the socket they travel on: no window system.
         .target(name: "PipControl", dependencies: ["CameraSource", "PipCore"]),
         .target(name: "PipcamApp", dependencies: ["PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
@@ -82,7 +83,7 @@ let package = Package(
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipConvertTests", dependencies: ["PipConvert", "CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
-        .testTarget(name: "PipWaylandTests", dependencies: ["PipWayland"]),
+        .testTarget(name: "PipWaylandTests", dependencies: ["PipWayland", "PipCore"]),
         .testTarget(name: "PipControlTests", dependencies: ["PipControl", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(

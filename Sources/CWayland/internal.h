@@ -1,8 +1,11 @@
-/* What the shim's files share: the functions of libwayland-client, found with dlsym. */
+/* What the shim's files share: the functions of libwayland-client, found with dlsym, and the
+ * helpers each part calls. Parts, each calling only those above it in this list: library.c,
+ * connection.c, layer_shell.c, buffers.c, then globals.c and display.c, then overlay.c. */
 #ifndef WLSHIM_INTERNAL_H
 #define WLSHIM_INTERNAL_H
 
 #include "wlshim.h"
+#include "wlsurface.h"
 
 /* The core declarations only, for the functions' types: nothing here calls them directly, so
  * nothing links libwayland-client. */
@@ -12,6 +15,12 @@ struct wlapi {
 	void *handle;
 	const struct wl_interface *registry_interface;
 	const struct wl_interface *callback_interface;
+	const struct wl_interface *compositor_interface;
+	const struct wl_interface *shm_interface;
+	const struct wl_interface *shm_pool_interface;
+	const struct wl_interface *buffer_interface;
+	const struct wl_interface *surface_interface;
+	const struct wl_interface *output_interface;
 	__typeof__(wl_display_connect) *display_connect;
 	__typeof__(wl_display_disconnect) *display_disconnect;
 	__typeof__(wl_display_get_fd) *display_get_fd;
@@ -25,10 +34,69 @@ struct wlapi {
 	__typeof__(wl_proxy_destroy) *proxy_destroy;
 	__typeof__(wl_proxy_get_version) *proxy_get_version;
 	/* Since libwayland 1.20; older ones have only the constructor below. */
-	__typeof__(wl_proxy_marshal_flags) *proxy_marshal_flags;
-	__typeof__(wl_proxy_marshal_constructor_versioned) *proxy_marshal_constructor_versioned;
+	__typeof__(wl_proxy_marshal_array_flags) *proxy_marshal_array_flags;
+	__typeof__(wl_proxy_marshal_array_constructor_versioned) *proxy_marshal_array_constructor_versioned;
 };
 
 extern struct wlapi wlshim_api;
+
+/* display.c: a connection kept open and the globals bound on it. */
+struct wlshim_connection {
+	struct wl_display *display;
+	struct wl_proxy *registry, *compositor, *shm, *layer_shell, *output;
+	uint32_t output_name;
+	int output_width, output_height;
+};
+
+/* connection.c */
+void wlshim_set_error(char *errbuf, int errbuf_len, const char *text);
+long long wlshim_now_ms(void);
+/* Sends request `opcode` with `args` (a slot for each argument, the new object's too); returns the
+ * object it makes (of `made`, at `version`), else NULL. `destroy`: the proxy is gone after it. */
+struct wl_proxy *wlshim_marshal(struct wl_proxy *proxy, uint32_t opcode, const struct wl_interface *made,
+                                uint32_t version, int destroy, union wl_argument *args);
+/* Connects to display_name as wlshim_read_globals says; the cause alone in errbuf on failure. */
+int wlshim_connect(const char *display_name, struct wl_display **display, char *errbuf, int errbuf_len);
+/* A request without arguments that makes nothing (a destructor when `destroy`). */
+void wlshim_send(struct wl_proxy *proxy, uint32_t opcode, int destroy);
+/* wl_display_roundtrip with a deadline; WLSHIM_OK once every event sent before it is dispatched. */
+int wlshim_roundtrip(struct wl_display *display, int timeout_ms, char *errbuf, int errbuf_len);
+/* The connection's error as text (after a call returned -1). */
+const char *wlshim_display_error(struct wl_display *display);
+
+/* layer_shell.c: zwlr_layer_shell_v1 and zwlr_layer_surface_v1, written from the protocol text. */
+enum {
+	WLSHIM_LAYER_SHELL_GET_LAYER_SURFACE = 0,
+	WLSHIM_LAYER_SHELL_DESTROY = 1, /* since version 3 */
+};
+enum {
+	WLSHIM_LAYER_SURFACE_SET_SIZE = 0,
+	WLSHIM_LAYER_SURFACE_SET_ANCHOR = 1,
+	WLSHIM_LAYER_SURFACE_SET_EXCLUSIVE_ZONE = 2,
+	WLSHIM_LAYER_SURFACE_SET_MARGIN = 3,
+	WLSHIM_LAYER_SURFACE_SET_KEYBOARD_INTERACTIVITY = 4,
+	WLSHIM_LAYER_SURFACE_ACK_CONFIGURE = 6,
+	WLSHIM_LAYER_SURFACE_DESTROY = 7,
+};
+#define WLSHIM_LAYER_OVERLAY 3u
+/* The highest versions whose requests and events the tables below carry. */
+#define WLSHIM_LAYER_SHELL_VERSION 4u
+const struct wl_interface *wlshim_layer_shell_interface(void);
+const struct wl_interface *wlshim_layer_surface_interface(void);
+
+/* buffers.c: two XRGB8888 buffers of one size in one memfd, each free again at its release. */
+struct wlshim_buffers {
+	struct wl_proxy *buffer[2];
+	int busy[2];
+	void *memory;
+	size_t size;
+	int width, height, stride;
+	int released; /* releases since the owner last looked */
+};
+int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int width, int height,
+                        char *errbuf, int errbuf_len);
+void wlshim_buffers_drop(struct wlshim_buffers *b);
+/* The index of a buffer not with the compositor, or -1. */
+int wlshim_buffers_free_index(const struct wlshim_buffers *b);
 
 #endif

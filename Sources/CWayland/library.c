@@ -29,6 +29,12 @@ static void load_once(void)
 	}
 	LOADSYM(registry_interface, "wl_registry_interface");
 	LOADSYM(callback_interface, "wl_callback_interface");
+	LOADSYM(compositor_interface, "wl_compositor_interface");
+	LOADSYM(shm_interface, "wl_shm_interface");
+	LOADSYM(shm_pool_interface, "wl_shm_pool_interface");
+	LOADSYM(buffer_interface, "wl_buffer_interface");
+	LOADSYM(surface_interface, "wl_surface_interface");
+	LOADSYM(output_interface, "wl_output_interface");
 	LOADSYM(display_connect, "wl_display_connect");
 	LOADSYM(display_disconnect, "wl_display_disconnect");
 	LOADSYM(display_get_fd, "wl_display_get_fd");
@@ -41,9 +47,9 @@ static void load_once(void)
 	LOADSYM(proxy_add_listener, "wl_proxy_add_listener");
 	LOADSYM(proxy_destroy, "wl_proxy_destroy");
 	LOADSYM(proxy_get_version, "wl_proxy_get_version");
-	LOADSYM(proxy_marshal_constructor_versioned, "wl_proxy_marshal_constructor_versioned");
+	LOADSYM(proxy_marshal_array_constructor_versioned, "wl_proxy_marshal_array_constructor_versioned");
 	/* Optional: preferred where present, as the generated helpers of 1.20 and later call it. */
-	*(void **)(&wlshim_api.proxy_marshal_flags) = dlsym(h, "wl_proxy_marshal_flags");
+	*(void **)(&wlshim_api.proxy_marshal_array_flags) = dlsym(h, "wl_proxy_marshal_array_flags");
 	wlshim_api.handle = h;
 	load_result = WLSHIM_OK;
 	return;

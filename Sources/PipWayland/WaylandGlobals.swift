@@ -1,4 +1,3 @@
-import CWayland
 import Foundation
 
 /// What a Wayland compositor offers: every global its registry announced, with the highest
@@ -42,29 +41,13 @@ public struct WaylandGlobals: Sendable, Equatable {
     /// Waits `timeout` at most for the compositor's answer: one that took the connection and
     /// hangs (stopped, deadlocked) is an error, not a hang of the caller.
     public static func read(display: String?, timeout: Duration = .seconds(2)) throws(WaylandProbeError) -> WaylandGlobals {
-        let (seconds, attoseconds) = timeout.components
-        let milliseconds = seconds >= Int64(Int32.max) / 1000
-            ? Int32.max : Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
-        var capacity = 128
-        while true {
-            var entries = [wlshim_global](repeating: wlshim_global(), count: capacity)
-            var total: Int32 = 0
-            var message = [CChar](repeating: 0, count: 256)
-            let rc = wlshim_read_globals(display, milliseconds, &entries, Int32(capacity), &total, &message, Int32(message.count))
-            let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard Int(rc) == WLSHIM_OK else {
-                throw WaylandProbeError(code: Int(rc), display: display, detail: detail, milliseconds: Int(milliseconds))
-            }
-            // More than fit: once more with room for all (a compositor with many outputs or seats).
-            guard Int(total) <= capacity else {
-                capacity = Int(total) + 16
-                continue
-            }
-            return WaylandGlobals(entries.prefix(Int(total)).map { entry in
-                var name = entry.interface
-                let interface = withUnsafeBytes(of: &name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                return Global(interface, version: entry.version)
+        let milliseconds = LibWayland.milliseconds(timeout)
+        do {
+            return WaylandGlobals(try LibWayland.readGlobals(display: display, milliseconds: milliseconds).map {
+                Global($0.interface, version: $0.version)
             })
+        } catch {
+            throw WaylandProbeError(error, display: display, milliseconds: Int(milliseconds))
         }
     }
 }
@@ -91,18 +74,18 @@ public struct WaylandProbeError: Error, Sendable, Equatable, CustomStringConvert
         self.description = description
     }
 
-    fileprivate init(code: Int, display: String?, detail: String, milliseconds: Int) {
+    fileprivate init(_ failure: LibWayland.ShimFailure, display: String?, milliseconds: Int) {
         // The name libwayland used, as the user knows it.
         let name = display ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
-        let cause = detail.isEmpty ? "error \(code)" : detail
-        switch code {
-        case WLSHIM_ERR_NOLIB:
+        let cause = failure.detail
+        switch failure.code {
+        case .libraryMissing:
             self.init(kind: .libraryMissing, description: "libwayland-client.so.0 is not installed")
-        case WLSHIM_ERR_SYMBOL:
+        case .libraryTooOld:
             self.init(kind: .libraryMissing, description: "\(cause): libwayland-client.so.0 is too old")
-        case WLSHIM_ERR_CONNECT:
+        case .noCompositor:
             self.init(kind: .noCompositor, description: "no Wayland compositor at \(name) (\(cause))")
-        case WLSHIM_ERR_TIMEOUT:
+        case .noAnswer:
             let wait = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
             self.init(kind: .noAnswer, description: "the Wayland compositor at \(name) did not answer within \(wait)")
         default:

@@ -25,7 +25,8 @@ enum {
 	WLSHIM_ERR_CONNECTION = -4, /* the connection failed during the round trip */
 	WLSHIM_ERR_NOMEM = -5,
 	WLSHIM_ERR_INVALID = -6,    /* bad argument */
-	WLSHIM_ERR_TIMEOUT = -7     /* the compositor did not answer in time */
+	WLSHIM_ERR_TIMEOUT = -7,    /* the compositor did not answer in time */
+	WLSHIM_ERR_UNSUPPORTED = -8 /* the compositor lacks an interface needed (errbuf names it) */
 };
 
 #define WLSHIM_INTERFACE_MAX 128

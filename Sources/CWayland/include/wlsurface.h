@@ -1,0 +1,96 @@
+/* wlsurface: one connection to a compositor kept open, and PiP's surfaces on it (a wlr-layer-shell
+ * overlay drawn from shared-memory buffers), for pipcam's Swift side.
+ *
+ * Rules for callers:
+ *  - One thread per connection: every call on a connection and its surfaces from the same one.
+ *  - Its caller's own poll loop drives it: wlshim_connection_prepare, poll its fd (for writing too
+ *    when prepare returned 1), wlshim_connection_read; or wlshim_connection_pump, which does all
+ *    three. What happened to a surface is read after with wlshim_overlay_take_events.
+ *  - Surfaces are destroyed before their connection is closed.
+ *  - Return codes are wlshim.h's; errbuf (if given) says why in a few words.
+ */
+#ifndef WLSURFACE_H
+#define WLSURFACE_H
+
+#include <stdint.h>
+
+#include "wlshim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wlshim_connection wlshim_connection;
+typedef struct wlshim_overlay wlshim_overlay;
+
+/* The edges a layer surface is anchored to (the protocol's values), as a bit set. */
+enum {
+	WLSHIM_ANCHOR_TOP = 1,
+	WLSHIM_ANCHOR_BOTTOM = 2,
+	WLSHIM_ANCHOR_LEFT = 4,
+	WLSHIM_ANCHOR_RIGHT = 8
+};
+
+/* Where a layer surface goes: its size, the edges it keeps to and its distance from each (a
+ * margin counts only toward an edge it is anchored to). */
+typedef struct wlshim_place {
+	uint32_t anchor;
+	int32_t width, height;
+	int32_t margin_top, margin_right, margin_bottom, margin_left;
+} wlshim_place;
+
+/* What happened to a surface since wlshim_overlay_take_events last asked, as a bit set. */
+enum {
+	WLSHIM_EVENT_FRAME_DONE = 1, /* the compositor asks for the next picture (the last one is shown) */
+	WLSHIM_EVENT_CONFIGURED = 2, /* a new size, acknowledged; the next picture is drawn at it */
+	WLSHIM_EVENT_CLOSED = 4,     /* the compositor took it away (its output went): destroy it */
+	WLSHIM_EVENT_RELEASED = 8    /* a buffer is free again */
+};
+
+/* Connects (display_name as for wlshim_read_globals), binds wl_compositor, wl_shm,
+ * zwlr_layer_shell_v1 and the first wl_output, in one round trip of timeout_ms at most.
+ * WLSHIM_ERR_UNSUPPORTED when the compositor lacks one of the first three. */
+int wlshim_connection_open(const char *display_name, int timeout_ms, wlshim_connection **out,
+                           char *errbuf, int errbuf_len);
+void wlshim_connection_close(wlshim_connection *c);
+/* The descriptor to poll. */
+int wlshim_connection_fd(const wlshim_connection *c);
+/* The first output's current mode, or 0×0 while none is known. */
+void wlshim_connection_output_size(const wlshim_connection *c, int *width, int *height);
+/* Dispatches what is queued and sends what is written: 0, poll for reading; 1, for writing too
+ * (the socket was full); negative, the connection broke. Unless negative, followed by
+ * wlshim_connection_read. */
+int wlshim_connection_prepare(wlshim_connection *c);
+/* After the poll: reads the events when `readable`, and dispatches them. */
+int wlshim_connection_read(wlshim_connection *c, int readable, char *errbuf, int errbuf_len);
+/* prepare, poll timeout_ms at most, read: WLSHIM_OK also when nothing came. */
+int wlshim_connection_pump(wlshim_connection *c, int timeout_ms, char *errbuf, int errbuf_len);
+/* Waits until the compositor has handled every request sent (and its events are dispatched). */
+int wlshim_connection_roundtrip(wlshim_connection *c, int timeout_ms, char *errbuf, int errbuf_len);
+
+/* A surface on the overlay layer (above fullscreen windows), taking no keyboard focus, at `place`
+ * on the first output; returns once the compositor configured it (timeout_ms at most). It shows
+ * nothing until the first commit. */
+int wlshim_overlay_make(wlshim_connection *c, const wlshim_place *place, const char *name_space,
+                        int timeout_ms, wlshim_overlay **out, char *errbuf, int errbuf_len);
+/* Its configured size. */
+void wlshim_overlay_size(const wlshim_overlay *o, int *width, int *height);
+/* A free buffer of the configured size to draw into: pixels 0x00RRGGBB words, rows stride bytes
+ * apart. 1 when both buffers are with the compositor (draw after a release). */
+int wlshim_overlay_begin(wlshim_overlay *o, void **pixels, int *stride, int *width, int *height);
+/* Shows the buffer begin gave: attached whole, with a frame callback, committed and sent. */
+int wlshim_overlay_commit(wlshim_overlay *o);
+/* Moves and resizes it, and waits (timeout_ms at most) for the compositor's configure. */
+int wlshim_overlay_set_place(wlshim_overlay *o, const wlshim_place *place, int timeout_ms,
+                             char *errbuf, int errbuf_len);
+/* Whether a committed picture still waits for its frame callback. */
+int wlshim_overlay_frame_pending(const wlshim_overlay *o);
+unsigned wlshim_overlay_take_events(wlshim_overlay *o);
+/* Destroys the surface (it disappears at the next flush or round trip). */
+void wlshim_overlay_destroy(wlshim_overlay *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

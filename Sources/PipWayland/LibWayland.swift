@@ -1,0 +1,208 @@
+import CWayland
+import PipCore
+
+/// The one Swift file that calls the `CWayland` shim: its calls with Swift's types, its return
+/// codes as `ShimFailure`s. Everything else in this module goes through here.
+enum LibWayland {
+    /// What the shim's negative return codes name.
+    enum Code: Sendable, Equatable {
+        case libraryMissing, libraryTooOld, noCompositor, connectionBroken, outOfMemory, invalid, noAnswer, unsupported
+        case other(Int)
+
+        init(_ rc: Int32) {
+            switch Int(rc) {
+            case WLSHIM_ERR_NOLIB: self = .libraryMissing
+            case WLSHIM_ERR_SYMBOL: self = .libraryTooOld
+            case WLSHIM_ERR_CONNECT: self = .noCompositor
+            case WLSHIM_ERR_CONNECTION: self = .connectionBroken
+            case WLSHIM_ERR_NOMEM: self = .outOfMemory
+            case WLSHIM_ERR_INVALID: self = .invalid
+            case WLSHIM_ERR_TIMEOUT: self = .noAnswer
+            case WLSHIM_ERR_UNSUPPORTED: self = .unsupported
+            default: self = .other(Int(rc))
+            }
+        }
+    }
+
+    /// A failed call: its code, and the cause in a few words (without the display's name).
+    struct ShimFailure: Error, Sendable, Equatable {
+        let code: Code
+        let detail: String
+    }
+
+    /// `duration` in whole milliseconds, clamped to what the shim takes.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return seconds >= Int64(Int32.max) / 1000
+            ? Int32.max : Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+    }
+
+    /// Runs `call` with room for the shim's error text; throws unless it returned `WLSHIM_OK`.
+    fileprivate static func check(_ call: (UnsafeMutablePointer<CChar>, Int32) -> Int32) throws(ShimFailure) {
+        var message = [CChar](repeating: 0, count: 256)
+        let rc = message.withUnsafeMutableBufferPointer { call($0.baseAddress!, Int32($0.count)) }
+        guard Int(rc) == WLSHIM_OK else {
+            let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ShimFailure(code: Code(rc), detail: detail.isEmpty ? "error \(rc)" : detail)
+        }
+    }
+
+    /// The globals announced at `display`, in one round trip on a connection of their own.
+    static func readGlobals(display: String?, milliseconds: Int32) throws(ShimFailure) -> [(interface: String, version: UInt32)] {
+        var capacity = 128
+        while true {
+            var entries = [wlshim_global](repeating: wlshim_global(), count: capacity)
+            var total: Int32 = 0
+            try check { wlshim_read_globals(display, milliseconds, &entries, Int32(capacity), &total, $0, $1) }
+            // More than fit: once more with room for all (a compositor with many outputs or seats).
+            guard Int(total) <= capacity else {
+                capacity = Int(total) + 16
+                continue
+            }
+            return entries.prefix(Int(total)).map { entry in
+                var name = entry.interface
+                let interface = withUnsafeBytes(of: &name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                return (interface, entry.version)
+            }
+        }
+    }
+}
+
+/// A connection the shim keeps open (`wlshim_connection`); closed by `close()` or at deinit.
+final class ShimConnection {
+    private var handle: OpaquePointer?
+    /// Destroyed before the connection closes: the shim frees a surface through its connection.
+    fileprivate var overlays: [WeakOverlay] = []
+    fileprivate struct WeakOverlay { weak var overlay: ShimOverlay? }
+
+    init(display: String?, milliseconds: Int32) throws(LibWayland.ShimFailure) {
+        var made: OpaquePointer?
+        try LibWayland.check { wlshim_connection_open(display, milliseconds, &made, $0, $1) }
+        handle = made
+    }
+
+    deinit { close() }
+
+    fileprivate var live: OpaquePointer {
+        guard let handle else { preconditionFailure("the Wayland connection was used after it was closed") }
+        return handle
+    }
+
+    var fileDescriptor: Int32 { wlshim_connection_fd(live) }
+
+    var outputSize: (width: Int, height: Int)? {
+        var width: Int32 = 0, height: Int32 = 0
+        wlshim_connection_output_size(live, &width, &height)
+        return width > 0 && height > 0 ? (Int(width), Int(height)) : nil
+    }
+
+    /// Whether to poll for writing too.
+    func prepare() throws(LibWayland.ShimFailure) -> Bool {
+        let rc = wlshim_connection_prepare(live)
+        guard rc >= 0 else { throw LibWayland.ShimFailure(code: LibWayland.Code(rc), detail: "the connection broke") }
+        return rc == 1
+    }
+
+    func read(readable: Bool) throws(LibWayland.ShimFailure) {
+        let connection = live
+        try LibWayland.check { wlshim_connection_read(connection, readable ? 1 : 0, $0, $1) }
+    }
+
+    func pump(milliseconds: Int32) throws(LibWayland.ShimFailure) {
+        let connection = live
+        try LibWayland.check { wlshim_connection_pump(connection, milliseconds, $0, $1) }
+    }
+
+    func roundtrip(milliseconds: Int32) throws(LibWayland.ShimFailure) {
+        let connection = live
+        try LibWayland.check { wlshim_connection_roundtrip(connection, milliseconds, $0, $1) }
+    }
+
+    func close() {
+        for entry in overlays { entry.overlay?.destroy() }
+        overlays = []
+        if let handle { wlshim_connection_close(handle) }
+        handle = nil
+    }
+}
+
+/// What happened to an overlay surface since it was last asked.
+struct ShimSurfaceEvents: OptionSet, Sendable {
+    let rawValue: UInt32
+    static let frameDone = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_FRAME_DONE))
+    static let configured = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_CONFIGURED))
+    static let closed = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_CLOSED))
+    static let released = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_RELEASED))
+}
+
+/// A layer-shell overlay surface the shim made (`wlshim_overlay`); destroyed by `destroy()`,
+/// which must come before its connection's `close()`.
+final class ShimOverlay {
+    private var handle: OpaquePointer?
+    private let connection: ShimConnection
+
+    init(on connection: ShimConnection, place: WaylandOverlayPlace, namespace: String, milliseconds: Int32) throws(LibWayland.ShimFailure) {
+        self.connection = connection
+        var made: OpaquePointer?
+        var shimPlace = Self.shimPlace(place)
+        let live = connection.live
+        try LibWayland.check { wlshim_overlay_make(live, &shimPlace, namespace, milliseconds, &made, $0, $1) }
+        handle = made
+        connection.overlays.removeAll { $0.overlay == nil }
+        connection.overlays.append(.init(overlay: self))
+    }
+
+    deinit { destroy() }
+
+    private static func shimPlace(_ place: WaylandOverlayPlace) -> wlshim_place {
+        wlshim_place(
+            anchor: place.anchor.rawValue, width: Int32(clamping: place.width), height: Int32(clamping: place.height),
+            margin_top: Int32(clamping: place.margins.top), margin_right: Int32(clamping: place.margins.right),
+            margin_bottom: Int32(clamping: place.margins.bottom), margin_left: Int32(clamping: place.margins.left))
+    }
+
+    var isDestroyed: Bool { handle == nil }
+
+    var size: (width: Int, height: Int) {
+        guard let handle else { return (0, 0) }
+        var width: Int32 = 0, height: Int32 = 0
+        wlshim_overlay_size(handle, &width, &height)
+        return (Int(width), Int(height))
+    }
+
+    var framePending: Bool { handle.map { wlshim_overlay_frame_pending($0) != 0 } ?? false }
+
+    /// A free buffer's pixels, stride, width and height; nil while both are with the compositor.
+    func begin() throws(LibWayland.ShimFailure) -> (UnsafeMutableRawPointer, Int, Int, Int)? {
+        guard let handle else { throw LibWayland.ShimFailure(code: .invalid, detail: "the surface is destroyed") }
+        var pixels: UnsafeMutableRawPointer?
+        var stride: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+        let rc = wlshim_overlay_begin(handle, &pixels, &stride, &width, &height)
+        if rc == 1 { return nil }
+        guard Int(rc) == WLSHIM_OK, let pixels else {
+            throw LibWayland.ShimFailure(code: LibWayland.Code(rc), detail: "no buffer could be made")
+        }
+        return (pixels, Int(stride), Int(width), Int(height))
+    }
+
+    func commit() throws(LibWayland.ShimFailure) {
+        guard let handle else { throw LibWayland.ShimFailure(code: .invalid, detail: "the surface is destroyed") }
+        let rc = wlshim_overlay_commit(handle)
+        guard Int(rc) == WLSHIM_OK else { throw LibWayland.ShimFailure(code: LibWayland.Code(rc), detail: "the picture could not be sent") }
+    }
+
+    func setPlace(_ place: WaylandOverlayPlace, milliseconds: Int32) throws(LibWayland.ShimFailure) {
+        guard let handle else { throw LibWayland.ShimFailure(code: .invalid, detail: "the surface is destroyed") }
+        var shimPlace = Self.shimPlace(place)
+        try LibWayland.check { wlshim_overlay_set_place(handle, &shimPlace, milliseconds, $0, $1) }
+    }
+
+    func takeEvents() -> ShimSurfaceEvents {
+        handle.map { ShimSurfaceEvents(rawValue: UInt32(wlshim_overlay_take_events($0))) } ?? []
+    }
+
+    func destroy() {
+        if let handle { wlshim_overlay_destroy(handle) }
+        handle = nil
+    }
+}
