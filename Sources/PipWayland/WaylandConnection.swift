@@ -22,12 +22,12 @@ public final class WaylandConnection {
     /// Connects to the compositor at `display` (as `WaylandGlobals.read` names it) and binds what
     /// surfaces need, waiting `timeout` at most for its answers. Throws `.unsupported` when the
     /// compositor lacks layer-shell (GNOME's): PiP takes another role or X11 there.
-    public init(display: String?, timeout: Duration = .seconds(2)) throws(WaylandSurfaceError) {
+    public init(display: String?, timeout: Duration = .seconds(2)) throws(WaylandError) {
         self.display = display
         do {
             shim = try ShimConnection(display: display, milliseconds: LibWayland.milliseconds(timeout))
         } catch {
-            throw WaylandSurfaceError(error, display: display)
+            throw WaylandError(error, display: display)
         }
     }
 
@@ -41,24 +41,24 @@ public final class WaylandConnection {
 
     /// Dispatches what is queued and sends what was asked; true when the socket was full and the
     /// poll should wait for writing too. `finishPoll(readable:)` follows, whatever the poll gave.
-    public func prepareToPoll() throws(WaylandSurfaceError) -> Bool {
+    public func prepareToPoll() throws(WaylandError) -> Bool {
         do { return try shim.prepare() } catch { throw fail(error) }
     }
 
     /// After the poll: reads what came when `readable`, and hands it to the surfaces.
-    public func finishPoll(readable: Bool) throws(WaylandSurfaceError) {
+    public func finishPoll(readable: Bool) throws(WaylandError) {
         do { try shim.read(readable: readable) } catch { throw fail(error) }
         deliver()
     }
 
     /// Waits `timeout` at most for the compositor, and hands what came to the surfaces.
-    public func dispatch(timeout: Duration) throws(WaylandSurfaceError) {
+    public func dispatch(timeout: Duration) throws(WaylandError) {
         do { try shim.pump(milliseconds: LibWayland.milliseconds(timeout)) } catch { throw fail(error) }
         deliver()
     }
 
     /// Waits until the compositor has handled everything asked so far (`timeout` at most).
-    public func roundtrip(timeout: Duration = .seconds(2)) throws(WaylandSurfaceError) {
+    public func roundtrip(timeout: Duration = .seconds(2)) throws(WaylandError) {
         do { try shim.roundtrip(milliseconds: LibWayland.milliseconds(timeout)) } catch { throw fail(error) }
         deliver()
     }
@@ -79,50 +79,7 @@ public final class WaylandConnection {
         for entry in surfaces { entry.surface?.takeEvents() }
     }
 
-    private func fail(_ failure: LibWayland.ShimFailure) -> WaylandSurfaceError {
-        WaylandSurfaceError(failure, display: display)
-    }
-}
-
-/// Why a Wayland surface could not be made or used, in one line for the user.
-public struct WaylandSurfaceError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong, in kinds a caller can act on.
-    public enum Kind: Sendable, Equatable {
-        /// libwayland-client.so.0 is not on this machine, or too old.
-        case libraryMissing
-        /// Nothing answers at the display's name.
-        case noCompositor
-        /// The compositor lacks an interface the surface needs.
-        case unsupported
-        /// The compositor did not answer in time.
-        case noAnswer
-        /// The connection broke, the compositor closed the surface, or memory ran out.
-        case failed
-    }
-
-    /// What went wrong, for the caller to choose another way.
-    public let kind: Kind
-    /// One line: "the Wayland compositor at wayland-1 lacks zwlr_layer_shell_v1".
-    public let description: String
-
-    /// An error of `kind` saying `description`.
-    public init(kind: Kind, description: String) {
-        self.kind = kind
-        self.description = description
-    }
-
-    init(_ failure: LibWayland.ShimFailure, display: String?) {
-        let name = display ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
-        let cause = failure.detail
-        switch failure.code {
-        case .libraryMissing: self.init(kind: .libraryMissing, description: "libwayland-client.so.0 is not installed")
-        case .libraryTooOld: self.init(kind: .libraryMissing, description: "\(cause): libwayland-client.so.0 is too old")
-        case .noCompositor: self.init(kind: .noCompositor, description: "no Wayland compositor at \(name) (\(cause))")
-        case .unsupported:
-            // The shim says "the compositor lacks X".
-            self.init(kind: .unsupported, description: "the Wayland compositor at \(name) \(cause.replacingOccurrences(of: "the compositor ", with: ""))")
-        case .noAnswer: self.init(kind: .noAnswer, description: "the Wayland compositor at \(name) did not answer (\(cause))")
-        default: self.init(kind: .failed, description: "Wayland at \(name): \(cause)")
-        }
+    private func fail(_ failure: LibWayland.ShimFailure) -> WaylandError {
+        WaylandError(failure, display: display)
     }
 }

@@ -34,14 +34,14 @@ public final class WaylandOverlaySurface {
     /// at most) for the compositor to configure it; it shows nothing before the first picture.
     /// `namespace` is what the compositor's rules know it by.
     public init(on connection: WaylandConnection, rect: Rect, namespace: String = "pipcam",
-                timeout: Duration = .seconds(2)) throws(WaylandSurfaceError) {
+                timeout: Duration = .seconds(2)) throws(WaylandError) {
         self.connection = connection
         self.rect = rect
         place = WaylandOverlayPlace(rect: rect, output: connection.outputSize)
         do {
             shim = try ShimOverlay(on: connection.shim, place: place, namespace: namespace, milliseconds: LibWayland.milliseconds(timeout))
         } catch {
-            throw WaylandSurfaceError(error, display: connection.display)
+            throw WaylandError(error, display: connection.display)
         }
         connection.adopt(self)
     }
@@ -77,12 +77,12 @@ public final class WaylandOverlaySurface {
 
     /// Moves and resizes it to `rect` (output coordinates); waits (`timeout` at most) until the
     /// compositor has taken it. Pictures after it are drawn at the new size.
-    public func setRect(_ rect: Rect, timeout: Duration = .seconds(2)) throws(WaylandSurfaceError) {
+    public func setRect(_ rect: Rect, timeout: Duration = .seconds(2)) throws(WaylandError) {
         let place = WaylandOverlayPlace(rect: rect, output: connection.outputSize)
         do {
             try shim.setPlace(place, milliseconds: LibWayland.milliseconds(timeout))
         } catch {
-            throw WaylandSurfaceError(error, display: connection.display)
+            throw WaylandError(error, display: connection.display)
         }
         self.rect = rect
         self.place = place

@@ -31,7 +31,7 @@ public enum WaylandSession: Sendable, Equatable {
     /// `WAYLAND_DISPLAY` is not set (or empty).
     case absent
     /// `WAYLAND_DISPLAY` names `display`; `compositor` is what `WaylandGlobals.read` gave for it.
-    case present(display: String, compositor: Result<WaylandGlobals, WaylandProbeError>)
+    case present(display: String, compositor: Result<WaylandGlobals, WaylandError>)
 }
 
 /// The window system PiP takes, decided from the user's preference, the session's displays and
@@ -88,7 +88,7 @@ public enum WindowSystemChoice: Sendable, Equatable {
     /// Why a session's compositor gives PiP no Wayland role.
     private enum NoRole: Error {
         case noWaylandDisplay
-        case unreachable(WaylandProbeError)
+        case unreachable(WaylandError)
         case lacking(display: String, what: String)
 
         var line: String {

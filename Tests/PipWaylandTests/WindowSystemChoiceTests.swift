@@ -20,7 +20,7 @@ struct WindowSystemChoiceTests {
     static func at(_ globals: WaylandGlobals) -> WaylandSession { .present(display: "wayland-1", compositor: .success(globals)) }
     static let unreachable = WaylandSession.present(
         display: "wayland-1",
-        compositor: .failure(WaylandProbeError(kind: .noCompositor, description: "no Wayland compositor at wayland-1 (No such file or directory)")))
+        compositor: .failure(WaylandError(kind: .noCompositor, description: "no Wayland compositor at wayland-1 (No such file or directory)")))
 
     func decide(_ preference: WindowSystemPreference, _ wayland: WaylandSession, x11: Bool) -> WindowSystemChoice {
         WindowSystemChoice.decide(preference, wayland: wayland, x11DisplaySet: x11)
@@ -87,7 +87,7 @@ struct WindowSystemChoiceTests {
         #expect(decide(.auto, Self.unreachable, x11: false) == .refused(
             "no Wayland compositor at wayland-1 (No such file or directory), and DISPLAY is not set for X11"))
         let noLibrary = WaylandSession.present(
-            display: "wayland-1", compositor: .failure(WaylandProbeError(kind: .libraryMissing, description: "libwayland-client.so.0 is not installed")))
+            display: "wayland-1", compositor: .failure(WaylandError(kind: .libraryMissing, description: "libwayland-client.so.0 is not installed")))
         #expect(decide(.auto, noLibrary, x11: true) == .x11(note: "libwayland-client.so.0 is not installed: PiP goes through X11"))
     }
 

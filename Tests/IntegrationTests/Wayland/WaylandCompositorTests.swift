@@ -42,7 +42,7 @@ struct WaylandCompositorTests {
         let sway = try HeadlessSway()
         defer { sway.stop() }
         let wrong = "\(sway.runtimeDirectory)/wayland-99"
-        #expect(throws: WaylandProbeError(kind: .noCompositor, description: "no Wayland compositor at \(wrong) (No such file or directory)")) {
+        #expect(throws: WaylandError(kind: .noCompositor, description: "no Wayland compositor at \(wrong) (No such file or directory)")) {
             try WaylandGlobals.read(display: wrong)
         }
         // The right name next to it still answers: the error was the name's.
@@ -56,7 +56,7 @@ struct WaylandCompositorTests {
         sway.send(SIGSTOP)
         defer { sway.send(SIGCONT) }
         let start = ContinuousClock.now
-        #expect(throws: WaylandProbeError(
+        #expect(throws: WaylandError(
             kind: .noAnswer, description: "the Wayland compositor at \(sway.socket) did not answer within 300 ms")) {
             try WaylandGlobals.read(display: sway.socket, timeout: .milliseconds(300))
         }

@@ -18,7 +18,7 @@ struct WaylandOverlayTests {
         let directory = try Scratch.makeDirectory("wayland")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let wrong = "\(directory)/wayland-99"
-        #expect(throws: WaylandSurfaceError(kind: .noCompositor, description: "no Wayland compositor at \(wrong) (No such file or directory)")) {
+        #expect(throws: WaylandError(kind: .noCompositor, description: "no Wayland compositor at \(wrong) (No such file or directory)")) {
             _ = try WaylandConnection(display: wrong)
         }
     }

@@ -6,7 +6,6 @@
 //                                 480×270, 960×540, 640×360 and 1280×720 windows
 //   ./.build/release/bench share [--mjpeg FILE]   the cost of --share (ShareBench.swift)
 //   ./.build/release/bench share-convert   the share's conversion alone, per source format and size
-//   ./.build/release/bench share-digest    a digest of the share's output bytes over many inputs (ShareDigest.swift)
 //   ./.build/release/bench wake   one idle thread's wake-up, the floor while nothing shows (WakeBench.swift)
 //   ./.build/release/bench floor   the memory floor of the large-window cases (FloorBench.swift)
 //   ./.build/release/bench zoom    the digital zoom at 1×, 2× and 4× (with --mjpeg FILE: MJPEG too)
@@ -154,7 +153,6 @@ if filters.isEmpty || filters.contains("share") {
     benchShareRaw(.yuyv, 1920, 1080)
 }
 if filters.isEmpty || filters.contains("share") || filters.contains("share-convert") { benchShareConversions() }
-if filters.contains("share-digest") { shareDigest() }
 if filters.isEmpty || filters.contains("wake") { benchWakeUp() }
 
 // JPEG decoding: `--mjpeg FILE` (a concatenated MJPEG stream, e.g. the 1080p input `make bench`
