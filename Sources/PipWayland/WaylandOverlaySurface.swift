@@ -59,12 +59,13 @@ public final class WaylandOverlaySurface {
 
     /// Draws a picture with `body` (pixels, stride, width, height) and puts it. `.busy` while the
     /// last one waits for the compositor's frame, or both buffers are with it; then `owesRedraw`.
-    public func present(drawing body: (UnsafeMutableRawPointer, Int, Int, Int) -> Void) -> PresentOutcome {
+    /// When `body` throws, nothing is put and the buffer stays free.
+    public func present(drawing body: (UnsafeMutableRawPointer, Int, Int, Int) throws -> Void) rethrows -> PresentOutcome {
         guard canPresent, let buffer = try? shim.begin() else {
             owesRedraw = !isClosed && !shim.isDestroyed
             return .busy
         }
-        body(buffer.0, buffer.1, buffer.2, buffer.3)
+        try body(buffer.0, buffer.1, buffer.2, buffer.3)
         do {
             try shim.commit()
         } catch {
