@@ -36,7 +36,7 @@ struct WaylandPipTests {
         watch.frame = Rect(x: 40, y: 40, width: 640, height: 360)
         #expect(pip.isPossible)
 
-        let picture = SolidPicture(width: 640, height: 360, blue: 0, green: 255, red: 0)
+        let picture = BGRAPicture(width: 640, height: 360) { _ in Self.green }
         var shown = 0
         pip.output.onFrameShown = { _ in shown += 1 }
         loop.everyIteration {
@@ -141,20 +141,21 @@ struct WaylandPipTests {
     }
 }
 
-/// A frame of one colour in BGRA, in memory of its own.
-final class SolidPicture {
+/// A BGRA frame in memory of its own, each column one colour.
+final class BGRAPicture {
     let width: Int, height: Int
     private let pixels: UnsafeMutableRawBufferPointer
 
-    init(width: Int, height: Int, blue: UInt8, green: UInt8, red: UInt8) {
+    init(width: Int, height: Int, column colour: (Int) -> RGB) {
         self.width = width
         self.height = height
         pixels = .allocate(byteCount: width * height * 4, alignment: 64)
-        for i in 0..<width * height {
-            pixels[4 * i] = blue
-            pixels[4 * i + 1] = green
-            pixels[4 * i + 2] = red
-            pixels[4 * i + 3] = 255
+        for x in 0..<width {
+            let c = colour(x)
+            for y in 0..<height {
+                let i = 4 * (y * width + x)
+                (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (UInt8(c.blue), UInt8(c.green), UInt8(c.red), 255)
+            }
         }
     }
 
