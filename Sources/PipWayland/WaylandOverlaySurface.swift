@@ -44,6 +44,7 @@ public final class WaylandOverlaySurface {
             throw WaylandSurfaceError(error, display: connection.display)
         }
         connection.adopt(self)
+        connection.deliver()
     }
 
     deinit { shim.destroy() }
@@ -87,7 +88,7 @@ public final class WaylandOverlaySurface {
         }
         self.rect = rect
         self.place = place
-        takeEvents()
+        connection.deliver()
     }
 
     /// Destroys it; the compositor takes it off the screen at the next dispatch or round trip. No
