@@ -44,14 +44,16 @@ struct WaylandPipTests {
             _ = try? pip.output.present(picture.frame(at: .now()))
         }
 
-        pip.start()
-        var shownWhenActive = 0
-        let up = Self.run(loop, timeout: .seconds(5)) {
-            if pip.isActive && shownWhenActive == 0 { shownWhenActive = max(1, shown) }
-            // A few frames shown by the PiP window itself, after the animation's.
-            return pip.isActive && shown >= shownWhenActive + 3
+        /// Starts PiP and runs the loop until PiP's own window has shown a few frames.
+        func startAndShow() -> Bool {
+            pip.start()
+            var shownWhenActive: Int?
+            return Self.run(loop, timeout: .seconds(5)) {
+                if pip.isActive && shownWhenActive == nil { shownWhenActive = shown }
+                return shownWhenActive.map { shown >= $0 + 3 } ?? false
+            }
         }
-        #expect(up, "PiP is up and showing frames (\(pip.phase), \(shown) shown; \(system.lastError.map { "\($0)" } ?? "no error"))")
+        #expect(startAndShow(), "PiP is up and showing frames (\(pip.phase), \(shown) shown; \(system.lastError.map { "\($0)" } ?? "no error"))")
         #expect(loop.connectionError == nil)
 
         let frame = pip.pipFrame
@@ -86,6 +88,14 @@ struct WaylandPipTests {
         let after = try #require(last)
         #expect(after.meanColor(in: XRect(x: frame.x, y: frame.y, width: frame.width, height: frame.height)).distance(to: behind) < 8,
                 "PiP's frame shows what is behind")
+
+        // Started again: its surfaces are made anew, and frames reach them.
+        #expect(startAndShow(), "PiP is up again (\(pip.phase); \(system.lastError.map { "\($0)" } ?? "no error"))")
+        let again = pip.pipFrame
+        try waitUntil("green at PiP's frame \(again) again") {
+            try sway.screenshot().meanColor(in: XRect(x: again.x + 4, y: again.y + 4, width: again.width - 8, height: again.height - 8))
+                .distance(to: Self.green) < 8
+        }
         #expect(ContinuousClock.now - started < .seconds(20))
     }
 
