@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "CameraSourceTests", dependencies: ["CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipConvertTests", dependencies: ["PipConvert", "CameraSource", "PipCore", "MJPEG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "PipWindowTests", dependencies: ["PipWindow", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
-        .testTarget(name: "PipWaylandTests", dependencies: ["PipWayland", "PipCore"]),
+        .testTarget(name: "PipWaylandTests", dependencies: ["PipWayland", "PipWindow", "PipCore"]),
         .testTarget(name: "PipControlTests", dependencies: ["PipControl", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(

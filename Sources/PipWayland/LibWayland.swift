@@ -39,12 +39,15 @@ enum LibWayland {
 
     /// Runs `call` with room for the shim's error text; throws unless it returned `WLSHIM_OK`.
     fileprivate static func check(_ call: (UnsafeMutablePointer<CChar>, Int32) -> Int32) throws(ShimFailure) {
-        var message = [CChar](repeating: 0, count: 256)
-        let rc = message.withUnsafeMutableBufferPointer { call($0.baseAddress!, Int32($0.count)) }
-        guard Int(rc) == WLSHIM_OK else {
+        // On the stack: the poll loop reads through here at every wake, and allocates nothing per frame.
+        let failure: ShimFailure? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { message in
+            message.initialize(repeating: 0)
+            let rc = call(message.baseAddress!, Int32(message.count))
+            guard Int(rc) != WLSHIM_OK else { return nil }
             let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ShimFailure(code: Code(rc), detail: detail.isEmpty ? "error \(rc)" : detail)
+            return ShimFailure(code: Code(rc), detail: detail.isEmpty ? "error \(rc)" : detail)
         }
+        if let failure { throw failure }
     }
 
     /// The globals announced at `display`, in one round trip on a connection of their own.

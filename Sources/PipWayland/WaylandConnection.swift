@@ -75,7 +75,10 @@ public final class WaylandConnection {
         surfaces.append(WeakSurface(surface: surface))
     }
 
-    private func deliver() {
+    /// Hands what was dispatched to the surfaces. Also after a surface's own round trip: what it
+    /// dispatched for the others (a frame callback) would otherwise wait for the next read, and
+    /// the loop could sleep on it.
+    func deliver() {
         for entry in surfaces { entry.surface?.takeEvents() }
     }
 

@@ -44,6 +44,7 @@ public final class WaylandOverlaySurface {
             throw WaylandError(error, display: connection.display)
         }
         connection.adopt(self)
+        connection.deliver()
     }
 
     deinit { shim.destroy() }
@@ -59,12 +60,13 @@ public final class WaylandOverlaySurface {
 
     /// Draws a picture with `body` (pixels, stride, width, height) and puts it. `.busy` while the
     /// last one waits for the compositor's frame, or both buffers are with it; then `owesRedraw`.
-    public func present(drawing body: (UnsafeMutableRawPointer, Int, Int, Int) -> Void) -> PresentOutcome {
+    /// When `body` throws, nothing is put and the buffer stays free.
+    public func present(drawing body: (UnsafeMutableRawPointer, Int, Int, Int) throws -> Void) rethrows -> PresentOutcome {
         guard canPresent, let buffer = try? shim.begin() else {
             owesRedraw = !isClosed && !shim.isDestroyed
             return .busy
         }
-        body(buffer.0, buffer.1, buffer.2, buffer.3)
+        try body(buffer.0, buffer.1, buffer.2, buffer.3)
         do {
             try shim.commit()
         } catch {
@@ -86,7 +88,7 @@ public final class WaylandOverlaySurface {
         }
         self.rect = rect
         self.place = place
-        takeEvents()
+        connection.deliver()
     }
 
     /// Destroys it; the compositor takes it off the screen at the next dispatch or round trip. No

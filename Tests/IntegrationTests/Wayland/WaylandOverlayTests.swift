@@ -68,7 +68,7 @@ struct WaylandOverlayTests {
 
     /// A fullscreen foot in blue where foot is installed and starts, else swaybg's red; the colour
     /// shown behind the overlay.
-    private static func showBehind(on sway: HeadlessSway) throws -> RGB {
+    static func showBehind(on sway: HeadlessSway) throws -> RGB {
         let red = RGB(255, 0, 0), blue = RGB(0, 0, 255)
         func middle() throws -> RGB {
             let shot = try sway.screenshot()
@@ -139,7 +139,7 @@ struct WaylandOverlayTests {
             == rect.width * rect.height)
     }
 
-    private static func count(_ colour: RGB, in shot: Screenshot) -> Int {
+    static func count(_ colour: RGB, in shot: Screenshot) -> Int {
         stride(from: 0, to: shot.rgb.count, by: 3).count(where: { index in
             RGB(Double(shot.rgb[index]), Double(shot.rgb[index + 1]), Double(shot.rgb[index + 2])).distance(to: colour) < 8
         })

@@ -1,0 +1,134 @@
+import PipCore
+import PipWindow
+
+/// The PiP window on Wayland: a layer-shell overlay surface (`WaylandOverlaySurface`) at a
+/// rectangle in output coordinates, made when it shows and destroyed when it hides (a layer
+/// surface has no unmapped state to go back to). pipcam places it itself, so every move is
+/// answered at once with `.frameChanged`.
+///
+/// Not yet: its style (shape, opacity, click-through) is kept but not applied, and it takes no
+/// input (no `wl_seat` is bound), so `handlePointer` does nothing and it is never dragged.
+final class WaylandPipSurface: PipSurface {
+    private unowned let system: WaylandWindowSystem
+    let id: WindowID
+    private(set) var rect: Rect
+    private(set) var aspect: Double
+    /// Kept for its owner; not applied yet.
+    var style = PipWindowStyle()
+    private let pictures: WaylandVideoSurface
+    var video: VideoSurface { pictures }
+    var isDragging: Bool { false }
+    var onEvent: (PipSurfaceEvent) -> Void = { _ in }
+    private var surface: WaylandOverlaySurface?
+
+    init(system: WaylandWindowSystem, id: WindowID, rect: Rect, aspect: (Int, Int), video options: VideoSurfaceOptions) {
+        self.system = system
+        self.id = id
+        self.rect = rect
+        self.aspect = Double(aspect.0) / Double(max(1, aspect.1))
+        pictures = WaylandVideoSurface(options: options)
+        pictures.resize(width: rect.width, height: rect.height)
+    }
+
+    func show() {
+        guard surface == nil else { return }
+        do {
+            let made = try WaylandOverlaySurface(on: system.connection, rect: rect, namespace: "pipcam")
+            made.onClosed = { [unowned self] in
+                hide()
+                onEvent(.destroyed)
+            }
+            surface = made
+            pictures.attach(made)
+        } catch {
+            // Nothing shows, and nothing will: to PiP that is a window someone else destroyed.
+            system.note(error)
+            onEvent(.destroyed)
+        }
+    }
+
+    func hide() {
+        pictures.attach(nil)
+        surface?.destroy()
+        surface = nil
+    }
+
+    func setRect(_ rect: Rect) {
+        let old = self.rect
+        if rect != old, let surface {
+            do {
+                try surface.setRect(rect)
+            } catch {
+                system.note(error)
+            }
+        }
+        self.rect = rect
+        let resized = rect.width != old.width || rect.height != old.height
+        if resized {
+            pictures.resize(width: rect.width, height: rect.height)
+            if surface != nil { onEvent(.needsFrame) }
+        }
+        onEvent(.frameChanged(from: old, resized: resized, external: false))
+    }
+
+    func setAspect(_ ratio: (Int, Int)) { aspect = Double(ratio.0) / Double(max(1, ratio.1)) }
+
+    /// No input reaches it yet.
+    func handlePointer(_ event: InputEvent) {}
+
+    func destroy() {
+        hide()
+        pictures.close()
+        onEvent = { _ in }
+    }
+}
+
+/// The window PiP's grow and shrink animations run in on Wayland: another overlay surface, made
+/// when it shows and destroyed when it hides.
+final class WaylandAnimationSurface: AnimationSurface {
+    private unowned let system: WaylandWindowSystem
+    private let pictures: WaylandVideoSurface
+    var video: VideoSurface { pictures }
+    private var surface: WaylandOverlaySurface?
+
+    init(system: WaylandWindowSystem, rect: Rect, video options: VideoSurfaceOptions) {
+        self.system = system
+        pictures = WaylandVideoSurface(options: options)
+        pictures.resize(width: rect.width, height: rect.height)
+    }
+
+    func show(at rect: Rect) {
+        guard surface == nil else { return move(to: rect) }
+        pictures.resize(width: rect.width, height: rect.height)
+        do {
+            // Not PiP's namespace: a compositor rule that finds PiP by it must find it alone.
+            let made = try WaylandOverlaySurface(on: system.connection, rect: rect, namespace: "pipcam-animation")
+            made.onClosed = { [unowned self] in hide() }
+            surface = made
+            pictures.attach(made)
+        } catch {
+            system.note(error)
+        }
+    }
+
+    func move(to rect: Rect) {
+        pictures.resize(width: rect.width, height: rect.height)
+        guard let surface, rect != surface.rect else { return }
+        do {
+            try surface.setRect(rect)
+        } catch {
+            system.note(error)
+        }
+    }
+
+    func hide() {
+        pictures.attach(nil)
+        surface?.destroy()
+        surface = nil
+    }
+
+    func destroy() {
+        hide()
+        pictures.close()
+    }
+}
