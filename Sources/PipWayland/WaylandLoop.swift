@@ -27,7 +27,7 @@ public final class WaylandLoop: ReaderLoop {
     private var beforeSleep: [() -> Void] = []
     private var stopCode: Int32?
     /// Why the last `run()` ended by itself: the connection broke.
-    public private(set) var connectionError: WaylandSurfaceError?
+    public private(set) var connectionError: WaylandError?
 
     /// A loop over `connection`, which it does not close.
     public init(connection: WaylandConnection) { self.connection = connection }
@@ -106,7 +106,7 @@ public final class WaylandLoop: ReaderLoop {
     /// Prepares the connection, polls it with the readers, reads it; then the ready readers run.
     /// Nothing may call the connection between its prepare and its read (libwayland's reader
     /// count would wait on itself), so readers run only after.
-    private func sleepUntilActivity() throws(WaylandSurfaceError) {
+    private func sleepUntilActivity() throws(WaylandError) {
         let writing = try connection.prepareToPoll()
         pollSet[0].events = Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0)
         var nearest: MonotonicInstant?

@@ -25,7 +25,7 @@ public final class WaylandWindowSystem: WindowSystem {
     /// The last watch `watchSource` made, whose frame and hiding its owner sets.
     public private(set) weak var sourceWatch: WaylandSourceWatch?
     /// The last thing that went wrong with a surface (which then shows nothing), for a notice.
-    public private(set) var lastError: WaylandSurfaceError?
+    public private(set) var lastError: WaylandError?
 
     /// PiP on `loop`'s connection. Waits (`timeout` at most) for the output's size when the
     /// compositor has not said it yet.
@@ -69,7 +69,7 @@ public final class WaylandWindowSystem: WindowSystem {
     /// Nothing is taken from the compositor but through the loop, which its owner stops.
     public func stop() { waylandScreen.stop() }
 
-    func note(_ error: WaylandSurfaceError) { lastError = error }
+    func note(_ error: WaylandError) { lastError = error }
 
     private func nextID() -> WindowID {
         lastID += 1
