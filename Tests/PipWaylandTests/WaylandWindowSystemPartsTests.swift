@@ -3,20 +3,10 @@ import PipCore
 import PipWindow
 import Testing
 
-/// The pure parts of the Wayland window system: the loop's sleep, the one-output screen, and the
+/// The pure parts of the Wayland window system: the one-output screen, and the
 /// source window as its owner says it is.
 struct WaylandWindowSystemPartsTests {
     static let now = MonotonicInstant(nanoseconds: 5_000_000_000)
-
-    @Test func theLoopSleepsUntilTheNearestTimerRoundedUpAndAtMostAMinute() {
-        #expect(WaylandLoop.pollTimeout(nearest: nil, now: Self.now) == -1)
-        #expect(WaylandLoop.pollTimeout(nearest: Self.now, now: Self.now) == 0)
-        #expect(WaylandLoop.pollTimeout(nearest: Self.now.advanced(byNanoseconds: -1), now: Self.now) == 0)
-        // Never early: a part of a millisecond counts as a whole one.
-        #expect(WaylandLoop.pollTimeout(nearest: Self.now.advanced(byNanoseconds: 1), now: Self.now) == 1)
-        #expect(WaylandLoop.pollTimeout(nearest: Self.now.advanced(byNanoseconds: 250_000_000), now: Self.now) == 250)
-        #expect(WaylandLoop.pollTimeout(nearest: Self.now.advanced(byNanoseconds: 3_600_000_000_000), now: Self.now) == 60_000)
-    }
 
     @Test func theScreenIsTheFirstOutputWholeElseAStandInSize() {
         let layout = WaylandScreen.layout(output: (1920, 1080))
