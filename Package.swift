@@ -67,11 +67,11 @@ let package = Package(
         .target(name: "PipWayland", dependencies: ["CWayland", "PipWindow", "PipConvert", "PipCore"]),
         // The control requests and the socket they travel on: no window system.
         .target(name: "PipControl", dependencies: ["CameraSource", "PipCore"]),
-        .target(name: "PipcamApp", dependencies: ["PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
+        .target(name: "PipcamApp", dependencies: ["PipWindow", "PipWayland", "PipControl", "PipConvert", "CameraSource", "PipCore", "MJPEG", "CDBus"]),
         .executableTarget(
             name: "pipcam",
             dependencies: [
-                "PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore",
+                "PipcamApp", "PipWindow", "PipWayland", "PipControl", "PipConvert", "CameraSource", "PipCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

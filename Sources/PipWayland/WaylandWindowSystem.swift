@@ -16,6 +16,8 @@ import PipWindow
 /// Not yet: the source window is whatever its owner says (`sourceWatch`), since the Wayland main
 /// window is a later part; the screen is the first output, read once; there is no input.
 public final class WaylandWindowSystem: WindowSystem {
+    /// PiP is an overlay-layer surface.
+    public var names: (system: String, pipRole: String) { ("wayland", "layer-shell") }
     /// The loop PiP's timers run on, and the connection's.
     public let loop: WaylandLoop
     /// The connection the surfaces are made on.

@@ -7,13 +7,14 @@ import PipWindow
 /// that reaches it only through the display). Both read requests in the one form and hand them to
 /// whoever runs the instance now: the source's start, then the program.
 public final class ControlDoors {
-    /// The X claim: a new one after the selection healed.
-    public private(set) var claim: InstanceClaim
+    /// The X claim: a new one after the selection healed; nil on Wayland, where the socket's
+    /// lock is the one-instance rule.
+    public private(set) var claim: InstanceClaim?
     /// nil without a runtime directory, or when another instance holds the place.
     public let socket: ControlSocketServer?
     private var server: ControlServer?
 
-    public init(claim: InstanceClaim, socket: ControlSocketServer?) {
+    public init(claim: InstanceClaim?, socket: ControlSocketServer?) {
         self.claim = claim
         self.socket = socket
     }
@@ -21,13 +22,15 @@ public final class ControlDoors {
     /// Answers requests on `loop` through `carryOut`, which replies once (at once or later); `status`
     /// answers the X selection's plain status conversion (`xclip`).
     public func install(
-        on loop: DisplayLoop, status: @escaping () -> InstanceStatus?, carryOut: @escaping (PipRequest, @escaping (PipReply) -> Void) -> Void
+        on loop: any EventLoop, status: @escaping () -> InstanceStatus?, carryOut: @escaping (PipRequest, @escaping (PipReply) -> Void) -> Void
     ) {
-        let server = ControlServer(display: loop.display, claim: claim, status: status)
-        server.onRequest = { received, reply in Self.hand(received, to: carryOut) { reply($0.encoded) } }
-        server.otherDoor = socket?.place.socketPath
-        server.install(on: loop)
-        self.server = server
+        if let claim, let loop = loop as? DisplayLoop {
+            let server = ControlServer(display: loop.display, claim: claim, status: status)
+            server.onRequest = { received, reply in Self.hand(received, to: carryOut) { reply($0.encoded) } }
+            server.otherDoor = socket?.place.socketPath
+            server.install(on: loop)
+            self.server = server
+        }
         socket?.onRequest = { received, reply in
             Self.hand(received, to: carryOut) { answer in
                 // `quit` is answered, and the connection closes as the process ends.

@@ -4,12 +4,12 @@ import PipWindow
 /// One timer that wakes the display loop at a rule's next deadline (`ViewingPolicy`, `MapWatchdog`,
 /// `SwitchTracker`), moved whenever the deadline moves.
 final class DeadlineWake {
-    private let loop: DisplayLoop
+    private let loop: any EventLoop
     private let fire: () -> Void
     private var scheduled: (at: MonotonicInstant, timer: Int)?
 
     /// `fire` runs at the deadline; the loop's iteration that follows sees the rule due either way.
-    init(loop: DisplayLoop, fire: @escaping () -> Void = {}) {
+    init(loop: any EventLoop, fire: @escaping () -> Void = {}) {
         self.loop = loop
         self.fire = fire
     }

@@ -11,7 +11,7 @@ import PipWindow
 /// owned only while a file shows; without a session bus nothing is published, and a bus that
 /// refuses is said in one line, once.
 final class MediaDesk {
-    private let loop: DisplayLoop
+    private let loop: any EventLoop
     private var bus: MediaPlayerBus?
     private var refusalSaid = false
     /// What was said to the bus last, and the position it had then.
@@ -23,7 +23,7 @@ final class MediaDesk {
     /// Carries out what a media player asked.
     var perform: (PipRequest) -> Void = { _ in }
 
-    init(loop: DisplayLoop) { self.loop = loop }
+    init(loop: any EventLoop) { self.loop = loop }
 
     deinit { close() }
 

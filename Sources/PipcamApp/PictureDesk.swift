@@ -25,7 +25,7 @@ final class PictureDesk {
     /// window the picture fills); nil while neither shows it.
     var shownRect: () -> Rect? = { nil }
 
-    init(settings: PictureSettings, output: VideoOutput, pump: FramePump, switches: SwitchDesk, shareFullFrame: Bool, loop: DisplayLoop) {
+    init(settings: PictureSettings, output: VideoOutput, pump: FramePump, switches: SwitchDesk, shareFullFrame: Bool, loop: any EventLoop) {
         self.settings = settings
         self.output = output
         self.pump = pump

@@ -10,15 +10,14 @@ struct PipPlaceMemory {
     init(_ options: SessionOptions) { path = options.remembersGeometry ? options.geometryFile : nil }
 
     /// The frame remembered, fitted to a picture of `aspect`: on its monitor, else on `window`'s.
-    func frame(aspect: Double, on display: XDisplay, near window: WindowID) -> Rect? {
+    func frame(aspect: Double, on screen: PipScreen, near window: WindowID) -> Rect? {
         guard let path, let memory = GeometryMemory.load(from: path) else { return nil }
-        let layout = ScreenLayout(display: display)
-        return memory.fitted(toAspect: aspect).rect(in: layout, otherwise: layout.homeArea(display: display, near: window))
+        return memory.fitted(toAspect: aspect).rect(in: screen.layout, otherwise: screen.homeArea(near: window))
     }
 
     /// Keeps `rect`, where the user left PiP.
-    func save(_ rect: Rect, on display: XDisplay) {
+    func save(_ rect: Rect, on screen: PipScreen) {
         guard let path else { return }
-        GeometryMemory(rect: rect, in: ScreenLayout(display: display)).save(to: path)
+        GeometryMemory(rect: rect, in: screen.layout).save(to: path)
     }
 }

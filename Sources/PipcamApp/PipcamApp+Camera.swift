@@ -22,7 +22,7 @@ extension PipcamApp {
 
     /// A digit key in a window: one step of a camera control, its new value shown on the picture.
     func stepControl(digit: Int) {
-        guard let line = cameras.step(digit: digit), let mask = TextLine.mask(line, doubleSize: loop.display.prefersDoubleSize) else { return }
+        guard let line = cameras.step(digit: digit), let mask = TextLine.mask(line, doubleSize: windowSystem.prefersDoubleSize) else { return }
         let until = MonotonicInstant.now().advanced(byNanoseconds: 1_500_000_000)
         frames.readout = (mask, until)
         frames.redraw()

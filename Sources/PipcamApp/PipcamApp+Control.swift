@@ -9,15 +9,10 @@ extension PipcamApp {
     /// Answers control requests on the doors and grabs the hotkeys, as the options say.
     func installControl() {
         doors?.install(on: loop, status: { [unowned self] in statusSnapshot }, carryOut: { [unowned self] in carryOut($0, reply: $1) })
-        if let spec = options.hotkey { grab(spec, as: .toggle) { [unowned self] in carryOut(.pip(.toggle)) } }
-        if let spec = options.switchKey { grab(spec, as: .switchNext) { [unowned self] in carryOut(.switchSource(.next)) } }
-    }
-
-    private func grab(_ spec: HotkeySpec, as role: HotkeyGrabber.Role, onPress: @escaping () -> Void) {
-        let grabber = HotkeyGrabber(display: loop.display, spec: spec, role: role)
-        grabber.onPress = onPress
-        loop.observeOtherEvents { grabber.handle($0) }
-        grabber.grab()
+        // None on Wayland (the launcher said so), where a compositor's shortcut runs `pipcam toggle`.
+        guard let loop = x11?.loop else { return }
+        HotkeyGrabs.grab(options.hotkey, as: .toggle, on: loop) { [unowned self] in carryOut(.pip(.toggle)) }
+        HotkeyGrabs.grab(options.switchKey, as: .switchNext, on: loop) { [unowned self] in carryOut(.switchSource(.next)) }
     }
 
     /// A request from a door with no one to answer but the user (a key, a control, the hotkey):
@@ -49,10 +44,12 @@ extension PipcamApp {
     /// What `pipcam status` reports now; `main` is the window PiP restores.
     var statusSnapshot: InstanceStatus {
         let (window, stats) = (windows.statusFrame, frames.stats)
-        return InstanceStatus(
+        var status = InstanceStatus(
             state: pip.phase.statusName, source: frames.status.name ?? options.sourceName, camera: frames.status.camera.description,
             holder: frames.status.holder, shown: stats.shown, dropped: stats.dropped, unseen: stats.unseen, fps: stats.fps, pip: pip.pipFrame,
             main: window.rect, mainVisible: window.visible, share: pump.share.map(SharedStreamStatus.init(share:)),
             framing: picture.framing, controls: cameras.changed, playback: playing.state)
+        (status.windowSystem, status.pipRole) = windowSystem.names
+        return status
     }
 }

@@ -15,8 +15,9 @@ extension PipcamApp {
     }
 
     func installMainWindow(_ window: MainWindow) {
+        guard let x11 else { return }
         window.redrawVideo = { [unowned self] in frames.redraw() }
-        window.install(on: loop, act: { [unowned self] intent in
+        window.install(on: x11.loop, act: { [unowned self] intent in
             switch intent {
             case .startPip: carryOut(.pip(.start))
             case .returnFromPip: carryOut(.pip(.stop))
@@ -61,7 +62,7 @@ extension PipcamApp {
         pip.onFrameChanged = { [unowned self] rect in picture.noteDisplaySize(rect) }
         // As when the main window is destroyed: nothing is left to show PiP in.
         pip.onWindowDestroyed = { [unowned self] in loop.stop(exitCode: 0) }
-        pip.onFrameSettled = { [unowned self] rect in PipPlaceMemory(options).save(rect, on: loop.display) }
+        pip.onFrameSettled = { [unowned self] rect in PipPlaceMemory(options).save(rect, on: windowSystem.screen) }
     }
 }
 

@@ -1,6 +1,7 @@
 import CameraSource
 import PipControl
 import PipCore
+import PipWayland
 import PipWindow
 
 /// The pipcam program: a main window with the camera, Picture in Picture out of it, frames from one
@@ -10,9 +11,12 @@ import PipWindow
 /// source (`SwitchDesk`), what the capture side is told while nothing shows (`ViewingPolicy`), the
 /// picture's turn and mirror (`PictureSettings`), PiP (`PipController`).
 public final class PipcamApp {
-    /// The X display PiP, the main window and the control doors run on.
-    let windowSystem: X11WindowSystem
-    var loop: DisplayLoop { windowSystem.loop }
+    /// The window system PiP and the windows are on.
+    let windowSystem: any WindowSystem
+    /// The window system's loop, which everything runs on.
+    let loop: any EventLoop
+    /// The X display's own parts (the main window, the X door, the hotkey); nil on Wayland.
+    let x11: X11WindowSystem?
     let options: SessionOptions
     let pump: FramePump
     /// The window PiP grows out of and restores: the main window, or the followed one.
@@ -36,7 +40,6 @@ public final class PipcamApp {
     var playing: PlaybackDesk!
     /// Where control requests arrive: the socket and the X selection.
     let doors: ControlDoors?
-    /// Once the framing has been still a moment: the camera is told the detail it needs.
 
     /// - Parameters:
     ///   - source: a started source; the app runs it on a capture thread.
@@ -44,14 +47,25 @@ public final class PipcamApp {
     ///   - findCamera: given when `source` stands in for a camera: how to look for one, which
     ///     takes over once found.
     ///   - doors: where control requests arrive (nil: none; tests).
-    public init(
+    public convenience init(
         display: XDisplay, source: FrameSource, options: SessionOptions, share: CameraShare? = nil, findCamera: CameraFinder.Access? = nil,
         doors: ControlDoors? = nil
     ) {
+        let system = X11WindowSystem(loop: DisplayLoop(display: display))
+        self.init(windowSystem: system, loop: system.loop, source: source, options: options, share: share, findCamera: findCamera, doors: doors)
+    }
+
+    /// The program on `windowSystem`, whose loop is `loop`: with the main window on X11, PiP
+    /// alone elsewhere (Wayland).
+    public init(
+        windowSystem: any WindowSystem, loop: any EventLoop, source: FrameSource, options: SessionOptions, share: CameraShare? = nil,
+        findCamera: CameraFinder.Access? = nil, doors: ControlDoors? = nil
+    ) {
         self.doors = doors
-        let loop = DisplayLoop(display: display)
-        windowSystem = X11WindowSystem(loop: loop)
-        windows = SourceWindowDesk(system: windowSystem)
+        self.windowSystem = windowSystem
+        self.loop = loop
+        x11 = windowSystem as? X11WindowSystem
+        windows = SourceWindowDesk(system: x11)
         output = VideoOutput()
         // The source the pump runs: the one given, until a switch hands over to another.
         let switcher = SourceSwitcher(source)
@@ -84,9 +98,10 @@ public final class PipcamApp {
         pump.run()
         switches.start()
         // docs/BEHAVIOUR.md: a stats line at exit, also when the X server goes away.
-        if options.printStats { XDisplay.lastWordsOnLostConnection = { [unowned self] in printFinalStats() } }
+        if options.printStats { XDisplay.lastWordsOnLostConnection = { [unowned self] in printStats(final: true) } }
         let code = loop.run()
         XDisplay.lastWordsOnLostConnection = nil
+        if let broken = (loop as? WaylandLoop)?.connectionError { writeErrorLine("pipcam: \(broken)") }
         tearDown()
         return code
     }
@@ -98,19 +113,18 @@ public final class PipcamApp {
     }
 
     private func setUp() throws {
-        let display = loop.display
         let shape = picture.contentSize
         let content = try windows.make(options: options, size: shape) { [unowned self] in followedWindowIsGone() }
         if let main { installMainWindow(main) }
         pip = try PipController(
             windowSystem: windowSystem, contentSource: content, corner: options.corner, size: options.size,
-            frame: PipPlaceMemory(options).frame(aspect: Double(shape.width) / Double(shape.height), on: display, near: sourceWindow),
+            frame: PipPlaceMemory(options).frame(aspect: Double(shape.width) / Double(shape.height), on: windowSystem.screen, near: sourceWindow),
             video: VideoSurfaceOptions(allowSharedMemory: options.allowSharedMemory, jpegDecodeThreads: options.jpegDecodeThreads),
             startsAutomaticallyWhenSourceHidden: true, automaticPip: options.automaticPip, output: output)
         pip.style = options.style
         let source = pump.sourceBeforeRun
         frames = FrameDesk(
-            mailbox: pump.mailbox, output: output, notices: NoticeAssets(doubleSize: display.prefersDoubleSize), layout: pip.pixelLayout,
+            mailbox: pump.mailbox, output: output, notices: NoticeAssets(doubleSize: windowSystem.prefersDoubleSize), layout: pip.pixelLayout,
             status: SourceStatus(
                 camera: source.cameraState, prefersMirror: source.mirroredByDefault, frames: source.expectedFrames, spec: source.spec,
                 isLive: source.isLive),
@@ -129,7 +143,8 @@ public final class PipcamApp {
         loop.addReader(pump.mailbox.toDisplay.fd) { [unowned self] in pump.mailbox.toDisplay.drain() }
         loop.addReader(SignalPipe.shared.fd) { [unowned self] in loop.stop(exitCode: 0) }
         loop.everyIteration { [unowned self] in
-            followIdleness(now: .now())
+            // Nothing spent while nothing shows (`ViewingPolicy`).
+            viewing.follow(output: output, phase: pip.phase, capture: pump.policy, frames: frames, now: .now())
             main?.followMapWatchdog()
             frames.followSourceStatus()
             frames.presentWaitingFrame()
@@ -144,7 +159,7 @@ public final class PipcamApp {
             pip.startWhenPossible()
         }
         picture.noteShownSize()
-        display.flush()
+        x11?.loop.display.flush()
     }
 
     /// What the frames and switches tell the rest of the program.
@@ -172,31 +187,16 @@ public final class PipcamApp {
         }
     }
 
-    /// Nothing spent while nothing shows: `ViewingPolicy` decides, the frame desk carries it out,
-    /// and a timer wakes the loop when the policy is due with nothing else happening (frames no
-    /// longer wake it once unseen).
-    private func followIdleness(now: MonotonicInstant) {
-        // An animation's window shows video too. A file waits for a window by itself, and a
-        // camera shared with a call (`--share`) serves it whatever shows.
-        let releasable = pump.policy.releasesUnseen(isLive: frames.status.isLive)
-        viewing.follow(showing: output.isShowingVideo || pip.phase != .idle, releasable: releasable, now: now, frames: frames)
-    }
-
     private func checkEnding() {
         guard loop.exitCode == nil, let ending = frames.ending else { return }
-        switch ending {
-        case .endOfStream:
-            loop.stop(exitCode: 0)
-        case .failed(let error):
-            writeErrorLine("pipcam: \(error)")
-            loop.stop(exitCode: error.exitCode)
-        }
+        if case .failed(let error) = ending { writeErrorLine("pipcam: \(error)") }
+        loop.stop(exitCode: ending.exitCode)
     }
 
     private func scheduleStats() {
         loop.schedule(at: MonotonicInstant.now().advanced(byNanoseconds: 1_000_000_000)) { [unowned self] in
             frames.stats.updateRate(now: .now())
-            if options.printStats { writeErrorLine(statsLine()) }
+            if options.printStats { printStats() }
             scheduleStats()
         }
     }
@@ -208,14 +208,14 @@ public final class PipcamApp {
         pip.tearDown()
         output.close()
         windows.destroy()
-        loop.display.sync()
-        if options.printStats { printFinalStats() }
+        x11?.loop.display.sync()
+        if options.printStats { printStats(final: true) }
     }
 
-    private func printFinalStats() {
-        frames.stats.finishRate()
+    private func printStats(final: Bool = false) {
+        if final { frames.stats.finishRate() }
         // The contract's line ends at cpu_ms_per_frame; benchmarks ask for the start-up time too.
-        writeErrorLine(statsLine(final: options.statsWithFirstFrame))
+        writeErrorLine(statsLine(final: final && options.statsWithFirstFrame))
     }
 
     /// The `--stats` line, with `shared=` while a virtual camera is fed.

@@ -60,6 +60,7 @@ public enum PipcamOptions {
         PipcamOption("share-full-frame", switchable, configurable: true),
         PipcamOption("zoom", number, configurable: true),
         PipcamOption("pan", text, configurable: true),
+        PipcamOption("window-system", text, configurable: true),
         PipcamOption("list-cameras", .flag(invertible: false), configurable: false),
         PipcamOption("wid", short: "w", anyText, configurable: false),
         PipcamOption("follow-window", anyText, configurable: false),

@@ -1,3 +1,4 @@
+import PipCore
 import CameraSource
 import PipControl
 import PipWindow
@@ -18,14 +19,14 @@ final class PlaybackDesk {
     /// PiP's player (PiP holds it weakly: held here).
     let player: FilePlayer
     let media: MediaDesk
-    private let loop: DisplayLoop
+    private let loop: any EventLoop
     /// `pipcam seek`s waiting for their frame, and their replies by seek number.
     private var seekWaits = SeekWaits()
     private var seekReplies: [Int: (PipReply) -> Void] = [:]
     private var seekTimer: Int?
 
     init(
-        loop: DisplayLoop, frames: FrameDesk, mailbox: FrameMailbox, pip: PipController, main: @escaping () -> MainWindow?,
+        loop: any EventLoop, frames: FrameDesk, mailbox: FrameMailbox, pip: PipController, main: @escaping () -> MainWindow?,
         sourceName: @escaping () -> String, carryOut: @escaping (PipRequest) -> Void
     ) {
         self.frames = frames

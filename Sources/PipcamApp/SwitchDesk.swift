@@ -10,7 +10,7 @@ import PipWindow
 /// asker of a switch is answered once that frame is put to the window showing video — or with
 /// why not, the old source still showing.
 final class SwitchDesk {
-    private let loop: DisplayLoop
+    private let loop: any EventLoop
     private let inbox: SwitchInbox
     private let wakeCapture: WakeSignal
     /// The virtual camera pipcam feeds (`--share`): never switched to, and the mode a source
@@ -42,7 +42,7 @@ final class SwitchDesk {
 
     /// - Parameter findCamera: how to look for a camera while the first source stands in for one.
     init(
-        loop: DisplayLoop, switcher: SourceSwitcher, wakeCapture: WakeSignal, policy: CapturePolicy, request: SourceRequest,
+        loop: any EventLoop, switcher: SourceSwitcher, wakeCapture: WakeSignal, policy: CapturePolicy, request: SourceRequest,
         findCamera: CameraFinder.Access?
     ) {
         self.loop = loop

@@ -1,3 +1,4 @@
+import CameraSource
 import PipCore
 import PipWindow
 
@@ -8,7 +9,7 @@ final class ViewingDesk {
     private(set) var policy: ViewingPolicy
     private let wake: DeadlineWake
 
-    init(loop: DisplayLoop, idleReleaseSeconds: Double) {
+    init(loop: any EventLoop, idleReleaseSeconds: Double) {
         policy = ViewingPolicy(configuration: .init(idleReleaseSeconds: idleReleaseSeconds))
         wake = DeadlineWake(loop: loop)
     }
@@ -21,5 +22,13 @@ final class ViewingDesk {
     func follow(showing: Bool, releasable: Bool, now: MonotonicInstant, frames: FrameDesk) {
         for action in policy.update(showing: showing, releasable: releasable, now: now) { frames.follow(action) }
         wake.set(policy.nextDeadline(releasable: releasable))
+    }
+
+    /// `follow` with what the program has: `output` or an animation (PiP's `phase` not idle)
+    /// shows video; a file waits for a window by itself, and a camera shared with a call
+    /// (`--share`) serves it whatever shows (`capture`'s rule).
+    func follow(output: VideoOutput, phase: PipPhase, capture: CapturePolicy, frames: FrameDesk, now: MonotonicInstant) {
+        let releasable = capture.releasesUnseen(isLive: frames.status.isLive)
+        follow(showing: output.isShowingVideo || phase != .idle, releasable: releasable, now: now, frames: frames)
     }
 }

@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// One control request, from finding the instance to what it answered (docs/BEHAVIOUR.md,
-/// "Control channel"). The socket in the runtime directory first: with `$DISPLAY` the one for
-/// that display, without it the user's one running instance (or the one `--name` names). The X
+/// "Control channel"). The socket in the runtime directory first: the one for `$WAYLAND_DISPLAY`
+/// when an instance runs there natively, else with `$DISPLAY` the one for that display, without
+/// it the user's one running instance (or the one `--name` names). The X
 /// selection when no socket answers for the display (an instance on another host of a shared
 /// display, a session without a runtime directory).
 struct ControlCall {
@@ -19,6 +20,10 @@ struct ControlCall {
         let display = environment("DISPLAY")
         let directory = ControlSocketPlace.directory(runtimeDirectory: environment("XDG_RUNTIME_DIR"))
         if let directory {
+            if let wayland = environment("WAYLAND_DISPLAY") {
+                let place = ControlSocketPlace(directory: directory, display: WindowSystemRoute.socketDisplay(wayland), name: name)
+                if place.isRunning { return overSocket(place) }
+            }
             if let display {
                 let place = ControlSocketPlace(directory: directory, display: display, name: name)
                 if place.isRunning { return overSocket(place) }

@@ -1,14 +1,15 @@
 import CameraSource
 import PipControl
 import PipCore
+import PipWayland
 import PipWindow
 import PipcamApp
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Turns parsed options into a running session: picks and starts the source, opens the display.
-/// Every failure becomes one line on standard error and an exit status.
+/// Turns parsed options into a running session: picks the window system and opens it, starts the
+/// source. Every failure becomes one line on standard error and an exit status.
 struct Launcher {
     let command: PipcamCommand
 
@@ -17,14 +18,30 @@ struct Launcher {
             SignalPipe.exitAtOnceOnSignal()
             return listCameras()
         }
-        // `auto`: the first camera, as with no --source (over a config file's source).
-        let spec = command.source?.spec
-        guard let (display, displayName) = DisplayConnection.open() else { return 2 }
-        defer { display.close() }
+        switch WindowSystemRoute.choose(command.windowSystem) {
+        case .refused(let line):
+            writeErrorLine("pipcam: \(line)")
+            return 2
+        case .x11(let note):
+            if let note { writeErrorLine("pipcam: \(note)") }
+            return runOnX11()
+        case .wayland(let display): return runOnWayland(display: display)
+        }
+    }
+
+    /// The options as the command line, config file and environment give them.
+    private var givenOptions: SessionOptions {
         var options = command.sessionOptions
         // The environment is read here, once; the library takes what it says as options.
         if environment("PIPCAM_NO_XSHM") == "1" { options.allowSharedMemory = false }
         options.statsWithFirstFrame = environment("PIPCAM_STATS_FIRST_FRAME") == "1"
+        return options
+    }
+
+    private func runOnX11() -> Int32 {
+        guard let (display, displayName) = DisplayConnection.open() else { return 2 }
+        defer { display.close() }
+        var options = givenOptions
         if let problem = checkWindows(&options, display: display) {
             writeErrorLine("pipcam: \(problem)")
             return 2
@@ -33,24 +50,86 @@ struct Launcher {
         let doors: ControlDoors
         do throws(InstanceClaim.Failure) {
             let claim = try InstanceClaim.claim(display: display, name: command.instanceName)
-            doors = ControlDoors(claim: claim, socket: openSocket(display: displayName))
+            doors = ControlDoors(claim: claim, socket: openSocketBesideX(display: displayName))
             options.control = claim
         } catch {
-            let flag = command.instanceName.map { " --name \($0)" } ?? ""
-            writeErrorLine(
-                "pipcam: already running on \(InstanceName.describe(display: displayName, name: command.instanceName)) "
-                    + "(use 'pipcam toggle|start|stop|status|quit\(flag)', or --name NAME for another instance)")
+            writeErrorLine(alreadyRunningLine(display: displayName))
             return 1
         }
+        let parent = options.embedInto.flatMap { display.rootGeometry(of: $0) }.map { ($0.width, $0.height) }
+        let workArea = ScreenLayout(display: display).homeArea(display: display, near: options.followWindow)
+        return runSession(
+            options: options, workArea: workArea, parentSize: parent, doors: doors, names: ("x11", "window"), loop: { DisplayLoop(display: display) }
+        ) {
+            PipcamApp(display: display, source: $0, options: $1, share: $2, findCamera: $3, doors: doors)
+        }
+    }
+
+    /// PiP alone, as an overlay-layer surface of the compositor at `display` (docs/BEHAVIOUR.md,
+    /// "Wayland"); the control socket is its only door.
+    private func runOnWayland(display: String) -> Int32 {
+        var options = givenOptions
+        if let problem = WindowSystemRoute.x11Only(command) {
+            writeErrorLine("pipcam: \(problem) needs X11; on Wayland use --window-system x11 (XWayland)")
+            return 2
+        }
+        if options.hotkey != nil || options.switchKey != nil {
+            writeErrorLine("pipcam: --hotkey and --switch-key are X key grabs: on Wayland bind 'pipcam toggle' to a compositor shortcut")
+            (options.hotkey, options.switchKey) = (nil, nil)
+        }
+        let connection: WaylandConnection
+        do throws(WaylandError) {
+            connection = try WaylandConnection(display: display)
+        } catch {
+            writeErrorLine("pipcam: \(error)")
+            return 2
+        }
+        defer { connection.close() }
+        // No main window yet: PiP is all there is to show.
+        options.startInPip = true
+        options.geometryFile = GeometryMemory.filePath(name: command.instanceName)
+        // The socket's lock is the one-instance rule here, as the X selection is on X11.
+        let socketDisplay = WindowSystemRoute.socketDisplay(display)
+        var socket: ControlSocketServer?
+        switch openSocket(display: socketDisplay) {
+        case .opened(let opened): socket = opened
+        case .taken:
+            writeErrorLine(alreadyRunningLine(display: socketDisplay))
+            return 1
+        case .noDirectory: writeErrorLine("pipcam: no $XDG_RUNTIME_DIR for the control socket: control commands cannot reach this pipcam")
+        case .failed(let line): writeErrorLine("pipcam: \(line); control commands cannot reach this pipcam")
+        }
+        let doors = ControlDoors(claim: nil, socket: socket)
+        let loop = WaylandLoop(connection: connection)
+        let system = WaylandWindowSystem(loop: loop)
+        return runSession(
+            options: options, workArea: system.screen.homeArea(near: nil), parentSize: nil, doors: doors, names: system.names,
+            loop: { WaylandLoop(connection: connection) }
+        ) {
+            PipcamApp(windowSystem: system, loop: loop, source: $0, options: $1, share: $2, findCamera: $3, doors: doors)
+        }
+    }
+
+    /// Starts the source (answering control requests on a loop `loop` makes meanwhile), opens the
+    /// share, and runs the app `makeApp` makes. `workArea` and `parentSize` say what the first
+    /// window shows at, for the camera's first mode.
+    private func runSession(
+        options given: SessionOptions, workArea: Rect, parentSize: (Int, Int)?, doors: ControlDoors, names: (system: String, pipRole: String),
+        loop: () -> any EventLoop,
+        makeApp: (FrameSource, SessionOptions, CameraShare?, CameraFinder.Access?) -> PipcamApp
+    ) -> Int32 {
+        var options = given
+        // `auto`: the first camera, as with no --source (over a config file's source).
+        let spec = command.source?.spec
         // Untimed frames queue behind each other: one decoding thread leaves the other CPU to the
         // reader and the X server, which costs less CPU a frame than the split decode does here
         // (docs/PERFORMANCE.md, "Untimed playback").
         if command.untimed { options.jpegDecodeThreads = 1 }
-        options.sourceRequest = request(display: display, options: options)
+        options.sourceRequest = request(options: options, workArea: workArea, parentSize: parentSize)
         let (source, standIn) = makeSource(spec, request: options.sourceRequest)
         // Read now, before the capture thread owns the source; `status` names it as given.
         options.sourceName = spec != nil ? command.source?.text ?? source.name : source.name
-        let starter = SourceStarter(display: display, doors: doors, sourceName: options.sourceName)
+        let starter = SourceStarter(loop: loop(), doors: doors, sourceName: options.sourceName, names: names)
         let outcome = starter.start(source, startInPip: options.startInPip)
         options.control = doors.claim
         switch outcome {
@@ -82,7 +161,7 @@ struct Launcher {
         defer { share?.close() }
         // The virtual camera pipcam feeds is never taken for a camera plugged in.
         let finder = standIn ? CameraFinder.Access.anyRoute(excluding: CapturePolicy.camerasLeftOut(fed: share?.loopbackDevice)) : nil
-        return PipcamApp(display: display, source: source, options: options, share: share, findCamera: finder, doors: doors).run()
+        return makeApp(source, options, share, finder).run()
     }
 
     /// The virtual camera for `--share`, in the camera's format and size (YUYV stays YUYV,
@@ -134,10 +213,9 @@ struct Launcher {
 
     /// The camera opens in the mode for the window that shows it first (the main window, or PiP at
     /// its remembered size) instead of switching right after start.
-    private func request(display: XDisplay, options: SessionOptions) -> SourceRequest {
-        let parent = options.embedInto.flatMap { display.rootGeometry(of: $0) }.map { ($0.width, $0.height) }
+    private func request(options: SessionOptions, workArea: Rect, parentSize parent: (Int, Int)?) -> SourceRequest {
         let size = options.firstDisplaySize(
-            workArea: ScreenLayout(display: display).homeArea(display: display, near: options.followWindow), parentSize: parent,
+            workArea: workArea, parentSize: parent,
             rememberedPip: GeometryMemory.filePath(name: command.instanceName).flatMap(GeometryMemory.load(from:)).map { ($0.width, $0.height) })
         let asked = CapturePolicy.startingSize(
             shown: (size.width, size.height), shared: command.shareRequest == nil ? nil : command.shareSizeRequested)
@@ -170,20 +248,49 @@ struct Launcher {
 private func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
 extension Launcher {
-    /// The control socket for this display and name in the runtime directory; nil without one,
-    /// or when it cannot be had (said in one line: commands then reach this pipcam through X).
-    func openSocket(display: String) -> ControlSocketServer? {
-        guard let directory = ControlSocketPlace.directory(runtimeDirectory: environment("XDG_RUNTIME_DIR")) else { return nil }
+    /// What became of the control socket.
+    enum SocketOpening {
+        case opened(ControlSocketServer)
+        /// No runtime directory to make it in.
+        case noDirectory
+        /// Another pipcam listens there (its path).
+        case taken(String)
+        /// It could not be made; the line says why.
+        case failed(String)
+    }
+
+    /// The control socket for this display and name in the runtime directory.
+    func openSocket(display: String) -> SocketOpening {
+        guard let directory = ControlSocketPlace.directory(runtimeDirectory: environment("XDG_RUNTIME_DIR")) else { return .noDirectory }
         let place = ControlSocketPlace(directory: directory, display: display, name: command.instanceName)
         do throws(ControlSocketServer.OpenFailure) {
-            return try ControlSocketServer.open(place)
+            return .opened(try ControlSocketServer.open(place))
         } catch {
-            let why = switch error {
-            case .alreadyRunning: "another pipcam holds \(place.socketPath)"
-            case .failed(let line): line
+            switch error {
+            case .alreadyRunning: return .taken(place.socketPath)
+            case .failed(let line): return .failed(line)
             }
-            writeErrorLine("pipcam: \(why); control commands reach this pipcam through X only")
-            return nil
         }
+    }
+
+    /// The socket beside the X door; when it cannot be had, said in one line: commands then
+    /// reach this pipcam through X.
+    func openSocketBesideX(display: String) -> ControlSocketServer? {
+        let why: String
+        switch openSocket(display: display) {
+        case .opened(let socket): return socket
+        case .noDirectory: return nil
+        case .taken(let path): why = "another pipcam holds \(path)"
+        case .failed(let line): why = line
+        }
+        writeErrorLine("pipcam: \(why); control commands reach this pipcam through X only")
+        return nil
+    }
+
+    /// The line for a second instance on the same display and name.
+    func alreadyRunningLine(display: String) -> String {
+        let flag = command.instanceName.map { " --name \($0)" } ?? ""
+        return "pipcam: already running on \(InstanceName.describe(display: display, name: command.instanceName)) "
+            + "(use 'pipcam toggle|start|stop|status|quit\(flag)', or --name NAME for another instance)"
     }
 }

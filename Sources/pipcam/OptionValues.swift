@@ -2,6 +2,7 @@ import ArgumentParser
 import CameraSource
 import PipCore
 import PipcamApp
+import PipWayland
 import PipWindow
 
 /// A value of one of pipcam's options, read once where ArgumentParser reads it. ArgumentParser
@@ -126,6 +127,11 @@ enum AutoPipOption: ChoiceOption {
 enum ShapeOption: ChoiceOption {
     static let flag = "--shape", noun = "shape"
     static let fallback = WindowShape.rect
+}
+
+enum WindowSystemOption: ChoiceOption {
+    static let flag = "--window-system", noun = "window system"
+    static let fallback = WindowSystemPreference.auto
 }
 
 /// A word of `Option.Choice`'s (`--auto-pip hidden|minimize|never`, `--shape rect|rounded|circle`).

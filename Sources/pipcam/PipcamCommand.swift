@@ -2,6 +2,7 @@ import ArgumentParser
 import CameraSource
 import PipCore
 import PipControl
+import PipWayland
 import PipWindow
 import PipcamApp
 import PipConvert
@@ -134,9 +135,17 @@ struct PipcamCommand: ParsableCommand {
         valueName: "XID"))
     var followWindow: WindowIDValue<FollowWindowFlag>?
 
+    @Option(name: .customLong("window-system"), help: ArgumentHelp(
+        "The window system PiP uses: wayland (an overlay-layer surface, PiP alone), x11 (also through XWayland) or auto (default: wayland when the compositor offers an overlay layer, else x11).",
+        valueName: "system"), completion: .list(["auto", "x11", "wayland"]))
+    var windowSystemChoice: ChoiceValue<WindowSystemOption>?
+
+    /// The window system asked for (`auto` when not given).
+    var windowSystem: WindowSystemPreference { windowSystemChoice?.choice ?? .auto }
+
     func validate() throws {
         let checked: [(any CheckedValue)?] = [
-            source, name, size, corner, autoPip, hotkey, switchKey, wid, followWindow, shape, share, shareSize, zoom, pan,
+            source, name, size, corner, autoPip, hotkey, switchKey, wid, followWindow, shape, share, shareSize, zoom, pan, windowSystemChoice,
         ]
         if let problem = checked.lazy.compactMap({ $0?.problem }).first { throw ValidationError(problem) }
         if ![0, 90, 180, 270].contains(rotate) {

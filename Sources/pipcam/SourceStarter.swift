@@ -23,28 +23,32 @@ struct SourceStarter {
         case quit(startInPip: Bool)
     }
 
-    let display: XDisplay
+    /// The loop control requests are answered on meanwhile (the window system's, not run yet).
+    let loop: any EventLoop
     /// Where control requests arrive meanwhile.
     let doors: ControlDoors
     let sourceName: String
+    /// The window system's names for `status` (`WindowSystem.names`).
+    let names: (system: String, pipRole: String)
 
     func start(_ source: FrameSource, startInPip: Bool) -> Outcome {
         let job = StartJob(source: source)
         job.run()
-        let loop = DisplayLoop(display: display)
         var wantsPip = startInPip
-        let status = { [sourceName] in
+        let status = { [sourceName, names] in
             let none = Rect(x: 0, y: 0, width: 0, height: 0)
-            return InstanceStatus(
+            var status = InstanceStatus(
                 state: wantsPip ? "starting" : "idle", source: sourceName, camera: CameraState.waiting.description,
                 shown: 0, dropped: 0, fps: 0, pip: none, main: none, mainVisible: false)
+            (status.windowSystem, status.pipRole) = names
+            return status
         }
         doors.install(on: loop, status: status) { request, reply in
             switch request {
             case .pip(.start): wantsPip = true
             case .pip(.stop): wantsPip = false
             case .pip(.toggle): wantsPip.toggle()
-            case .quit: loop.stop(exitCode: 1)
+            case .quit: self.loop.stop(exitCode: 1)
             case .status: return reply(.done(status().json.encoded))
             case .switchSource: return reply(.failed("pipcam: the source is still starting; switch once it shows frames"))
             case .camera, .playback: return reply(.failed("pipcam: the source is still starting; ask again once it shows frames"))

@@ -12,7 +12,7 @@ import PipCore
     @Test func encodesTheDocumentedExampleExactly() {
         #expect(
             sample.json.encoded
-                == #"{"state":"active","source":"/dev/video0","camera":"streaming","shown":1234,"dropped":0,"unseen":0,"fps":30.0,"pip":{"x":1400,"y":780,"width":480,"height":270},"main":{"x":100,"y":100,"width":1280,"height":720,"visible":false},"zoom":1.0,"pan":{"x":0.5,"y":0.5},"controls":{}}"#
+                == #"{"state":"active","source":"/dev/video0","camera":"streaming","shown":1234,"dropped":0,"unseen":0,"fps":30.0,"pip":{"x":1400,"y":780,"width":480,"height":270},"main":{"x":100,"y":100,"width":1280,"height":720,"visible":false},"zoom":1.0,"pan":{"x":0.5,"y":0.5},"controls":{},"window_system":"x11","pip_role":"window"}"#
         )
     }
 
@@ -23,7 +23,7 @@ import PipCore
             device: "/dev/video10", format: "yuyv", width: 1280, height: 720, written: 1300, placeholders: 66, readers: nil,
             latency: nil)
         #expect(status.json.encoded.hasSuffix(
-            #","visible":false},"zoom":1.0,"pan":{"x":0.5,"y":0.5},"controls":{},"share":{"route":"v4l2loopback","device":"/dev/video10","format":"yuyv","width":1280,"height":720,"written":1300,"placeholders":66,"readers":null}}"#))
+            #","visible":false},"zoom":1.0,"pan":{"x":0.5,"y":0.5},"controls":{},"window_system":"x11","pip_role":"window","share":{"route":"v4l2loopback","device":"/dev/video10","format":"yuyv","width":1280,"height":720,"written":1300,"placeholders":66,"readers":null}}"#))
         status.share?.readers = 2
         status.share?.latency = (0.25, 1.5)
         #expect(status.json.encoded.hasSuffix(#""readers":2,"latency_p50_ms":0.25,"latency_p99_ms":1.5}}"#))
@@ -57,7 +57,7 @@ import PipCore
         status.framing = Framing(zoom: 2, centreX: 0.4, centreY: 0.55)
         status.controls = [("brightness", "200"), ("auto_exposure", "Manual Mode")]
         #expect(status.json.encoded.hasSuffix(
-            #""visible":false},"zoom":2.0,"pan":{"x":0.4,"y":0.55},"controls":{"brightness":"200","auto_exposure":"Manual Mode"}}"#))
+            #""visible":false},"zoom":2.0,"pan":{"x":0.4,"y":0.55},"controls":{"brightness":"200","auto_exposure":"Manual Mode"},"window_system":"x11","pip_role":"window"}"#))
     }
 
     @Test func fieldOrderIsTheContractsOrder() throws {

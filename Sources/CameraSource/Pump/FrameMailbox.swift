@@ -11,6 +11,14 @@ public final class FrameMailbox: Sendable {
     public enum Ending: Sendable {
         case endOfStream
         case failed(SourceError)
+
+        /// pipcam's exit status for it: 0 at the end of a stream, else the error's.
+        public var exitCode: Int32 {
+            switch self {
+            case .endOfStream: 0
+            case .failed(let error): error.exitCode
+            }
+        }
     }
 
     struct State: ~Copyable {

@@ -29,6 +29,10 @@ public struct InstanceStatus: Sendable, Equatable {
     public var controls: [(name: String, value: String)] = []
     /// A file's playback; nil for live sources.
     public var playback: PlaybackState?
+    /// The window system the windows are on: `x11` (also through XWayland) or `wayland`.
+    public var windowSystem = "x11"
+    /// What PiP's window is to it: `window` (an X11 window), `layer-shell` or `xx-pip`.
+    public var pipRole = "window"
 
     public init(
         state: String, source: String, camera: String, holder: String? = nil, shown: Int, dropped: Int, unseen: Int = 0,
@@ -68,6 +72,7 @@ public struct InstanceStatus: Sendable, Equatable {
             ("zoom", .number(framing.zoom, decimals: 2)),
             ("pan", .object([("x", .number(framing.centreX, decimals: 3)), ("y", .number(framing.centreY, decimals: 3))])),
             ("controls", .object(controls.map { ($0.name, .string($0.value)) })),
+            ("window_system", .string(windowSystem)), ("pip_role", .string(pipRole)),
         ] + (playback.map { [("playback", $0.json)] } ?? []) + (share.map { [("share", $0.json)] } ?? []))
     }
 }

@@ -27,6 +27,9 @@ public protocol WindowSystem: AnyObject {
     func watchSource(_ content: PipContentSource, hiding: AutomaticPip, report: @escaping (PipEvent) -> Void) -> SourceWatch?
     /// Stops taking events from the window system; what was made stays its owner's to destroy.
     func stop()
+    /// Its name in `pipcam status` (`x11`, `wayland`), and what PiP's window is to it there
+    /// (`window`, `layer-shell`, `xx-pip`).
+    var names: (system: String, pipRole: String) { get }
 }
 
 /// How a surface's pictures are made.

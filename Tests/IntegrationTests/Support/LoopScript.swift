@@ -1,7 +1,7 @@
 import PipCore
 import PipWindow
 
-/// Drives a `DisplayLoop` through steps in turn, for tests that run pipcam's code in this process:
+/// Drives an event loop (X or Wayland) through steps in turn, for tests that run pipcam's code in this process:
 /// each step waits until its condition holds (looked at every 20 ms), then acts. Conditions, not
 /// fixed times, so that a loaded machine (where a 250 ms animation has taken over a second) slows
 /// the test down instead of failing it; `pause` is for checks that something does not happen.
@@ -35,12 +35,12 @@ final class LoopScript {
     }
 
     /// Starts looking at the steps once `loop` runs; run the loop afterwards.
-    func start(on loop: DisplayLoop) {
+    func start(on loop: any EventLoop) {
         began = .now()
         tick(loop)
     }
 
-    private func tick(_ loop: DisplayLoop) {
+    private func tick(_ loop: any EventLoop) {
         while current < steps.count, steps[current].until(began) {
             steps[current].then()
             current += 1

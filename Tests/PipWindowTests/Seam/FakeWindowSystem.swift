@@ -6,6 +6,7 @@ import PipCore
 /// A window system with no display: it records what PiP asks of it, in order, and runs timers
 /// when the test lets time pass.
 final class FakeWindowSystem: WindowSystem {
+    var names: (system: String, pipRole: String) { ("fake", "window") }
     var log: [String] = []
     let loop = FakeTimers()
     let fakeScreen = FakeScreen()

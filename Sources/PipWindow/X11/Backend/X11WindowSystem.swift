@@ -4,6 +4,7 @@ import PipCore
 /// PiP on an X server: EWMH/ICCCM windows, XShm pictures, the window manager and RandR screens,
 /// all on one `DisplayLoop`.
 public final class X11WindowSystem: WindowSystem {
+    public var names: (system: String, pipRole: String) { ("x11", "window") }
     public let loop: DisplayLoop
     var display: XDisplay { loop.display }
     private let screenWatcher: ScreenWatcher

@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The `pipcam` program with only `WAYLAND_DISPLAY` (no `DISPLAY`), on headless sway: PiP is an
+/// overlay-layer surface above a fullscreen window, `status` names the route, the control
+/// commands reach it through the socket, and stopping PiP or SIGTERM ends it with 0.
+@Suite(.timeLimit(.minutes(1)))
+struct WaylandProgramTests {
+    static let missing = WaylandOverlayTests.missing
+
+    /// The pipcam under test and the runtime directory its socket is in (its own: every headless
+    /// sway's socket is `wayland-1`).
+    struct Run {
+        let process: RunningProcess
+        let runtime: String
+        let sway: HeadlessSway
+
+        /// `pipcam arguments…` with this run's runtime directory, to its end.
+        func command(_ arguments: [String]) throws -> ProcessResult {
+            try sway.run(["env", "XDG_RUNTIME_DIR=\(runtime)", try Pipcam.binaryPath()] + arguments)
+        }
+
+        func status() throws -> [String: Any] {
+            let result = try command(["status"])
+            guard result.succeeded, let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] else {
+                throw HarnessError("status: \(result)")
+            }
+            return object
+        }
+    }
+
+    static func start(on sway: HeadlessSway, _ arguments: [String]) throws -> Run {
+        let runtime = try Scratch.makeDirectory("wayland-pipcam")
+        chmod(runtime, 0o700)
+        let process = try sway.start(["env", "XDG_RUNTIME_DIR=\(runtime)", try Pipcam.binaryPath(), "--source", "test"] + arguments)
+        return Run(process: process, runtime: runtime, sway: sway)
+    }
+
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func pipShowsAboveAFullscreenWindowAnswersStatusAndEndsWithItsStop() throws {
+        let sway = try HeadlessSway(width: 1280, height: 720)
+        defer { sway.stop() }
+        try sway.start(["swaybg", "--color", "#ff0000"])
+        let behind = try WaylandOverlayTests.showBehind(on: sway)
+        let run = try Self.start(on: sway, ["--size", "320x180", "--corner", "bottom-right"])
+        defer { try? FileManager.default.removeItem(atPath: run.runtime) }
+
+        let status = try poll(timeout: .seconds(10), what: "PiP active (\(run.process.stderrText.suffix(300)))") { () -> [String: Any]? in
+            let status = try? run.status()
+            return status?["state"] as? String == "active" && (status?["shown"] as? Int ?? 0) > 3 ? status : nil
+        }
+        #expect(status["window_system"] as? String == "wayland")
+        #expect(status["pip_role"] as? String == "layer-shell")
+        let pip = try #require(status["pip"] as? [String: Int])
+        let frame = XRect(x: pip["x"]!, y: pip["y"]!, width: pip["width"]!, height: pip["height"]!)
+        #expect(frame.width == 320 && frame.height == 180 && frame.x + frame.width <= 1280 && frame.x > 640 && frame.y > 360, "\(frame)")
+
+        // The test pattern's bars: many colours where PiP is, what is behind just outside it.
+        try waitUntil("the test pattern at PiP's frame \(frame)") {
+            let shot = try sway.screenshot()
+            let inside = shot.cropped(to: XRect(x: frame.x + 2, y: frame.y + 2, width: frame.width - 4, height: frame.height - 4))
+            return WaylandOverlayTests.count(behind, in: inside) < frame.width * frame.height / 20
+                && shot.meanColor(in: XRect(x: frame.x - 8, y: frame.y + frame.height / 2, width: 4, height: 4)).distance(to: behind) < 8
+        }
+        let bars = try sway.screenshot().cropped(to: XRect(x: frame.x, y: frame.y + frame.height / 2, width: frame.width, height: 4))
+        var colours: [RGB] = []
+        for x in stride(from: frame.width / 16, to: frame.width, by: frame.width / 8) {
+            let colour = bars.pixel(x, 1)
+            if !colours.contains(where: { $0.distance(to: colour) < 40 }) { colours.append(colour) }
+        }
+        #expect(colours.count >= 6, "the bars' colours differ across PiP: \(colours)")
+
+        // Stopping PiP ends a pipcam that is PiP alone, as closing `--pip`'s only window does.
+        let toggled = try run.command(["toggle"])
+        #expect(toggled.succeeded, "\(toggled)")
+        let ended = try run.process.wait(timeout: .seconds(5))
+        #expect(ended.termination == .exited(0), "\(ended)")
+        try waitUntil("PiP gone") {
+            try sway.screenshot().meanColor(in: XRect(x: frame.x + 8, y: frame.y + 8, width: frame.width - 16, height: frame.height - 16))
+                .distance(to: behind) < 8
+        }
+    }
+
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func aSecondInstanceIsRefusedAndSigtermEndsTheFirstWithZero() throws {
+        let sway = try HeadlessSway(width: 800, height: 600)
+        defer { sway.stop() }
+        let run = try Self.start(on: sway, ["--stats"])
+        defer { try? FileManager.default.removeItem(atPath: run.runtime) }
+        _ = try run.process.waitForOutput(containing: "state=active")
+
+        let second = try run.command(["--source", "test"])
+        #expect(second.exitCode == 1)
+        #expect(second.stderrText.contains("already running on wayland-1"), "\(second.stderrText)")
+
+        run.process.send(SIGTERM)
+        let ended = try run.process.wait(timeout: .seconds(5))
+        #expect(ended.termination == .exited(0), "\(ended)")
+        #expect(ended.stderrText.split(separator: "\n").last?.contains("state=active") == true, "the final stats line: \(ended.stderrText.suffix(200))")
+    }
+
+    @Test func aWindowSystemThatIsNotThereIsOneLineAndExit2() throws {
+        let directory = try Scratch.makeDirectory("wayland-none")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["XDG_RUNTIME_DIR"] = directory
+        let binary = try Pipcam.binaryPath()
+        let cases: [([String], [String: String], String)] = [
+            (["--window-system", "wayland"], [:], "pipcam: window system wayland: WAYLAND_DISPLAY is not set"),
+            (["--window-system", "x11"], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: window system x11: DISPLAY is not set"),
+            ([], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: no Wayland compositor at wayland-9"),
+            (["--window-system", "mir"], [:], "pipcam: --window-system: unknown window system 'mir' (expected auto, x11 or wayland)"),
+        ]
+        for (arguments, extra, line) in cases {
+            let result = try run([binary, "--source", "test"] + arguments, environment: environment.merging(extra) { $1 })
+            #expect(result.exitCode == 2, "\(arguments): \(result)")
+            let lines = result.stderrText.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix(line), "\(arguments): \(result.stderrText)")
+        }
+    }
+}
