@@ -11,16 +11,7 @@ import Testing
 struct WaylandCompositorTests {
     static let swayMissing = HeadlessSway.missing
     static let screenshotToolsMissing = ["swaybg", "grim"].first { !HeadlessSway.onPath($0) }.map { "\($0) is not installed (scripts/bootstrap wayland)" }
-    static let kwinMissing: String? = {
-        if let tool = ["kwin_wayland", "dbus-run-session"].first(where: { !HeadlessSway.onPath($0) }) {
-            return "\(tool) is not installed (scripts/bootstrap desktops)"
-        }
-        // Its file capability makes exec fail where a container refuses it (scripts/bootstrap).
-        if (try? run(["kwin_wayland", "--version"], timeout: .seconds(5)))?.succeeded != true {
-            return "kwin_wayland cannot start here (as root: setcap -r $(command -v kwin_wayland))"
-        }
-        return nil
-    }()
+    static let kwinMissing = HeadlessKWin.missing
 
     @Test(.enabled(if: swayMissing == nil, Comment(rawValue: swayMissing ?? "")))
     func swayOffersLayerShellAndTheRuleTakesIt() throws {
@@ -96,47 +87,5 @@ struct WaylandCompositorTests {
         let role: WaylandPipRole = globals.offers("xx_pip_v1") ? .xxPip : .layerShell
         let session = WaylandSession.present(display: kwin.socket, compositor: .success(globals))
         #expect(WindowSystemChoice.decide(.auto, wayland: session, x11DisplaySet: true) == .wayland(role: role))
-    }
-}
-
-/// kwin_wayland on a virtual output, without Xwayland, on a session bus of its own; it runs as
-/// root, so its runtime directory is the test process's.
-private final class HeadlessKWin {
-    let directory: String
-    let socket: String
-    private let process: RunningProcess
-
-    init(timeout: Duration = .seconds(20)) throws {
-        directory = try Scratch.makeDirectory("kwin")
-        chmod(directory, 0o700)
-        try FileManager.default.createDirectory(atPath: "\(directory)/home", withIntermediateDirectories: true)
-        socket = "\(directory)/pipcam-kwin"
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "QT_QPA_PLATFORM"] {
-            environment[name] = nil
-        }
-        environment["HOME"] = "\(directory)/home"
-        environment["XDG_RUNTIME_DIR"] = directory
-        process = try RunningProcess(
-            ["dbus-run-session", "--", "kwin_wayland", "--virtual", "--width", "640", "--height", "360", "--socket", "pipcam-kwin"],
-            environment: environment)
-        do {
-            try waitUntil("kwin_wayland's socket \(socket)", timeout: timeout) {
-                if let ended = process.termination {
-                    throw HarnessError("kwin_wayland ended (\(ended)) before its socket appeared: \(process.stderrText.suffix(1500))")
-                }
-                return FileManager.default.fileExists(atPath: socket)
-            }
-        } catch {
-            stop()
-            throw error
-        }
-    }
-
-    deinit { stop() }
-
-    func stop() {
-        process.terminate(grace: .seconds(2))
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -123,3 +123,45 @@ struct WaylandProgramTests {
         }
     }
 }
+
+/// The `pipcam` program on headless kwin_wayland (KWin 5.27: layer-shell, no screenshot): PiP
+/// comes up on the overlay layer, frames keep being shown at the compositor's pace, and SIGTERM
+/// ends it with 0.
+@Suite(.timeLimit(.minutes(1)))
+struct WaylandProgramKWinTests {
+    @Test(.enabled(if: HeadlessKWin.missing == nil, Comment(rawValue: HeadlessKWin.missing ?? "")))
+    func pipShowsFramesOnKWinsOverlayLayerAndSigtermEndsIt() throws {
+        let kwin = try HeadlessKWin()
+        defer { kwin.stop() }
+        let runtime = try Scratch.makeDirectory("kwin-pipcam")
+        chmod(runtime, 0o700)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = kwin.socket
+        environment["XDG_RUNTIME_DIR"] = runtime
+        let binary = try Pipcam.binaryPath()
+        let pipcam = try RunningProcess([binary, "--source", "test", "--stats"], environment: environment)
+        defer { _ = pipcam.terminate(grace: .seconds(1)) }
+
+        func status() throws -> [String: Any]? {
+            let result = try run([binary, "status"], environment: environment)
+            guard result.succeeded else { return nil }
+            return try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        }
+        let first = try poll(timeout: .seconds(15), what: "PiP active on kwin (\(pipcam.stderrText.suffix(300)))") { () -> [String: Any]? in
+            let s = try status()
+            return s?["state"] as? String == "active" && (s?["shown"] as? Int ?? 0) >= 5 ? s : nil
+        }
+        #expect(first["window_system"] as? String == "wayland" && first["pip_role"] as? String == "layer-shell", "\(first)")
+        let pip = try #require(first["pip"] as? [String: Int])
+        #expect(pip["x"]! + pip["width"]! <= 640 && pip["y"]! + pip["height"]! <= 360 && pip["x"]! > 320, "bottom-right on the 640x360 output: \(pip)")
+        // The compositor keeps asking for frames: the count goes on.
+        let shown = first["shown"] as? Int ?? 0
+        try waitUntil("frames shown after \(shown)") { (try status()?["shown"] as? Int ?? 0) >= shown + 10 }
+
+        pipcam.send(SIGTERM)
+        let ended = try pipcam.wait(timeout: .seconds(5))
+        #expect(ended.termination == .exited(0), "\(ended)")
+    }
+}
