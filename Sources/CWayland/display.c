@@ -74,6 +74,12 @@ static void on_global(void *data, struct wl_registry *registry, uint32_t name, c
 			c->output_name = name;
 			wlshim_api.proxy_add_listener(c->output, (void (**)(void))&output_listener, c);
 		}
+	} else if (strcmp(interface, "wl_seat") == 0 && c->seat == NULL) {
+		c->seat = bind_global(r, name, wlshim_api.seat_interface, lower(version, WLSHIM_SEAT_VERSION));
+		if (c->seat != NULL) {
+			c->seat_name = name;
+			wlshim_seat_listen(c);
+		}
 	}
 }
 
@@ -86,6 +92,8 @@ static void on_global_remove(void *data, struct wl_registry *registry, uint32_t 
 		c->output_width = 0;
 		c->output_height = 0;
 	}
+	if (c->seat != NULL && name == c->seat_name)
+		wlshim_seat_drop(c);
 }
 
 static const struct wl_registry_listener registry_listener = {
@@ -156,6 +164,7 @@ void wlshim_connection_close(wlshim_connection *c)
 {
 	if (c == NULL)
 		return;
+	wlshim_seat_drop(c);
 	if (c->output != NULL) {
 		if (wlshim_api.proxy_get_version(c->output) >= 3)
 			wlshim_send(c->output, WL_OUTPUT_RELEASE, 1);

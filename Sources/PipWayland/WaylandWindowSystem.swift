@@ -43,8 +43,8 @@ public final class WaylandWindowSystem: WindowSystem {
     public var pixelLayout: PixelLayout? { .xrgb }
     /// Not known yet (no output scale is read): controls at their own size.
     public var prefersDoubleSize: Bool { false }
-    /// No pointer is followed yet.
-    public func pointerButtonsDown() -> Bool { false }
+    /// Whether a button is held on one of its surfaces (a drag of PiP still going on).
+    public func pointerButtonsDown() -> Bool { connection.pointerButtonsDown }
     /// Any window but 0: the source window is its owner's, which says where it is.
     public func exists(_ window: WindowID) -> Bool { window.rawValue != 0 }
 
