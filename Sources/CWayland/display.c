@@ -165,18 +165,10 @@ void wlshim_connection_close(wlshim_connection *c)
 	if (c == NULL)
 		return;
 	wlshim_seat_drop(c);
-	if (c->output != NULL) {
-		if (wlshim_api.proxy_get_version(c->output) >= 3)
-			wlshim_send(c->output, WL_OUTPUT_RELEASE, 1);
-		else
-			wlshim_api.proxy_destroy(c->output);
-	}
-	if (c->layer_shell != NULL) {
-		if (wlshim_api.proxy_get_version(c->layer_shell) >= 3)
-			wlshim_send(c->layer_shell, WLSHIM_LAYER_SHELL_DESTROY, 1);
-		else
-			wlshim_api.proxy_destroy(c->layer_shell);
-	}
+	if (c->output != NULL)
+		wlshim_release(c->output, WL_OUTPUT_RELEASE, 3);
+	if (c->layer_shell != NULL)
+		wlshim_release(c->layer_shell, WLSHIM_LAYER_SHELL_DESTROY, 3);
 	if (c->shm != NULL)
 		wlshim_api.proxy_destroy(c->shm);
 	if (c->compositor != NULL)

@@ -77,6 +77,9 @@ struct wl_proxy *wlshim_marshal(struct wl_proxy *proxy, uint32_t opcode, const s
 int wlshim_connect(const char *display_name, struct wl_display **display, char *errbuf, int errbuf_len);
 /* A request without arguments that makes nothing (a destructor when `destroy`). */
 void wlshim_send(struct wl_proxy *proxy, uint32_t opcode, int destroy);
+/* Gives back a bound object: its destructor request `opcode` where its version has it (`since`),
+ * else the proxy alone destroyed. */
+void wlshim_release(struct wl_proxy *proxy, uint32_t opcode, uint32_t since);
 /* wl_display_roundtrip with a deadline; WLSHIM_OK once every event sent before it is dispatched. */
 int wlshim_roundtrip(struct wl_display *display, int timeout_ms, char *errbuf, int errbuf_len);
 /* The connection's error as text (after a call returned -1). */

@@ -170,10 +170,7 @@ void wlshim_pointer_drop(struct wlshim_connection *c)
 {
 	if (c->pointer == NULL)
 		return;
-	if (wlshim_api.proxy_get_version(c->pointer) >= 3)
-		wlshim_send(c->pointer, WL_POINTER_RELEASE, 1);
-	else
-		wlshim_api.proxy_destroy(c->pointer);
+	wlshim_release(c->pointer, WL_POINTER_RELEASE, 3);
 	c->pointer = NULL;
 	c->pointer_queue.focus = 0;
 	c->pointer_queue.buttons_down = 0;

@@ -38,9 +38,6 @@ void wlshim_seat_drop(struct wlshim_connection *c)
 	wlshim_pointer_drop(c);
 	if (c->seat == NULL)
 		return;
-	if (wlshim_api.proxy_get_version(c->seat) >= 5)
-		wlshim_send(c->seat, WL_SEAT_RELEASE, 1);
-	else
-		wlshim_api.proxy_destroy(c->seat);
+	wlshim_release(c->seat, WL_SEAT_RELEASE, 5);
 	c->seat = NULL;
 }

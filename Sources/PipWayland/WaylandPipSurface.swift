@@ -89,17 +89,24 @@ final class WaylandPipSurface: PipSurface {
         switch event {
         case .press(let p) where p.button == 1:
             drag = WaylandDrag(x: p.x, y: p.y, rootX: p.rootX, rootY: p.rootY, rect: rect)
+        case .motion(let p) where p.state & WaylandPointerInput.mask(1) == 0:
+            // The release went elsewhere (the pointer left while the button was held).
+            endDrag()
         case .motion(let p):
             follow(p)
         case .release(let p) where p.button == 1:
             // The release says where the pointer ended, whatever motion was left behind.
             follow(p)
-            guard let ended = drag else { return }
-            drag = nil
-            if ended.isDragging { onEvent(.ownDragEnded(ended.kind)) }
+            endDrag()
         default:
             break
         }
+    }
+
+    private func endDrag() {
+        guard let ended = drag else { return }
+        drag = nil
+        if ended.isDragging { onEvent(.ownDragEnded(ended.kind)) }
     }
 
     private func follow(_ p: PointerEvent) {

@@ -27,6 +27,10 @@ struct WaylandPointerEvent: Sendable, Equatable {
 /// compositors (sway) keep reporting a held pointer from where the surface was when the button
 /// went down (its position then, plus the pointer's travel), and a drag that moved the surface
 /// must not count its own move twice.
+///
+/// Only enter and motion say where the pointer is; a button or the wheel is where the last of them
+/// put it on the output, and in the window as it is now: pipcam may have moved the surface under
+/// a still pointer since (a zoom), and the compositor says so only at the pointer's next move.
 struct WaylandPointerInput {
     /// The wheel's travel (in the compositor's scroll units) taken as one step when it does not
     /// count steps itself (a touchpad): libinput's and weston's unit for one notch.
@@ -36,6 +40,8 @@ struct WaylandPointerInput {
     private(set) var state: UInt32 = 0
     /// The surface's origin at the press, while a button is held.
     private(set) var pressOrigin: (x: Int, y: Int)?
+    /// Where enter or motion last put the pointer on the output, while it is over the surface.
+    private(set) var lastRoot: (x: Int, y: Int)?
     /// Scroll travel not yet a whole step, per axis (vertical, horizontal).
     private var rest = (0.0, 0.0)
 
@@ -68,16 +74,24 @@ struct WaylandPointerInput {
     /// The events `event` means on `window`, whose origin on the output is `origin` now.
     mutating func translate(_ event: WaylandPointerEvent, window: WindowID, origin: (x: Int, y: Int)) -> [InputEvent] {
         let from = pressOrigin ?? origin
+        let said = (x: from.x + Self.pixel(event.x), y: from.y + Self.pixel(event.y))
+        switch event.kind {
+        case .entered, .motion: lastRoot = said
+        default: break
+        }
+        let root = lastRoot ?? said
         func pointer(_ button: Int) -> PointerEvent {
-            let x = Self.pixel(event.x), y = Self.pixel(event.y)
-            return PointerEvent(
-                window: window, button: button, x: x, y: y, rootX: from.x + x, rootY: from.y + y, time: UInt(event.time),
-                state: state)
+            PointerEvent(
+                window: window, button: button, x: root.x - origin.x, y: root.y - origin.y, rootX: root.x, rootY: root.y,
+                time: UInt(event.time), state: state)
         }
         switch event.kind {
         case .entered:
             return [.entered]
         case .left:
+            // Nothing more comes to this surface until the pointer is back: a button held now is
+            // released elsewhere.
+            (state, pressOrigin, lastRoot) = (0, nil, nil)
             return [.left]
         case .motion:
             return [.motion(pointer(0))]

@@ -14,7 +14,8 @@ import PipWindow
 /// ```
 ///
 /// Not yet: the source window is whatever its owner says (`sourceWatch`), since the Wayland main
-/// window is a later part; the screen is the first output, read once; there is no input.
+/// window is a later part; the screen is the first output, read once; the pointer reaches PiP
+/// (drags, resizes, the controls, the wheel) but no keys do.
 public final class WaylandWindowSystem: WindowSystem {
     /// The loop PiP's timers run on, and the connection's.
     public let loop: WaylandLoop

@@ -34,7 +34,7 @@ static const struct wl_interface manager_interface = {
 	"zwlr_virtual_pointer_manager_v1", 1, 2, manager_requests, 0, NULL,
 };
 
-enum { MOTION_ABSOLUTE = 1, BUTTON = 2, FRAME = 4, POINTER_DESTROY = 8 };
+enum { MOTION_ABSOLUTE = 1, BUTTON = 2, FRAME = 4, AXIS_DISCRETE = 7, POINTER_DESTROY = 8 };
 static const struct wl_message pointer_requests[] = {
 	{ "motion", "uff", none },
 	{ "motion_absolute", "uuuuu", none },
@@ -203,6 +203,16 @@ int vpointer_button(vpointer *p, uint32_t button, int pressed)
 	a[1].u = button;
 	a[2].u = pressed ? 1 : 0;
 	return send_framed(p, BUTTON, a);
+}
+
+int vpointer_scroll(vpointer *p, int32_t steps)
+{
+	union wl_argument a[4];
+	a[0].u = now_ms();
+	a[1].u = 0; /* vertical */
+	a[2].i = steps * 15 * 256; /* wl_fixed */
+	a[3].i = steps;
+	return send_framed(p, AXIS_DISCRETE, a);
 }
 
 void vpointer_close(vpointer *p)

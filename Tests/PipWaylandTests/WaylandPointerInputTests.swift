@@ -58,15 +58,35 @@ struct WaylandPointerInputTests {
         let press = input.translate(Self.event(.button(code: 0x110, pressed: true), x: 40, y: 30), window: Self.window, origin: (100, 50))
         #expect(press == [.press(Self.pointer(button: 1, x: 40, y: 30, rootX: 140, rootY: 80))], "the state before the press")
         // pipcam moved the surface by (-200, -100); sway says the pointer's travel from the press.
+        // In the window as it is now, the pointer is where it was pressed.
         let moved = input.translate(Self.event(.motion, x: -160, y: -70, time: 1100), window: Self.window, origin: (-100, -50))
-        #expect(moved == [.motion(Self.pointer(x: -160, y: -70, rootX: -60, rootY: -20, time: 1100, state: 0x100))])
+        #expect(moved == [.motion(Self.pointer(x: 40, y: 30, rootX: -60, rootY: -20, time: 1100, state: 0x100))])
         let release = input.translate(
             Self.event(.button(code: 0x110, pressed: false), x: -160, y: -70, time: 1200), window: Self.window, origin: (-100, -50))
-        #expect(release == [.release(Self.pointer(button: 1, x: -160, y: -70, rootX: -60, rootY: -20, time: 1200, state: 0x100))])
+        #expect(release == [.release(Self.pointer(button: 1, x: 40, y: 30, rootX: -60, rootY: -20, time: 1200, state: 0x100))])
         #expect(input.state == 0 && input.pressOrigin == nil)
-        // Released: the surface's own origin again.
+        // Released (or left, the release going elsewhere): the surface's own origin again.
+        _ = input.translate(Self.event(.button(code: 0x111, pressed: true)), window: Self.window, origin: (-100, -50))
+        #expect(input.state == 0x400 && input.pressOrigin != nil)
+        #expect(input.translate(Self.event(.left), window: Self.window, origin: (-100, -50)) == [.left])
+        #expect(input.state == 0 && input.pressOrigin == nil)
         #expect(input.translate(Self.event(.motion, x: 40, y: 30), window: Self.window, origin: (-100, -50))
             == [.motion(Self.pointer(x: 40, y: 30, rootX: -60, rootY: -20))])
+    }
+
+    @Test func aButtonIsWhereTheLastMotionLeftThePointerThoughTheSurfaceMovedUnderIt() {
+        var input = WaylandPointerInput()
+        _ = input.translate(Self.event(.motion, x: 160, y: 90), window: Self.window, origin: (900, 500))
+        #expect(input.lastRoot.map { [$0.x, $0.y] } == [1060, 590])
+        // A zoom moved the surface to (871, 484); the compositor's last position is still the old one's.
+        let press = input.translate(Self.event(.button(code: 0x110, pressed: true), x: 160, y: 90), window: Self.window, origin: (871, 484))
+        #expect(press == [.press(Self.pointer(button: 1, x: 189, y: 106, rootX: 1060, rootY: 590))])
+        let wheel = input.translate(Self.event(.axis(vertical: true, value: Self.fixed(-15), discrete: -1), x: 160, y: 90),
+                                    window: Self.window, origin: (871, 484))
+        #expect(wheel.first == .press(Self.pointer(button: 4, x: 189, y: 106, rootX: 1060, rootY: 590, state: 0x100)))
+        // Gone: nothing is known of where it is until it comes back.
+        _ = input.translate(Self.event(.left), window: Self.window, origin: (871, 484))
+        #expect(input.lastRoot == nil)
     }
 
     @Test func theWheelIsButtonsFourToSevenPressedAndReleasedPerStep() {

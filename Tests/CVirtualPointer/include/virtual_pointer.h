@@ -16,6 +16,8 @@ int vpointer_open(const char *display, vpointer **out, char *errbuf, int errbuf_
 int vpointer_move(vpointer *p, uint32_t x, uint32_t y, uint32_t x_extent, uint32_t y_extent);
 /* Presses (pressed = 1) or releases a button by its Linux code (BTN_LEFT = 0x110). */
 int vpointer_button(vpointer *p, uint32_t button, int pressed);
+/* Turns the wheel by `steps` notches (negative: up), 15 scroll units each as a mouse's. */
+int vpointer_scroll(vpointer *p, int32_t steps);
 /* Each of those returns once the compositor has handled it. */
 void vpointer_close(vpointer *p);
 

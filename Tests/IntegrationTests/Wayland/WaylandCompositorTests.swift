@@ -27,7 +27,8 @@ struct WaylandCompositorTests {
         let sway = try HeadlessSway()
         defer { sway.stop() }
         let globals = try WaylandGlobals.read(display: sway.socket)
-        for interface in ["wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1"] {
+        // wl_seat for PiP's pointer; the virtual pointer for the tests that drive one.
+        for interface in ["wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1", "wl_seat", "zwlr_virtual_pointer_manager_v1"] {
             #expect(globals.offers(interface), "sway offers \(interface): \(globals.globals)")
         }
         #expect((globals.version(of: "zwlr_layer_shell_v1") ?? 0) >= 1)
