@@ -61,6 +61,9 @@ static void on_global(void *data, struct wl_registry *registry, uint32_t name, c
 
 	if (interface == NULL)
 		return;
+	/* Not any org_kde_ global: wlroots compositors offer some of KWin's too. */
+	if (strcmp(interface, "org_kde_plasma_shell") == 0)
+		c->kwin = 1;
 	/* Version 4 for damage_buffer. */
 	if (strcmp(interface, "wl_compositor") == 0 && c->compositor == NULL && version >= 4) {
 		c->compositor = bind_global(r, name, wlshim_api.compositor_interface, lower(version, 4));
@@ -180,6 +183,8 @@ void wlshim_connection_close(wlshim_connection *c)
 	wlshim_api.display_disconnect(c->display);
 	free(c);
 }
+
+int wlshim_connection_is_kwin(const wlshim_connection *c) { return c->kwin; }
 
 int wlshim_connection_fd(const wlshim_connection *c) { return wlshim_api.display_get_fd(c->display); }
 

@@ -63,6 +63,7 @@ struct wlshim_connection {
 	int output_width, output_height;
 	struct wl_proxy *seat, *pointer;
 	uint32_t seat_name;
+	int kwin;
 	struct wlshim_pointer_queue pointer_queue;
 };
 

@@ -137,6 +137,9 @@ final class ShimConnection {
         return (UInt(e.surface), WaylandPointerEvent(kind: kind, time: e.time, x: e.x, y: e.y))
     }
 
+    /// Whether the compositor is KWin (it announced `org_kde_plasma_shell`).
+    var isKWin: Bool { handle.map { wlshim_connection_is_kwin($0) != 0 } ?? false }
+
     /// Whether a pointer button is held on one of the connection's surfaces.
     var pointerButtonsDown: Bool { handle.map { wlshim_connection_buttons_down($0) > 0 } ?? false }
 

@@ -43,6 +43,10 @@ public final class WaylandConnection {
     /// The first output's size in pixels (its current mode), once the compositor said it.
     public var outputSize: (width: Int, height: Int)? { shim.outputSize }
 
+    /// What this compositor counts a held pointer's positions from: KWin (known by
+    /// `org_kde_plasma_shell`) from the surface's current place, others as wlroots does.
+    var heldPointer: WaylandPointerInput.HeldPointer { shim.isKWin ? .fromCurrentOrigin : .fromPressOrigin }
+
     /// Whether a pointer button is held on one of its surfaces.
     public var pointerButtonsDown: Bool { shim.pointerButtonsDown }
 

@@ -23,7 +23,7 @@ final class WaylandPipSurface: PipSurface {
     var isDragging: Bool { drag?.isDragging ?? false }
     var onEvent: (PipSurfaceEvent) -> Void = { _ in }
     private var surface: WaylandOverlaySurface?
-    private var pointer = WaylandPointerInput()
+    private lazy var pointer = WaylandPointerInput(held: system.connection.heldPointer)
     /// The press held now, when it was the first button's.
     private var drag: WaylandDrag?
 
@@ -59,7 +59,7 @@ final class WaylandPipSurface: PipSurface {
         surface?.destroy()
         surface = nil
         // A press on the surface gone is never released there.
-        pointer = WaylandPointerInput()
+        pointer = WaylandPointerInput(held: system.connection.heldPointer)
         drag = nil
     }
 

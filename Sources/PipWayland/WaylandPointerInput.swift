@@ -23,15 +23,26 @@ struct WaylandPointerEvent: Sendable, Equatable {
 /// output (`rootX`, `rootY`). Pure: the surface's place is passed in.
 ///
 /// A surface-local position becomes an output one through the surface's origin. While a button is
-/// held that is the origin it had at the press, not where pipcam has moved it since: wlroots
-/// compositors (sway) keep reporting a held pointer from where the surface was when the button
-/// went down (its position then, plus the pointer's travel), and a drag that moved the surface
-/// must not count its own move twice.
+/// held, which origin depends on the compositor (`HeldPointer`): sway keeps reporting a held
+/// pointer from where the surface was when the button went down, KWin from where it is now; a
+/// drag that moved the surface must not count its own move twice, nor lose it.
 ///
 /// Only enter and motion say where the pointer is; a button or the wheel is where the last of them
 /// put it on the output, and in the window as it is now: pipcam may have moved the surface under
 /// a still pointer since (a zoom), and the compositor says so only at the pointer's next move.
 struct WaylandPointerInput {
+    /// What a compositor counts a held pointer's surface-local positions from.
+    enum HeldPointer: Sendable, Equatable {
+        /// The surface's origin at the press, the pointer's travel added (wlroots' `seatop_down`:
+        /// sway; seen on sway 1.7).
+        case fromPressOrigin
+        /// The surface's origin as it is (KWin, whose seat takes a window's new place at once
+        /// outside its own moves; read in KWin 5.27's pointer input, not yet seen in a test).
+        case fromCurrentOrigin
+    }
+
+    /// This compositor's rule.
+    let held: HeldPointer
     /// The wheel's travel (in the compositor's scroll units) taken as one step when it does not
     /// count steps itself (a touchpad): libinput's and weston's unit for one notch.
     static let unitsPerStep = 10.0
@@ -44,6 +55,8 @@ struct WaylandPointerInput {
     private(set) var lastRoot: (x: Int, y: Int)?
     /// Scroll travel not yet a whole step, per axis (vertical, horizontal).
     private var rest = (0.0, 0.0)
+
+    init(held: HeldPointer = .fromPressOrigin) { self.held = held }
 
     /// A `wl_fixed` value in pixels.
     static func pixels(_ fixed: Int32) -> Double { Double(fixed) / 256 }
@@ -99,7 +112,7 @@ struct WaylandPointerInput {
             guard let button = Self.xButton(code) else { return [] }
             let p = pointer(button)
             if pressed {
-                if state == 0 { pressOrigin = origin }
+                if state == 0 && held == .fromPressOrigin { pressOrigin = origin }
                 state |= Self.mask(button)
                 return [.press(p)]
             }

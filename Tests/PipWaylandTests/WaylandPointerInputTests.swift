@@ -74,6 +74,15 @@ struct WaylandPointerInputTests {
             == [.motion(Self.pointer(x: 40, y: 30, rootX: -60, rootY: -20))])
     }
 
+    @Test func onKWinAHeldPointerCountsFromWhereTheSurfaceIsNow() {
+        var input = WaylandPointerInput(held: .fromCurrentOrigin)
+        _ = input.translate(Self.event(.button(code: 0x110, pressed: true), x: 40, y: 30), window: Self.window, origin: (100, 50))
+        #expect(input.pressOrigin == nil && input.state == 0x100)
+        // Moved by (-200, -100) with the pointer: it is where it was pressed in the surface.
+        let moved = input.translate(Self.event(.motion, x: 40, y: 30, time: 1100), window: Self.window, origin: (-100, -50))
+        #expect(moved == [.motion(Self.pointer(x: 40, y: 30, rootX: -60, rootY: -20, time: 1100, state: 0x100))])
+    }
+
     @Test func aButtonIsWhereTheLastMotionLeftThePointerThoughTheSurfaceMovedUnderIt() {
         var input = WaylandPointerInput()
         _ = input.translate(Self.event(.motion, x: 160, y: 90), window: Self.window, origin: (900, 500))

@@ -96,6 +96,9 @@ int wlshim_connection_roundtrip(wlshim_connection *c, int timeout_ms, char *errb
 /* Takes the oldest pointer event not taken yet into *out: 1, or 0 when there is none. Events come
  * in the order sent, for the connection's surfaces only (none for a surface destroyed). */
 int wlshim_connection_next_pointer_event(wlshim_connection *c, wlshim_pointer_event *out);
+/* Whether the compositor is KWin (it announced org_kde_plasma_shell): its seat reports a held
+ * pointer from the surface's current place, wlroots' from its place at the press. */
+int wlshim_connection_is_kwin(const wlshim_connection *c);
 /* How many pointer buttons are held on the connection's surfaces. */
 int wlshim_connection_buttons_down(const wlshim_connection *c);
 /* The serial of the last button press (what a request answering it would name). */
