@@ -1,7 +1,9 @@
 /* zwlr_virtual_pointer_manager_v1 and zwlr_virtual_pointer_v1 (wlr-virtual-pointer-unstable-v1,
  * version 1), their tables written from the protocol's text: each message's name and signature in
- * the protocol's order (the opcode is the index). The core interfaces' tables are the library's. */
+ * the protocol's order (the opcode is the index). The core interfaces' tables are the library's.
+ * Where it is not offered, KWin's fake input (fake_input.c) moves the pointer. */
 #include "virtual_pointer.h"
+#include "fake_input.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -53,6 +55,8 @@ static const struct wl_interface pointer_interface = {
 struct vpointer {
 	struct wl_display *display;
 	struct wl_proxy *registry, *manager, *seat, *pointer;
+	struct wl_proxy *fake; /* KWin's, when there is no manager */
+	uint32_t fake_name, fake_version;
 };
 
 static void say(char *errbuf, int errbuf_len, const char *text)
@@ -105,11 +109,13 @@ static void on_global(void *data, struct wl_proxy *registry, uint32_t name, cons
 	const struct wl_interface *wanted = NULL;
 	struct wl_proxy **slot = NULL;
 	union wl_argument a[4];
-	(void)version;
 
 	if (strcmp(interface, manager_interface.name) == 0 && p->manager == NULL) {
 		wanted = &manager_interface;
 		slot = &p->manager;
+	} else if (strcmp(interface, fake_input_interface.name) == 0 && version >= 3) {
+		p->fake_name = name;
+		p->fake_version = version < FAKE_INPUT_VERSION ? version : FAKE_INPUT_VERSION;
 	} else if (strcmp(interface, "wl_seat") == 0 && p->seat == NULL) {
 		wanted = lib.seat;
 		slot = &p->seat;
@@ -141,6 +147,29 @@ static uint32_t now_ms(void)
 	return (uint32_t)(t.tv_sec * 1000 + t.tv_nsec / 1000000);
 }
 
+/* KWin's: bound, then authenticated (granted at once where permission checks are off). */
+static int open_fake(vpointer *p, vpointer **out, char *errbuf, int errbuf_len)
+{
+	union wl_argument a[4];
+
+	a[0].u = p->fake_name;
+	a[1].s = fake_input_interface.name;
+	a[2].u = p->fake_version;
+	a[3].o = NULL;
+	p->fake = lib.marshal(p->registry, 0, a, &fake_input_interface, p->fake_version);
+	a[0].s = "pipcam tests";
+	a[1].s = "drives PiP's pointer";
+	if (p->fake != NULL)
+		request(p->fake, FAKE_INPUT_AUTHENTICATE, a, NULL);
+	if (p->fake == NULL || lib.roundtrip(p->display) < 0) {
+		say(errbuf, errbuf_len, "KWin's fake input could not be bound");
+		vpointer_close(p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
 int vpointer_open(const char *display, vpointer **out, char *errbuf, int errbuf_len)
 {
 	union wl_argument a[2];
@@ -159,11 +188,13 @@ int vpointer_open(const char *display, vpointer **out, char *errbuf, int errbuf_
 	/* wl_display.get_registry is the display's request 1. */
 	p->registry = request((struct wl_proxy *)p->display, 1, a, lib.registry);
 	lib.add_listener(p->registry, (void (**)(void))&registry_listener, p);
-	if (lib.roundtrip(p->display) < 0 || p->manager == NULL) {
-		say(errbuf, errbuf_len, "the compositor offers no zwlr_virtual_pointer_manager_v1");
+	if (lib.roundtrip(p->display) < 0 || (p->manager == NULL && p->fake_name == 0)) {
+		say(errbuf, errbuf_len, "the compositor offers neither zwlr_virtual_pointer_manager_v1 nor org_kde_kwin_fake_input");
 		vpointer_close(p);
 		return -1;
 	}
+	if (p->manager == NULL)
+		return open_fake(p, out, errbuf, errbuf_len);
 	a[0].o = (struct wl_object *)p->seat;
 	a[1].o = NULL;
 	p->pointer = request(p->manager, 0, a, &pointer_interface);
@@ -188,6 +219,15 @@ static int send_framed(vpointer *p, uint32_t opcode, union wl_argument *args)
 int vpointer_move(vpointer *p, uint32_t x, uint32_t y, uint32_t x_extent, uint32_t y_extent)
 {
 	union wl_argument a[5];
+
+	if (p->fake != NULL) {
+		/* KWin's are in its global coordinates: the one output's pixels here. */
+		(void)x_extent, (void)y_extent;
+		a[0].i = (int32_t)(x * 256);
+		a[1].i = (int32_t)(y * 256);
+		request(p->fake, FAKE_INPUT_POINTER_MOTION_ABSOLUTE, a, NULL);
+		return lib.roundtrip(p->display) < 0 ? -1 : 0;
+	}
 	a[0].u = now_ms();
 	a[1].u = x;
 	a[2].u = y;
@@ -199,6 +239,13 @@ int vpointer_move(vpointer *p, uint32_t x, uint32_t y, uint32_t x_extent, uint32
 int vpointer_button(vpointer *p, uint32_t button, int pressed)
 {
 	union wl_argument a[3];
+
+	if (p->fake != NULL) {
+		a[0].u = button;
+		a[1].u = pressed ? 1 : 0;
+		request(p->fake, FAKE_INPUT_BUTTON, a, NULL);
+		return lib.roundtrip(p->display) < 0 ? -1 : 0;
+	}
 	a[0].u = now_ms();
 	a[1].u = button;
 	a[2].u = pressed ? 1 : 0;
@@ -208,6 +255,9 @@ int vpointer_button(vpointer *p, uint32_t button, int pressed)
 int vpointer_scroll(vpointer *p, int32_t steps)
 {
 	union wl_argument a[4];
+
+	if (p->fake != NULL)
+		return -1; /* no wheel here: KWin's axis has no steps */
 	a[0].u = now_ms();
 	a[1].u = 0; /* vertical */
 	a[2].i = steps * 15 * 256; /* wl_fixed */
@@ -229,6 +279,8 @@ void vpointer_close(vpointer *p)
 		request(p->manager, 1, a, NULL);
 		lib.destroy(p->manager);
 	}
+	if (p->fake != NULL)
+		lib.destroy(p->fake);
 	if (p->seat != NULL)
 		lib.destroy(p->seat);
 	if (p->registry != NULL)

@@ -10,16 +10,19 @@ import Testing
 /// A real pointer on headless sway (wlr-virtual-pointer, as a mouse would move) drags the real
 /// `PipController`'s PiP on `WaylandWindowSystem`: a press in the middle moves it, one at its
 /// right edge resizes it with the picture's shape kept (the screenshot shows the picture there);
-/// the wheel zooms it, and a double-click ends it.
+/// the wheel zooms it, and a double-click ends it. On headless KWin (its fake input) a drag moves it
+/// as far, KWin counting a held pointer otherwise than sway.
 @Suite(.timeLimit(.minutes(1)))
 struct WaylandPointerTests {
     static let missing = WaylandOverlayTests.missing
     static let green = WaylandPipTests.green
     static let buttonLeft: UInt32 = 0x110
 
-    /// PiP up and its picture seen on a 1280×720 sway, and a pointer to drive.
+    /// PiP up and its picture seen on a 1280×720 compositor, and a pointer to drive.
     final class Stage {
-        let sway: HeadlessSway
+        /// sway: what the output shows, by grim (KWin has no screencopy).
+        let sway: HeadlessSway?
+        private let kwin: HeadlessKWin?
         let connection: WaylandConnection
         let loop: WaylandLoop
         let system: WaylandWindowSystem
@@ -27,10 +30,19 @@ struct WaylandPointerTests {
         let picture = BGRAPicture(width: 640, height: 360) { _ in WaylandPointerTests.green }
         private var pointer: OpaquePointer?
 
-        init() throws {
-            sway = try HeadlessSway(width: 1280, height: 720)
-            try sway.start(["swaybg", "--color", "#ff0000"])
-            connection = try WaylandConnection(display: sway.socket)
+        private let socket: String, width: Int, height: Int
+
+        /// On sway, or (`onKWin`) on KWin with its restricted interfaces granted.
+        init(onKWin: Bool = false) throws {
+            if onKWin {
+                let kwin = try HeadlessKWin(width: 1280, height: 720, grantingEverything: true)
+                (sway, self.kwin, socket, width, height) = (nil, kwin, kwin.socket, kwin.width, kwin.height)
+            } else {
+                let sway = try HeadlessSway(width: 1280, height: 720)
+                try sway.start(["swaybg", "--color", "#ff0000"])
+                (self.sway, kwin, socket, width, height) = (sway, nil, sway.socket, sway.width, sway.height)
+            }
+            connection = try WaylandConnection(display: socket)
             loop = WaylandLoop(connection: connection)
             system = WaylandWindowSystem(loop: loop)
             pip = try PipController(
@@ -49,7 +61,7 @@ struct WaylandPointerTests {
             // The seat has a pointer once this one is made; PiP's connection takes it as it hears so.
             var made: OpaquePointer?
             var error = [CChar](repeating: 0, count: 256)
-            guard vpointer_open(sway.socket, &made, &error, Int32(error.count)) == 0 else {
+            guard vpointer_open(socket, &made, &error, Int32(error.count)) == 0 else {
                 throw HarnessError("no virtual pointer: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
             }
             pointer = made
@@ -61,7 +73,8 @@ struct WaylandPointerTests {
             vpointer_close(pointer)
             pip.tearDown()
             connection.close()
-            sway.stop()
+            sway?.stop()
+            kwin?.stop()
         }
 
         /// Runs PiP's loop a moment, for what the compositor sent to arrive.
@@ -71,7 +84,7 @@ struct WaylandPointerTests {
         }
 
         func move(to x: Int, _ y: Int) throws {
-            guard vpointer_move(pointer, UInt32(x), UInt32(y), UInt32(sway.width), UInt32(sway.height)) == 0 else {
+            guard vpointer_move(pointer, UInt32(x), UInt32(y), UInt32(width), UInt32(height)) == 0 else {
                 throw HarnessError("the pointer did not move")
             }
             settle()
@@ -106,8 +119,9 @@ struct WaylandPointerTests {
             return pip.pipFrame
         }
 
-        /// Waits until the screenshot shows the picture filling `frame`.
+        /// Waits until the screenshot shows the picture filling `frame` (on sway).
         func expectPicture(at frame: Rect) throws {
+            guard let sway else { return }
             try waitUntil("green at PiP's frame \(frame) (sway: \(sway.log.suffix(300)))") {
                 settle()  // pictures keep coming
                 return try sway.screenshot().meanColor(in: XRect(x: frame.x + 4, y: frame.y + 4, width: frame.width - 8, height: frame.height - 8))
@@ -126,7 +140,7 @@ struct WaylandPointerTests {
         #expect(after.width == before.width && after.height == before.height, "a move keeps the size: \(after)")
         #expect(stage.pip.isActive)
         try stage.expectPicture(at: after)
-        let shot = try stage.sway.screenshot()
+        let shot = try #require(stage.sway).screenshot()
         let old = Rect(x: after.maxX + 4, y: after.maxY + 4, width: before.maxX - after.maxX - 8, height: before.maxY - after.maxY - 8)
         #expect(shot.meanColor(in: XRect(x: old.x, y: old.y, width: old.width, height: old.height)).distance(to: WaylandPointerTests.green) > 100,
                 "where PiP was and is not now no longer shows the picture")
@@ -167,5 +181,15 @@ struct WaylandPointerTests {
         try stage.click()
         let ended = WaylandPipTests.run(stage.loop, timeout: .seconds(3)) { !stage.pip.isActive }
         #expect(ended, "a double-click ends PiP (\(stage.pip.phase))")
+    }
+
+    @Test(.enabled(if: missing == nil && WaylandCompositorTests.kwinMissing == nil,
+                   Comment(rawValue: missing ?? WaylandCompositorTests.kwinMissing ?? "")))
+    func onKWinADragMovesPipByThePointersTravelToo() throws {
+        let stage = try Stage(onKWin: true)
+        let before = stage.pip.pipFrame
+        let after = try stage.drag(from: before.x + before.width / 2, before.y + before.height / 2, by: -200, -100)
+        #expect(abs(after.x - (before.x - 200)) <= 3 && abs(after.y - (before.y - 100)) <= 3, "moved by (-200, -100): \(before) → \(after)")
+        #expect(after.width == before.width && after.height == before.height, "a move keeps the size: \(after)")
     }
 }
