@@ -37,7 +37,7 @@ struct WaylandPointerInput {
         /// sway; seen on sway 1.7).
         case fromPressOrigin
         /// The surface's origin as it is (KWin, whose seat takes a window's new place at once
-        /// outside its own moves; read in KWin 5.27's pointer input, not yet seen in a test).
+        /// outside its own moves; seen on KWin 5.27).
         case fromCurrentOrigin
     }
 
