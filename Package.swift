@@ -9,9 +9,9 @@ import PackageDescription
 /// camera side; the share converts with `PipConvert`, so that library stays). Unset: everything.
 let scope = ProcessInfo.processInfo.environment["PIPCAM_BUILD_SCOPE"] ?? "all"
 let leftOut: Set<String> = switch scope {
-case "units": ["IntegrationTests", "pipcam", "pip-example"]
+case "units": ["IntegrationTests", "CVirtualPointer", "pipcam", "pip-example"]
 case "camera": [
-    "IntegrationTests", "pipcam", "pip-example", "PipConvertTests", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp",
+    "IntegrationTests", "CVirtualPointer", "pipcam", "pip-example", "PipConvertTests", "PipWindowTests", "PipcamAppTests", "PipWindow", "PipcamApp",
     "PipControl", "PipControlTests", "CWayland", "PipWayland", "PipWaylandTests",
 ]
 default: []
@@ -86,11 +86,13 @@ let package = Package(
         .testTarget(name: "PipWaylandTests", dependencies: ["PipWayland", "PipWindow", "PipCore"]),
         .testTarget(name: "PipControlTests", dependencies: ["PipControl", "CameraSource", "PipCore", "TestSupport"]),
         .testTarget(name: "PipcamAppTests", dependencies: ["PipcamApp", "PipWindow", "PipControl", "PipConvert", "CameraSource", "PipCore", "TestSupport"]),
+        // A pointer the Wayland tests drive on sway (wlr-virtual-pointer), libwayland-client loaded at run time.
+        .target(name: "CVirtualPointer", path: "Tests/CVirtualPointer", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "pipcam", "pip-example", "PipcamApp", "PipWindow", "PipWayland", "PipControl", "PipConvert", "CameraSource", "PipCore",
-                "TestSupport",
+                "TestSupport", "CVirtualPointer",
             ]),
     ],
     swiftLanguageModes: [.v6]

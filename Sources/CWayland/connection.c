@@ -46,6 +46,14 @@ void wlshim_send(struct wl_proxy *proxy, uint32_t opcode, int destroy)
 	wlshim_marshal(proxy, opcode, NULL, wlshim_api.proxy_get_version(proxy), destroy, none);
 }
 
+void wlshim_release(struct wl_proxy *proxy, uint32_t opcode, uint32_t since)
+{
+	if (wlshim_api.proxy_get_version(proxy) >= since)
+		wlshim_send(proxy, opcode, 1);
+	else
+		wlshim_api.proxy_destroy(proxy);
+}
+
 int wlshim_connect(const char *display_name, struct wl_display **display, char *errbuf, int errbuf_len)
 {
 	/* libwayland looks a relative name up in $XDG_RUNTIME_DIR, and says only "No such file or

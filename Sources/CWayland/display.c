@@ -61,6 +61,9 @@ static void on_global(void *data, struct wl_registry *registry, uint32_t name, c
 
 	if (interface == NULL)
 		return;
+	/* Not any org_kde_ global: wlroots compositors offer some of KWin's too. */
+	if (strcmp(interface, "org_kde_plasma_shell") == 0)
+		c->kwin = 1;
 	/* Version 4 for damage_buffer. */
 	if (strcmp(interface, "wl_compositor") == 0 && c->compositor == NULL && version >= 4) {
 		c->compositor = bind_global(r, name, wlshim_api.compositor_interface, lower(version, 4));
@@ -74,6 +77,12 @@ static void on_global(void *data, struct wl_registry *registry, uint32_t name, c
 			c->output_name = name;
 			wlshim_api.proxy_add_listener(c->output, (void (**)(void))&output_listener, c);
 		}
+	} else if (strcmp(interface, "wl_seat") == 0 && c->seat == NULL) {
+		c->seat = bind_global(r, name, wlshim_api.seat_interface, lower(version, WLSHIM_SEAT_VERSION));
+		if (c->seat != NULL) {
+			c->seat_name = name;
+			wlshim_seat_listen(c);
+		}
 	}
 }
 
@@ -86,6 +95,8 @@ static void on_global_remove(void *data, struct wl_registry *registry, uint32_t 
 		c->output_width = 0;
 		c->output_height = 0;
 	}
+	if (c->seat != NULL && name == c->seat_name)
+		wlshim_seat_drop(c);
 }
 
 static const struct wl_registry_listener registry_listener = {
@@ -156,18 +167,11 @@ void wlshim_connection_close(wlshim_connection *c)
 {
 	if (c == NULL)
 		return;
-	if (c->output != NULL) {
-		if (wlshim_api.proxy_get_version(c->output) >= 3)
-			wlshim_send(c->output, WL_OUTPUT_RELEASE, 1);
-		else
-			wlshim_api.proxy_destroy(c->output);
-	}
-	if (c->layer_shell != NULL) {
-		if (wlshim_api.proxy_get_version(c->layer_shell) >= 3)
-			wlshim_send(c->layer_shell, WLSHIM_LAYER_SHELL_DESTROY, 1);
-		else
-			wlshim_api.proxy_destroy(c->layer_shell);
-	}
+	wlshim_seat_drop(c);
+	if (c->output != NULL)
+		wlshim_release(c->output, WL_OUTPUT_RELEASE, 3);
+	if (c->layer_shell != NULL)
+		wlshim_release(c->layer_shell, WLSHIM_LAYER_SHELL_DESTROY, 3);
 	if (c->shm != NULL)
 		wlshim_api.proxy_destroy(c->shm);
 	if (c->compositor != NULL)
@@ -179,6 +183,8 @@ void wlshim_connection_close(wlshim_connection *c)
 	wlshim_api.display_disconnect(c->display);
 	free(c);
 }
+
+int wlshim_connection_is_kwin(const wlshim_connection *c) { return c->kwin; }
 
 int wlshim_connection_fd(const wlshim_connection *c) { return wlshim_api.display_get_fd(c->display); }
 

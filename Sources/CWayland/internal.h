@@ -1,6 +1,7 @@
 /* What the shim's files share: the functions of libwayland-client, found with dlsym, and the
  * helpers each part calls. Parts, each calling only those above it in this list: library.c,
- * connection.c, layer_shell.c, buffers.c, then globals.c and display.c, then overlay.c. */
+ * connection.c, layer_shell.c, buffers.c, pointer.c, seat.c, then globals.c and display.c, then
+ * overlay.c. */
 #ifndef WLSHIM_INTERNAL_H
 #define WLSHIM_INTERNAL_H
 
@@ -21,6 +22,8 @@ struct wlapi {
 	const struct wl_interface *buffer_interface;
 	const struct wl_interface *surface_interface;
 	const struct wl_interface *output_interface;
+	const struct wl_interface *seat_interface;
+	const struct wl_interface *pointer_interface;
 	__typeof__(wl_display_connect) *display_connect;
 	__typeof__(wl_display_disconnect) *display_disconnect;
 	__typeof__(wl_display_get_fd) *display_get_fd;
@@ -40,12 +43,28 @@ struct wlapi {
 
 extern struct wlapi wlshim_api;
 
+/* pointer.c: what the pointer did, queued until the owner takes it. */
+#define WLSHIM_POINTER_QUEUE 256
+struct wlshim_pointer_queue {
+	wlshim_pointer_event events[WLSHIM_POINTER_QUEUE];
+	int head, count;
+	uintptr_t focus;      /* the surface the pointer is over, or 0 */
+	int32_t x, y;         /* its last position there (wl_fixed) */
+	int32_t discrete[2];  /* axis_discrete's steps, for the axis event after it */
+	uint32_t press_serial;
+	int buttons_down;
+};
+
 /* display.c: a connection kept open and the globals bound on it. */
 struct wlshim_connection {
 	struct wl_display *display;
 	struct wl_proxy *registry, *compositor, *shm, *layer_shell, *output;
 	uint32_t output_name;
 	int output_width, output_height;
+	struct wl_proxy *seat, *pointer;
+	uint32_t seat_name;
+	int kwin;
+	struct wlshim_pointer_queue pointer_queue;
 };
 
 /* connection.c */
@@ -59,6 +78,9 @@ struct wl_proxy *wlshim_marshal(struct wl_proxy *proxy, uint32_t opcode, const s
 int wlshim_connect(const char *display_name, struct wl_display **display, char *errbuf, int errbuf_len);
 /* A request without arguments that makes nothing (a destructor when `destroy`). */
 void wlshim_send(struct wl_proxy *proxy, uint32_t opcode, int destroy);
+/* Gives back a bound object: its destructor request `opcode` where its version has it (`since`),
+ * else the proxy alone destroyed. */
+void wlshim_release(struct wl_proxy *proxy, uint32_t opcode, uint32_t since);
 /* wl_display_roundtrip with a deadline; WLSHIM_OK once every event sent before it is dispatched. */
 int wlshim_roundtrip(struct wl_display *display, int timeout_ms, char *errbuf, int errbuf_len);
 /* The connection's error as text (after a call returned -1). */
@@ -98,5 +120,18 @@ int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int widt
 void wlshim_buffers_drop(struct wlshim_buffers *b);
 /* The index of a buffer not with the compositor, or -1. */
 int wlshim_buffers_free_index(const struct wlshim_buffers *b);
+
+/* pointer.c: c->pointer's events queued (its listener added here). */
+void wlshim_pointer_listen(struct wlshim_connection *c);
+/* The pointer released (or destroyed before version 3); its queue stays for the owner. */
+void wlshim_pointer_drop(struct wlshim_connection *c);
+/* A surface about to be destroyed: its queued events go, and the pointer is over nothing. */
+void wlshim_pointer_forget(struct wlshim_connection *c, uintptr_t surface);
+
+/* seat.c: c->seat (just bound) followed: its pointer taken and given back with the capability. */
+#define WLSHIM_SEAT_VERSION 5u
+void wlshim_seat_listen(struct wlshim_connection *c);
+/* The pointer and the seat given back. */
+void wlshim_seat_drop(struct wlshim_connection *c);
 
 #endif

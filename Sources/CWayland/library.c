@@ -35,6 +35,8 @@ static void load_once(void)
 	LOADSYM(buffer_interface, "wl_buffer_interface");
 	LOADSYM(surface_interface, "wl_surface_interface");
 	LOADSYM(output_interface, "wl_output_interface");
+	LOADSYM(seat_interface, "wl_seat_interface");
+	LOADSYM(pointer_interface, "wl_pointer_interface");
 	LOADSYM(display_connect, "wl_display_connect");
 	LOADSYM(display_disconnect, "wl_display_disconnect");
 	LOADSYM(display_get_fd, "wl_display_get_fd");

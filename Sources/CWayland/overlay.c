@@ -257,10 +257,13 @@ unsigned wlshim_overlay_take_events(wlshim_overlay *o)
 	return events;
 }
 
+uintptr_t wlshim_overlay_key(const wlshim_overlay *o) { return (uintptr_t)o->surface; }
+
 void wlshim_overlay_destroy(wlshim_overlay *o)
 {
 	if (o == NULL)
 		return;
+	wlshim_pointer_forget(o->c, wlshim_overlay_key(o));
 	if (o->frame != NULL)
 		wlshim_api.proxy_destroy(o->frame);
 	if (o->layer != NULL)

@@ -121,6 +121,31 @@ final class ShimConnection {
         try LibWayland.check { wlshim_connection_roundtrip(connection, milliseconds, $0, $1) }
     }
 
+    /// The oldest pointer event not taken yet, with the key of the surface it is over.
+    func nextPointerEvent() -> (surface: UInt, event: WaylandPointerEvent)? {
+        var e = wlshim_pointer_event()
+        guard let handle, wlshim_connection_next_pointer_event(handle, &e) == 1 else { return nil }
+        let kind: WaylandPointerEvent.Kind
+        switch Int(e.kind) {
+        case WLSHIM_POINTER_ENTER: kind = .entered
+        case WLSHIM_POINTER_LEAVE: kind = .left
+        case WLSHIM_POINTER_MOTION: kind = .motion
+        case WLSHIM_POINTER_BUTTON: kind = .button(code: e.button, pressed: e.pressed != 0)
+        case WLSHIM_POINTER_AXIS: kind = .axis(vertical: e.axis == 0, value: e.value, discrete: e.discrete)
+        default: return nil
+        }
+        return (UInt(e.surface), WaylandPointerEvent(kind: kind, time: e.time, x: e.x, y: e.y))
+    }
+
+    /// Whether the compositor is KWin (it announced `org_kde_plasma_shell`).
+    var isKWin: Bool { handle.map { wlshim_connection_is_kwin($0) != 0 } ?? false }
+
+    /// Whether a pointer button is held on one of the connection's surfaces.
+    var pointerButtonsDown: Bool { handle.map { wlshim_connection_buttons_down($0) > 0 } ?? false }
+
+    /// The serial of the last button press on one of its surfaces.
+    var pressSerial: UInt32 { handle.map { wlshim_connection_press_serial($0) } ?? 0 }
+
     func close() {
         for entry in overlays { entry.overlay?.destroy() }
         overlays = []
@@ -165,6 +190,9 @@ final class ShimOverlay {
     }
 
     var isDestroyed: Bool { handle == nil }
+
+    /// What its pointer events name it by (0 once destroyed).
+    var pointerKey: UInt { handle.map { UInt(wlshim_overlay_key($0)) } ?? 0 }
 
     var size: (width: Int, height: Int) {
         guard let handle else { return (0, 0) }

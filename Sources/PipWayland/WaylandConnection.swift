@@ -2,7 +2,8 @@ import Foundation
 import PipCore
 
 /// One connection to a Wayland compositor, kept open, with what PiP's surfaces need bound
-/// (`wl_compositor`, `wl_shm`, `zwlr_layer_shell_v1`, the first `wl_output`).
+/// (`wl_compositor`, `wl_shm`, `zwlr_layer_shell_v1`, the first `wl_output`, and the first
+/// `wl_seat` with its pointer, whose events reach the surface it is over).
 ///
 /// Its owner's loop drives it, on one thread: `prepareToPoll()`, poll `fileDescriptor` (for
 /// writing too when it said so), `finishPoll(readable:)`; or `dispatch(timeout:)`, which does the
@@ -18,6 +19,9 @@ public final class WaylandConnection {
     public let display: String?
     private var surfaces: [WeakSurface] = []
     private struct WeakSurface { weak var surface: WaylandOverlaySurface? }
+    /// Whether pointer events are being handed out: one a surface's handler caused (a drag's
+    /// move waits for the compositor) waits for the ones before it, so they arrive in order.
+    private var deliveringPointer = false
 
     /// Connects to the compositor at `display` (as `WaylandGlobals.read` names it) and binds what
     /// surfaces need, waiting `timeout` at most for its answers. Throws `.unsupported` when the
@@ -38,6 +42,13 @@ public final class WaylandConnection {
 
     /// The first output's size in pixels (its current mode), once the compositor said it.
     public var outputSize: (width: Int, height: Int)? { shim.outputSize }
+
+    /// What this compositor counts a held pointer's positions from: KWin (known by
+    /// `org_kde_plasma_shell`) from the surface's current place, others as wlroots does.
+    var heldPointer: WaylandPointerInput.HeldPointer { shim.isKWin ? .fromCurrentOrigin : .fromPressOrigin }
+
+    /// Whether a pointer button is held on one of its surfaces.
+    public var pointerButtonsDown: Bool { shim.pointerButtonsDown }
 
     /// Dispatches what is queued and sends what was asked; true when the socket was full and the
     /// poll should wait for writing too. `finishPoll(readable:)` follows, whatever the poll gave.
@@ -80,6 +91,14 @@ public final class WaylandConnection {
     /// the loop could sleep on it.
     func deliver() {
         for entry in surfaces { entry.surface?.takeEvents() }
+        guard !deliveringPointer else { return }
+        deliveringPointer = true
+        defer { deliveringPointer = false }
+        // One at a time: a handler may dispatch (a move's round trip), which queues more.
+        while let (key, event) = shim.nextPointerEvent() {
+            guard key != 0, let surface = surfaces.lazy.compactMap(\.surface).first(where: { $0.pointerKey == key }) else { continue }
+            surface.onPointer?(event)
+        }
     }
 
     private func fail(_ failure: LibWayland.ShimFailure) -> WaylandError {

@@ -25,6 +25,8 @@ public final class WaylandOverlaySurface {
     public var onPutCompleted: ((MonotonicInstant?) -> Void)?
     /// Called once when the compositor took it away (its output went); it shows nothing after.
     public var onClosed: (() -> Void)?
+    /// Called with what the pointer did over it, in the compositor's terms (surface-local).
+    var onPointer: ((WaylandPointerEvent) -> Void)?
     /// Whether the compositor took it away.
     public private(set) var isClosed = false
     /// A picture could not be put: its owner draws it again after the next completion.
@@ -97,7 +99,11 @@ public final class WaylandOverlaySurface {
         shim.destroy()
         onPutCompleted = nil
         onClosed = nil
+        onPointer = nil
     }
+
+    /// What the connection's pointer events name it by.
+    var pointerKey: UInt { shim.pointerKey }
 
     /// What the compositor said since the last dispatch, carried out.
     func takeEvents() {

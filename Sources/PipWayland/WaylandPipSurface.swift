@@ -6,8 +6,11 @@ import PipWindow
 /// surface has no unmapped state to go back to). pipcam places it itself, so every move is
 /// answered at once with `.frameChanged`.
 ///
-/// Not yet: its style (shape, opacity, click-through) is kept but not applied, and it takes no
-/// input (no `wl_seat` is bound), so `handlePointer` does nothing and it is never dragged.
+/// The pointer over it is reported as `.input` in output coordinates (`WaylandPointerInput`), and
+/// it is dragged and resized by pipcam itself (`WaylandDrag`): the compositor cannot move a layer
+/// surface, so each step of a drag is a `setRect`.
+///
+/// Not yet: its style (shape, opacity, click-through) is kept but not applied; no keys reach it.
 final class WaylandPipSurface: PipSurface {
     private unowned let system: WaylandWindowSystem
     let id: WindowID
@@ -17,9 +20,12 @@ final class WaylandPipSurface: PipSurface {
     var style = PipWindowStyle()
     private let pictures: WaylandVideoSurface
     var video: VideoSurface { pictures }
-    var isDragging: Bool { false }
+    var isDragging: Bool { drag?.isDragging ?? false }
     var onEvent: (PipSurfaceEvent) -> Void = { _ in }
     private var surface: WaylandOverlaySurface?
+    private lazy var pointer = WaylandPointerInput(held: system.connection.heldPointer)
+    /// The press held now, when it was the first button's.
+    private var drag: WaylandDrag?
 
     init(system: WaylandWindowSystem, id: WindowID, rect: Rect, aspect: (Int, Int), video options: VideoSurfaceOptions) {
         self.system = system
@@ -38,6 +44,7 @@ final class WaylandPipSurface: PipSurface {
                 hide()
                 onEvent(.destroyed)
             }
+            made.onPointer = { [unowned self] in pointed($0) }
             surface = made
             pictures.attach(made)
         } catch {
@@ -51,6 +58,9 @@ final class WaylandPipSurface: PipSurface {
         pictures.attach(nil)
         surface?.destroy()
         surface = nil
+        // A press on the surface gone is never released there.
+        pointer = WaylandPointerInput(held: system.connection.heldPointer)
+        drag = nil
     }
 
     func setRect(_ rect: Rect) {
@@ -73,8 +83,44 @@ final class WaylandPipSurface: PipSurface {
 
     func setAspect(_ ratio: (Int, Int)) { aspect = Double(ratio.0) / Double(max(1, ratio.1)) }
 
-    /// No input reaches it yet.
-    func handlePointer(_ event: InputEvent) {}
+    /// The first button's press, motion and release: a move, or a resize from an edge or corner,
+    /// once the pointer has travelled past the threshold; the release ends it (`.ownDragEnded`).
+    func handlePointer(_ event: InputEvent) {
+        switch event {
+        case .press(let p) where p.button == 1:
+            drag = WaylandDrag(x: p.x, y: p.y, rootX: p.rootX, rootY: p.rootY, rect: rect)
+        case .motion(let p) where p.state & WaylandPointerInput.mask(1) == 0:
+            // The release went elsewhere (the pointer left while the button was held).
+            endDrag()
+        case .motion(let p):
+            follow(p)
+        case .release(let p) where p.button == 1:
+            // The release says where the pointer ended, whatever motion was left behind.
+            follow(p)
+            endDrag()
+        default:
+            break
+        }
+    }
+
+    private func endDrag() {
+        guard let ended = drag else { return }
+        drag = nil
+        if ended.isDragging { onEvent(.ownDragEnded(ended.kind)) }
+    }
+
+    private func follow(_ p: PointerEvent) {
+        guard var moving = drag else { return }
+        let next = moving.rect(pointerAt: p.rootX, p.rootY, aspect: aspect, minWidth: FloatingWindow.minimumWidth)
+        // Noted before the move: the move dispatches, and what it dispatches may come here again.
+        drag = moving
+        if let next, next != rect { setRect(next) }
+    }
+
+    /// What the compositor said the pointer did over the surface, as the seat's input.
+    private func pointed(_ event: WaylandPointerEvent) {
+        for input in pointer.translate(event, window: id, origin: (rect.x, rect.y)) { onEvent(.input(input)) }
+    }
 
     func destroy() {
         hide()

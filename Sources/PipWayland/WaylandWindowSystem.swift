@@ -14,7 +14,8 @@ import PipWindow
 /// ```
 ///
 /// Not yet: the source window is whatever its owner says (`sourceWatch`), since the Wayland main
-/// window is a later part; the screen is the first output, read once; there is no input.
+/// window is a later part; the screen is the first output, read once; the pointer reaches PiP
+/// (drags, resizes, the controls, the wheel) but no keys do.
 public final class WaylandWindowSystem: WindowSystem {
     /// PiP is an overlay-layer surface.
     public var names: (system: String, pipRole: String) { ("wayland", "layer-shell") }
@@ -45,8 +46,8 @@ public final class WaylandWindowSystem: WindowSystem {
     public var pixelLayout: PixelLayout? { .xrgb }
     /// Not known yet (no output scale is read): controls at their own size.
     public var prefersDoubleSize: Bool { false }
-    /// No pointer is followed yet.
-    public func pointerButtonsDown() -> Bool { false }
+    /// Whether a button is held on one of its surfaces (a drag of PiP still going on).
+    public func pointerButtonsDown() -> Bool { connection.pointerButtonsDown }
     /// Any window but 0: the source window is its owner's, which says where it is.
     public func exists(_ window: WindowID) -> Bool { window.rawValue != 0 }
 

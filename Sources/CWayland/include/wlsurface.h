@@ -5,7 +5,8 @@
  *  - One thread per connection: every call on a connection and its surfaces from the same one.
  *  - Its caller's own poll loop drives it: wlshim_connection_prepare, poll its fd (for writing too
  *    when prepare returned 1), wlshim_connection_read; or wlshim_connection_pump, which does all
- *    three. What happened to a surface is read after with wlshim_overlay_take_events.
+ *    three. What happened to a surface is read after with wlshim_overlay_take_events, what the
+ *    pointer did with wlshim_connection_next_pointer_event.
  *  - Surfaces are destroyed before their connection is closed.
  *  - Return codes are wlshim.h's; errbuf (if given) says why in a few words.
  */
@@ -47,8 +48,32 @@ enum {
 	WLSHIM_EVENT_RELEASED = 8    /* a buffer is free again */
 };
 
+/* What the pointer did on one of the connection's surfaces, in the compositor's terms: positions
+ * are surface-local wl_fixed (24.8) values, buttons Linux input codes (BTN_LEFT 0x110). */
+enum {
+	WLSHIM_POINTER_ENTER = 1,
+	WLSHIM_POINTER_LEAVE = 2,
+	WLSHIM_POINTER_MOTION = 3,
+	WLSHIM_POINTER_BUTTON = 4,
+	WLSHIM_POINTER_AXIS = 5
+};
+
+typedef struct wlshim_pointer_event {
+	uint32_t kind;
+	uintptr_t surface; /* whose: wlshim_overlay_key of the surface the pointer is over */
+	uint32_t time;     /* milliseconds, of an unspecified base (motion, button, axis) */
+	uint32_t serial;   /* enter, leave, button */
+	int32_t x, y;      /* where: enter and motion say it; button and axis carry the last one */
+	uint32_t button;   /* BUTTON: its code */
+	uint32_t pressed;  /* BUTTON: 1 pressed, 0 released */
+	uint32_t axis;     /* AXIS: 0 vertical (positive: down), 1 horizontal (positive: right) */
+	int32_t value;     /* AXIS: wl_fixed, in the compositor's scroll units */
+	int32_t discrete;  /* AXIS: the wheel's steps when the compositor said them, else 0 */
+} wlshim_pointer_event;
+
 /* Connects (display_name as for wlshim_read_globals), binds wl_compositor, wl_shm,
- * zwlr_layer_shell_v1 and the first wl_output, in one round trip of timeout_ms at most.
+ * zwlr_layer_shell_v1, the first wl_output and the first wl_seat (when there is one; its pointer
+ * is taken while it has one), in one round trip of timeout_ms at most.
  * WLSHIM_ERR_UNSUPPORTED when the compositor lacks one of the first three. */
 int wlshim_connection_open(const char *display_name, int timeout_ms, wlshim_connection **out,
                            char *errbuf, int errbuf_len);
@@ -68,6 +93,17 @@ int wlshim_connection_pump(wlshim_connection *c, int timeout_ms, char *errbuf, i
 /* Waits until the compositor has handled every request sent (and its events are dispatched). */
 int wlshim_connection_roundtrip(wlshim_connection *c, int timeout_ms, char *errbuf, int errbuf_len);
 
+/* Takes the oldest pointer event not taken yet into *out: 1, or 0 when there is none. Events come
+ * in the order sent, for the connection's surfaces only (none for a surface destroyed). */
+int wlshim_connection_next_pointer_event(wlshim_connection *c, wlshim_pointer_event *out);
+/* Whether the compositor is KWin (it announced org_kde_plasma_shell): its seat reports a held
+ * pointer from the surface's current place, wlroots' from its place at the press. */
+int wlshim_connection_is_kwin(const wlshim_connection *c);
+/* How many pointer buttons are held on the connection's surfaces. */
+int wlshim_connection_buttons_down(const wlshim_connection *c);
+/* The serial of the last button press (what a request answering it would name). */
+uint32_t wlshim_connection_press_serial(const wlshim_connection *c);
+
 /* A surface on the overlay layer (above fullscreen windows), taking no keyboard focus, at `place`
  * on the first output; returns once the compositor configured it (timeout_ms at most). It shows
  * nothing until the first commit. */
@@ -86,6 +122,8 @@ int wlshim_overlay_set_place(wlshim_overlay *o, const wlshim_place *place, int t
 /* Whether a committed picture still waits for its frame callback. */
 int wlshim_overlay_frame_pending(const wlshim_overlay *o);
 unsigned wlshim_overlay_take_events(wlshim_overlay *o);
+/* What its pointer events' `surface` is. */
+uintptr_t wlshim_overlay_key(const wlshim_overlay *o);
 /* Destroys the surface (it disappears at the next flush or round trip). */
 void wlshim_overlay_destroy(wlshim_overlay *o);
 

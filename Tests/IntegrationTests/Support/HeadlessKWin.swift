@@ -19,9 +19,12 @@ final class HeadlessKWin {
 
     let directory: String
     let socket: String
+    let width: Int, height: Int
     private let process: RunningProcess
 
-    init(timeout: Duration = .seconds(20)) throws {
+    /// `grantingEverything`: its restricted interfaces too (fake input, for a pointer to drive).
+    init(width: Int = 640, height: Int = 360, grantingEverything: Bool = false, timeout: Duration = .seconds(20)) throws {
+        (self.width, self.height) = (width, height)
         directory = try Scratch.makeDirectory("kwin")
         chmod(directory, 0o700)
         try FileManager.default.createDirectory(atPath: "\(directory)/home", withIntermediateDirectories: true)
@@ -32,8 +35,9 @@ final class HeadlessKWin {
         }
         environment["HOME"] = "\(directory)/home"
         environment["XDG_RUNTIME_DIR"] = directory
+        if grantingEverything { environment["KWIN_WAYLAND_NO_PERMISSION_CHECKS"] = "1" }
         process = try RunningProcess(
-            ["dbus-run-session", "--", "kwin_wayland", "--virtual", "--width", "640", "--height", "360", "--socket", "pipcam-kwin"],
+            ["dbus-run-session", "--", "kwin_wayland", "--virtual", "--width", "\(width)", "--height", "\(height)", "--socket", "pipcam-kwin"],
             environment: environment)
         do {
             try waitUntil("kwin_wayland's socket \(socket)", timeout: timeout) {

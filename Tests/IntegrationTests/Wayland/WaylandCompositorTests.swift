@@ -18,11 +18,13 @@ struct WaylandCompositorTests {
         let sway = try HeadlessSway()
         defer { sway.stop() }
         let globals = try WaylandGlobals.read(display: sway.socket)
-        for interface in ["wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1"] {
+        // wl_seat for PiP's pointer; the virtual pointer for the tests that drive one.
+        for interface in ["wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1", "wl_seat", "zwlr_virtual_pointer_manager_v1"] {
             #expect(globals.offers(interface), "sway offers \(interface): \(globals.globals)")
         }
         #expect((globals.version(of: "zwlr_layer_shell_v1") ?? 0) >= 1)
         #expect(!globals.offers("xx_pip_v1"), "only KWin offers xx-pip")
+        #expect(!globals.offers("org_kde_plasma_shell"), "what tells KWin's held pointer from wlroots'")
         let session = WaylandSession.present(display: sway.socket, compositor: .success(globals))
         #expect(WindowSystemChoice.decide(.auto, wayland: session, x11DisplaySet: false) == .wayland(role: .layerShell))
         #expect(WindowSystemChoice.decide(.wayland, wayland: session, x11DisplaySet: true) == .wayland(role: .layerShell))
@@ -83,6 +85,7 @@ struct WaylandCompositorTests {
         for interface in ["wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1"] {
             #expect(globals.offers(interface), "kwin offers \(interface): \(globals.globals)")
         }
+        #expect(globals.offers("org_kde_plasma_shell"), "what tells KWin's held pointer from wlroots'")
         // xx-pip from KWin 6.5 on; Debian 12's is 5.27.
         let role: WaylandPipRole = globals.offers("xx_pip_v1") ? .xxPip : .layerShell
         let session = WaylandSession.present(display: kwin.socket, compositor: .success(globals))

@@ -26,6 +26,16 @@ public struct PointerEvent: Sendable, Equatable {
     public var rootX: Int, rootY: Int
     public var time: UInt
     public var state: UInt32
+
+    /// Public: other window systems (Wayland's seat) report theirs in X's terms.
+    public init(window: WindowID, button: Int, x: Int, y: Int, rootX: Int, rootY: Int, time: UInt, state: UInt32) {
+        self.window = window
+        self.button = button
+        (self.x, self.y) = (x, y)
+        (self.rootX, self.rootY) = (rootX, rootY)
+        self.time = time
+        self.state = state
+    }
 }
 
 /// The X events pipcam reacts to, translated once from `XEvent`.
