@@ -165,3 +165,34 @@ struct WaylandProgramKWinTests {
         #expect(ended.termination == .exited(0), "\(ended)")
     }
 }
+
+/// A compositor without the overlay layer (weston, as GNOME): pipcam says once that PiP goes
+/// through X11 and runs there; without `DISPLAY` it says what is missing and exits 2.
+@Suite(.timeLimit(.minutes(1)))
+struct WaylandFallbackTests {
+    @Test(.enabled(if: HeadlessWeston.missing == nil, Comment(rawValue: HeadlessWeston.missing ?? "")))
+    func withoutTheOverlayLayerPipGoesThroughX11SayingSoOnce() throws {
+        let weston = try HeadlessWeston()
+        defer { weston.stop() }
+        let x = try XServer()
+        defer { x.stop() }
+        let pipcam = try x.startPipcam(["--source", "test", "--pip", "--stats"], extraEnvironment: ["WAYLAND_DISPLAY": weston.socket])
+        _ = try pipcam.waitForOutput(containing: "state=active")
+        let status = try x.pipcamStatus().object
+        #expect(status["window_system"] as? String == "x11" && status["pip_role"] as? String == "window", "\(status)")
+        pipcam.send(SIGTERM)
+        let ended = try pipcam.wait(timeout: .seconds(5))
+        #expect(ended.termination == .exited(0), "\(ended)")
+        let notes = ended.stderrText.split(separator: "\n").filter { !$0.hasPrefix("pipcam: state=") }
+        #expect(notes == ["pipcam: the compositor at \(weston.socket) offers neither xx-pip nor layer-shell: PiP goes through XWayland"],
+                "one line says why: \(ended.stderrText.suffix(500))")
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = weston.socket
+        let alone = try run([try Pipcam.binaryPath(), "--source", "test"], environment: environment)
+        #expect(alone.exitCode == 2)
+        #expect(alone.stderrText == "pipcam: the compositor at \(weston.socket) offers neither xx-pip nor layer-shell, and DISPLAY is not set for XWayland\n",
+                "\(alone.stderrText)")
+    }
+}
