@@ -1,3 +1,4 @@
+import CVirtualPointer
 import Foundation
 import Glibc
 import TestSupport
@@ -19,7 +20,13 @@ struct WaylandProgramTests {
 
         /// `pipcam arguments…` with this run's runtime directory, to its end.
         func command(_ arguments: [String]) throws -> ProcessResult {
-            try sway.run(["env", "XDG_RUNTIME_DIR=\(runtime)", try Pipcam.binaryPath()] + arguments)
+            try sway.run(Self.pipcam(runtime: runtime) + arguments)
+        }
+
+        /// pipcam with `runtime` for its runtime, state and config directories: its own socket,
+        /// remembered place and no config file.
+        static func pipcam(runtime: String) throws -> [String] {
+            ["env", "XDG_RUNTIME_DIR=\(runtime)", "XDG_STATE_HOME=\(runtime)/state", "XDG_CONFIG_HOME=\(runtime)/config", try Pipcam.binaryPath()]
         }
 
         func status() throws -> [String: Any] {
@@ -34,7 +41,7 @@ struct WaylandProgramTests {
     static func start(on sway: HeadlessSway, _ arguments: [String]) throws -> Run {
         let runtime = try Scratch.makeDirectory("wayland-pipcam")
         chmod(runtime, 0o700)
-        let process = try sway.start(["env", "XDG_RUNTIME_DIR=\(runtime)", try Pipcam.binaryPath(), "--source", "test"] + arguments)
+        let process = try sway.start(try Run.pipcam(runtime: runtime) + ["--source", "test"] + arguments)
         return Run(process: process, runtime: runtime, sway: sway)
     }
 
@@ -101,6 +108,48 @@ struct WaylandProgramTests {
         #expect(ended.stderrText.split(separator: "\n").last?.contains("state=active") == true, "the final stats line: \(ended.stderrText.suffix(200))")
     }
 
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func aDraggedPipIsWhereTheNextRunShowsIt() throws {
+        let sway = try HeadlessSway(width: 1280, height: 720)
+        defer { sway.stop() }
+        let run = try Self.start(on: sway, ["--stats"])
+        defer { try? FileManager.default.removeItem(atPath: run.runtime) }
+        _ = try run.process.waitForOutput(containing: "state=active")
+        let before = try Self.pipFrame(try run.status())
+
+        var pointer: OpaquePointer?
+        var error = [CChar](repeating: 0, count: 256)
+        try #require(vpointer_open(sway.socket, &pointer, &error, Int32(error.count)) == 0, "a virtual pointer")
+        defer { vpointer_close(pointer) }
+        func move(_ x: Int, _ y: Int) {
+            _ = vpointer_move(pointer, UInt32(x), UInt32(y), 1280, 720)
+            usleep(50_000)
+        }
+        let (x, y) = (before.x + before.width / 2, before.y + before.height / 2)
+        move(x, y)
+        _ = vpointer_button(pointer, WaylandPointerTests.buttonLeft, 1)
+        usleep(50_000)
+        for step in 1...5 { move(x - 600 * step / 5, y - 300 * step / 5) }
+        _ = vpointer_button(pointer, WaylandPointerTests.buttonLeft, 0)
+        let moved = try poll(timeout: .seconds(5), what: "PiP dragged from \(before)") { () -> XRect? in
+            let frame = try Self.pipFrame(try run.status())
+            return abs(frame.x - (before.x - 600)) <= 3 && abs(frame.y - (before.y - 300)) <= 3 ? frame : nil
+        }
+
+        #expect(try run.command(["quit"]).succeeded)
+        #expect(try run.process.wait(timeout: .seconds(5)).termination == .exited(0))
+        let again = Run(
+            process: try sway.start(try Run.pipcam(runtime: run.runtime) + ["--source", "test", "--stats"]),
+            runtime: run.runtime, sway: sway)
+        _ = try again.process.waitForOutput(containing: "state=active")
+        #expect(try Self.pipFrame(try again.status()) == moved, "the place it was left at")
+    }
+
+    static func pipFrame(_ status: [String: Any]) throws -> XRect {
+        let pip = try #require(status["pip"] as? [String: Int])
+        return XRect(x: pip["x"] ?? 0, y: pip["y"] ?? 0, width: pip["width"] ?? 0, height: pip["height"] ?? 0)
+    }
+
     @Test func aWindowSystemThatIsNotThereIsOneLineAndExit2() throws {
         let directory = try Scratch.makeDirectory("wayland-none")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -108,6 +157,7 @@ struct WaylandProgramTests {
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
         environment["XDG_RUNTIME_DIR"] = directory
+        environment["XDG_CONFIG_HOME"] = directory
         let binary = try Pipcam.binaryPath()
         let cases: [([String], [String: String], String)] = [
             (["--window-system", "wayland"], [:], "pipcam: window system wayland: WAYLAND_DISPLAY is not set"),
@@ -140,6 +190,8 @@ struct WaylandProgramKWinTests {
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = kwin.socket
         environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_STATE_HOME"] = runtime
+        environment["XDG_CONFIG_HOME"] = runtime
         let binary = try Pipcam.binaryPath()
         let pipcam = try RunningProcess([binary, "--source", "test", "--stats"], environment: environment)
         defer { _ = pipcam.terminate(grace: .seconds(1)) }
@@ -187,7 +239,7 @@ struct WaylandFallbackTests {
         #expect(notes == ["pipcam: the compositor at \(weston.socket) offers neither xx-pip nor layer-shell: PiP goes through XWayland"],
                 "one line says why: \(ended.stderrText.suffix(500))")
 
-        var environment = ProcessInfo.processInfo.environment
+        var environment = x.environment
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = weston.socket
         let alone = try run([try Pipcam.binaryPath(), "--source", "test"], environment: environment)
