@@ -20,7 +20,8 @@ public struct WindowSystemPreferenceError: Error, Sendable, Equatable, CustomStr
 
 /// The Wayland surface role PiP's window would take.
 public enum WaylandPipRole: Sendable, Equatable {
-    /// `xx_pip_v1`, an xdg_surface role the compositor places and keeps above as PiP (KWin 6.5 and later).
+    /// `xx_pip_v1`, an xdg_surface role the compositor places and keeps above as PiP, made through
+    /// the `xx_pip_shell_v1` global (KWin 6.5 and later).
     case xxPip
     /// A `zwlr_layer_shell_v1` overlay surface, placed by pipcam itself (wlroots compositors, KWin).
     case layerShell
@@ -119,7 +120,7 @@ public enum WindowSystemChoice: Sendable, Equatable {
         let layerVersion = globals.version(of: "zwlr_layer_shell_v1")
         // Versions start at 1: a 0 is a compositor's mistake, and no surface can be asked of it.
         let layerMissing = common + (layerVersion == 0 ? ["layer-shell version 1"] : [])
-        let offersPip = globals.offers("xx_pip_v1"), offersLayer = layerVersion != nil
+        let offersPip = globals.offers("xx_pip_shell_v1"), offersLayer = layerVersion != nil
 
         if offersPip && pipMissing.isEmpty { return .success(.xxPip) }
         if offersLayer && layerMissing.isEmpty { return .success(.layerShell) }

@@ -32,7 +32,7 @@ enum WindowSystemRoute: Equatable {
     /// What pipcam can use of `globals`: xx-pip is not built yet, so a compositor offering it
     /// and the overlay layer (KWin) gets the overlay layer.
     static func offered(_ globals: WaylandGlobals) -> WaylandGlobals {
-        WaylandGlobals(globals.globals.filter { $0.interface != "xx_pip_v1" })
+        WaylandGlobals(globals.globals.filter { $0.interface != "xx_pip_shell_v1" })
     }
 
     /// The option that needs X11 windows, if `options` give one: embedding and following are
