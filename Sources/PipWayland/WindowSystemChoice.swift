@@ -52,9 +52,18 @@ public enum WindowSystemChoice: Sendable, Equatable {
     ///   saying why not Wayland when `WAYLAND_DISPLAY` is set), else refused;
     /// - `x11`: X11 when `DISPLAY` is set, else refused;
     /// - `wayland`: Wayland when the compositor offers a PiP role, else refused, naming what is missing.
+    ///
+    /// `needsX11` names an option given that only X11 can carry out (`--wid`: X11 window ids):
+    /// then `auto` takes X11 (saying why when `WAYLAND_DISPLAY` is set), and `wayland` is refused.
     public static func decide(
-        _ preference: WindowSystemPreference, wayland: WaylandSession, x11DisplaySet: Bool
+        _ preference: WindowSystemPreference, wayland: WaylandSession, x11DisplaySet: Bool, needsX11: String? = nil
     ) -> WindowSystemChoice {
+        if let needsX11, preference != .x11 {
+            if preference == .wayland { return .refused("\(needsX11) needs X11, not window system wayland") }
+            guard x11DisplaySet else { return .refused("\(needsX11) needs X11, and DISPLAY is not set") }
+            if case .present(let display, _) = wayland, !display.isEmpty { return .x11(note: "\(needsX11) needs X11: PiP goes through XWayland") }
+            return .x11(note: nil)
+        }
         switch preference {
         case .x11:
             return x11DisplaySet ? .x11(note: nil) : .refused("window system x11: DISPLAY is not set")

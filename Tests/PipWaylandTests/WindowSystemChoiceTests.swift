@@ -40,6 +40,22 @@ struct WindowSystemChoiceTests {
         #expect(WindowSystemPreferenceError(text: text).description == "window system '\(text)' is not one of auto, x11, wayland")
     }
 
+    // MARK: options only X11 carries out
+
+    @Test func anOptionOnlyX11CarriesOutTakesX11UnderAutoSayingWhyBesideWayland() {
+        #expect(WindowSystemChoice.decide(.auto, wayland: Self.at(Self.sway), x11DisplaySet: true, needsX11: "--wid")
+            == .x11(note: "--wid needs X11: PiP goes through XWayland"))
+        #expect(WindowSystemChoice.decide(.auto, wayland: .absent, x11DisplaySet: true, needsX11: "--wid") == .x11(note: nil))
+        #expect(WindowSystemChoice.decide(.x11, wayland: Self.at(Self.sway), x11DisplaySet: true, needsX11: "--follow-window") == .x11(note: nil))
+    }
+
+    @Test func anOptionOnlyX11CarriesOutIsRefusedWithoutX11OrUnderWayland() {
+        #expect(WindowSystemChoice.decide(.auto, wayland: Self.at(Self.sway), x11DisplaySet: false, needsX11: "--follow-window")
+            == .refused("--follow-window needs X11, and DISPLAY is not set"))
+        #expect(WindowSystemChoice.decide(.wayland, wayland: Self.at(Self.sway), x11DisplaySet: true, needsX11: "$XEMBED")
+            == .refused("$XEMBED needs X11, not window system wayland"))
+    }
+
     // MARK: auto
 
     @Test func autoTakesLayerShellOnSway() {

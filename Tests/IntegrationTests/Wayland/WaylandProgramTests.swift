@@ -131,9 +131,10 @@ struct WaylandProgramTests {
         usleep(50_000)
         for step in 1...5 { move(x - 600 * step / 5, y - 300 * step / 5) }
         _ = vpointer_button(pointer, WaylandPointerTests.buttonLeft, 0)
-        let moved = try poll(timeout: .seconds(5), what: "PiP dragged from \(before)") { () -> XRect? in
-            let frame = try Self.pipFrame(try run.status())
-            return abs(frame.x - (before.x - 600)) <= 3 && abs(frame.y - (before.y - 300)) <= 3 ? frame : nil
+        var last = before
+        let moved = try poll(timeout: .seconds(10), what: "PiP dragged from \(before) by (-600, -300): at \(last)") { () -> XRect? in
+            last = try Self.pipFrame(try run.status())
+            return abs(last.x - (before.x - 600)) <= 3 && abs(last.y - (before.y - 300)) <= 3 ? last : nil
         }
 
         #expect(try run.command(["quit"]).succeeded)
@@ -164,6 +165,8 @@ struct WaylandProgramTests {
             (["--window-system", "x11"], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: window system x11: DISPLAY is not set"),
             ([], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: no Wayland compositor at wayland-9"),
             (["--window-system", "mir"], [:], "pipcam: --window-system: unknown window system 'mir' (expected auto, x11 or wayland)"),
+            (["--follow-window", "0x400001"], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: --follow-window needs X11, and DISPLAY is not set"),
+            (["--wid", "0x400001", "--window-system", "wayland"], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: --wid needs X11, not window system wayland"),
         ]
         for (arguments, extra, line) in cases {
             let result = try run([binary, "--source", "test"] + arguments, environment: environment.merging(extra) { $1 })
