@@ -10,7 +10,11 @@ import PipWindow
 /// it is dragged and resized by pipcam itself (`WaylandDrag`): the compositor cannot move a layer
 /// surface, so each step of a drag is a `setRect`.
 ///
-/// Not yet: its style (shape, opacity, click-through) is kept but not applied; no keys reach it.
+/// Keys reach it once the user clicked it (layer-shell's `on_demand`, on compositors whose
+/// layer-shell is version 4 or later), as `.input(.key)` presses with X's modifier mask
+/// (`WaylandKeyInput`).
+///
+/// Not yet: its style (shape, opacity, click-through) is kept but not applied.
 final class WaylandPipSurface: PipSurface {
     private unowned let system: WaylandWindowSystem
     let id: WindowID
@@ -45,6 +49,10 @@ final class WaylandPipSurface: PipSurface {
                 onEvent(.destroyed)
             }
             made.onPointer = { [unowned self] in pointed($0) }
+            made.onKey = { [unowned self] in
+                if let input = WaylandKeyInput.translate($0) { onEvent(.input(input)) }
+            }
+            made.acceptKeys()
             surface = made
             pictures.attach(made)
         } catch {
