@@ -65,10 +65,28 @@ static void on_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial, 
 	k->focus = (uintptr_t)surface;
 }
 
+static wlshim_key_event *push(struct wlshim_keyboard_state *k, uint32_t kind)
+{
+	struct wlshim_key_queue *q = &k->queue;
+	wlshim_key_event *e;
+
+	/* Full (an owner that stopped taking them): the newest are dropped, not the order broken. */
+	if (q->count == WLSHIM_KEY_QUEUE)
+		return NULL;
+	e = &q->events[(q->head + q->count) % WLSHIM_KEY_QUEUE];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->surface = k->focus;
+	q->count++;
+	return e;
+}
+
 static void on_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface)
 {
 	struct wlshim_keyboard_state *k = data;
 	(void)keyboard, (void)serial, (void)surface;
+	if (k->focus != 0)
+		push(k, WLSHIM_KEY_LEFT);
 	k->focus = 0;
 }
 
@@ -85,24 +103,18 @@ static void on_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, ui
                    uint32_t state)
 {
 	struct wlshim_keyboard_state *k = data;
-	struct wlshim_key_queue *q = &k->queue;
 	wlshim_key_event *e;
 	(void)keyboard, (void)serial;
 
 	if (k->focus == 0 || k->state == NULL)
 		return;
-	/* Full (an owner that stopped taking them): the newest are dropped, not the order broken. */
-	if (q->count == WLSHIM_KEY_QUEUE)
+	e = push(k, state == WL_KEYBOARD_KEY_STATE_PRESSED ? WLSHIM_KEY_PRESSED : WLSHIM_KEY_RELEASED);
+	if (e == NULL)
 		return;
-	e = &q->events[(q->head + q->count) % WLSHIM_KEY_QUEUE];
-	memset(e, 0, sizeof(*e));
-	e->surface = k->focus;
 	e->time = time;
 	e->keysym = base_keysym(k, wlshim_xkb_keycode(key));
 	e->modifiers = wlshim_x_modifier_mask(wlshim_xkb.state_serialize_mods(k->state, XKB_STATE_MODS_EFFECTIVE),
 	                                      k->mod_index);
-	e->pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED;
-	q->count++;
 }
 
 static void on_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t depressed,

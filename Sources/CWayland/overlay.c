@@ -277,14 +277,14 @@ void wlshim_overlay_destroy(wlshim_overlay *o)
 	free(o);
 }
 
-int wlshim_overlay_accept_keys(wlshim_overlay *o)
+int wlshim_overlay_accept_keys(wlshim_overlay *o, int accept)
 {
 	union wl_argument a[1];
 
 	/* Never exclusive (1): that would take every key from the user's windows. */
 	if (o->layer == NULL || wlshim_api.proxy_get_version(o->layer) < 4 || !wlshim_keyboard_usable())
 		return 0;
-	o->keys = 2;
+	o->keys = accept ? 2 : 0;
 	a[0].u = o->keys;
 	request(o->layer, WLSHIM_LAYER_SURFACE_SET_KEYBOARD_INTERACTIVITY, a);
 	wlshim_send(o->surface, WL_SURFACE_COMMIT, 0);

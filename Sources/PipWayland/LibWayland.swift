@@ -154,7 +154,14 @@ final class ShimConnection {
     func nextKeyEvent() -> (surface: UInt, event: WaylandKeyEvent)? {
         var e = wlshim_key_event()
         guard let handle, wlshim_connection_next_key_event(handle, &e) == 1 else { return nil }
-        return (UInt(e.surface), WaylandKeyEvent(keysym: e.keysym, modifiers: e.modifiers, pressed: e.pressed != 0, time: e.time))
+        let kind: WaylandKeyEvent.Kind
+        switch Int(e.kind) {
+        case WLSHIM_KEY_PRESSED: kind = .pressed
+        case WLSHIM_KEY_RELEASED: kind = .released
+        case WLSHIM_KEY_LEFT: kind = .left
+        default: return nil
+        }
+        return (UInt(e.surface), WaylandKeyEvent(kind: kind, keysym: e.keysym, modifiers: e.modifiers, time: e.time))
     }
 
     /// Whether the surface its events name by `key` has the keyboard's focus.
@@ -226,9 +233,9 @@ final class ShimOverlay {
         return (Int(width), Int(height))
     }
 
-    /// Lets the compositor give it the keyboard's focus when clicked (on_demand); false where its
+    /// Lets the compositor give it the keyboard's focus (on_demand) or not (none); false where its
     /// layer-shell is older than version 4 or libxkbcommon is missing.
-    func acceptKeys() -> Bool { handle.map { wlshim_overlay_accept_keys($0) != 0 } ?? false }
+    func acceptKeys(_ accept: Bool) -> Bool { handle.map { wlshim_overlay_accept_keys($0, accept ? 1 : 0) != 0 } ?? false }
 
     var framePending: Bool { handle.map { wlshim_overlay_frame_pending($0) != 0 } ?? false }
 

@@ -4,7 +4,7 @@ import PipWindow
 
 /// PiP's surface where the compositor offers wlr-layer-shell (sway and other wlroots compositors,
 /// KWin): a layer surface on the overlay layer, above fullscreen windows, taking the keyboard's
-/// focus only when asked (`acceptKeys()`) and then only when clicked, at a rectangle in output coordinates (said to the compositor as a corner and margins,
+/// focus only when asked (`acceptKeys()`), at a rectangle in output coordinates (said to the compositor as a corner and margins,
 /// `WaylandOverlayPlace`). Pictures are drawn into one of two shared-memory buffers and shown at
 /// the compositor's next frame; `onPutCompleted` says when it asks for the next one.
 ///
@@ -105,12 +105,12 @@ public final class WaylandOverlaySurface {
         onKey = nil
     }
 
-    /// Lets the compositor give it the keyboard's focus when the user clicks it (layer-shell's
-    /// `on_demand`): never `exclusive`, which would take every key from the user's windows. False
-    /// where that cannot be: the compositor's layer-shell is older than version 4 (KWin 5.27
-    /// offers 3), or libxkbcommon is missing.
+    /// Lets the compositor give it the keyboard's focus (`accept`: layer-shell's `on_demand`) or
+    /// not (`none`, as it is made): never `exclusive`, which would take every key from the user's
+    /// windows. False where that cannot be: the compositor's layer-shell is older than version 4
+    /// (KWin 5.27 offers 3), or libxkbcommon is missing.
     @discardableResult
-    public func acceptKeys() -> Bool { shim.acceptKeys() }
+    public func acceptKeys(_ accept: Bool = true) -> Bool { shim.acceptKeys(accept) }
 
     /// Whether it has the keyboard's focus.
     public var hasKeyboardFocus: Bool { connection.shim.hasKeyboardFocus(pointerKey) }

@@ -73,12 +73,18 @@ typedef struct wlshim_pointer_event {
 
 /* A key pressed or released on one of the connection's surfaces (the one with the keyboard's
  * focus), resolved with the compositor's keymap. */
+enum {
+	WLSHIM_KEY_PRESSED = 1,
+	WLSHIM_KEY_RELEASED = 2,
+	WLSHIM_KEY_LEFT = 3 /* the keyboard's focus left the surface */
+};
+
 typedef struct wlshim_key_event {
+	uint32_t kind;
 	uintptr_t surface;  /* whose: wlshim_overlay_key of the focused surface */
 	uint32_t time;      /* milliseconds, of an unspecified base */
 	uint32_t keysym;    /* the key's keysym at the first layout's first level (X's index 0), or 0 */
 	uint32_t modifiers; /* X's modifier mask: Shift 1, Lock 2, Control 4, Mod1 8 … Mod5 128 */
-	uint32_t pressed;   /* 1 pressed, 0 released */
 } wlshim_key_event;
 
 /* X's modifier bits, one for each of the keymap's real modifiers. */
@@ -148,11 +154,10 @@ int wlshim_overlay_set_place(wlshim_overlay *o, const wlshim_place *place, int t
 /* Whether a committed picture still waits for its frame callback. */
 int wlshim_overlay_frame_pending(const wlshim_overlay *o);
 unsigned wlshim_overlay_take_events(wlshim_overlay *o);
-/* Lets the compositor give it the keyboard's focus when the user clicks it (layer-shell's
- * on_demand, version 4): 1 when asked, 0 when the compositor's layer-shell is older (its only
- * other choice, exclusive, would take every key from the user's windows). Applied at the next
- * commit. */
-int wlshim_overlay_accept_keys(wlshim_overlay *o);
+/* Lets the compositor give it the keyboard's focus (`accept`: layer-shell's on_demand, version 4)
+ * or not (none), committed at once: 1 when asked, 0 when the compositor's layer-shell is older
+ * (its only other choice, exclusive, would take every key from the user's windows). */
+int wlshim_overlay_accept_keys(wlshim_overlay *o, int accept);
 /* What its pointer events' `surface` is. */
 uintptr_t wlshim_overlay_key(const wlshim_overlay *o);
 /* Destroys the surface (it disappears at the next flush or round trip). */
