@@ -5,6 +5,8 @@
 #ifndef WLSHIM_INTERNAL_H
 #define WLSHIM_INTERNAL_H
 
+#include <stddef.h>
+
 #include "wlshim.h"
 #include "wlsurface.h"
 
@@ -119,6 +121,10 @@ void wlshim_send(struct wl_proxy *proxy, uint32_t opcode, int destroy);
 /* Gives back a bound object: its destructor request `opcode` where its version has it (`since`),
  * else the proxy alone destroyed. */
 void wlshim_release(struct wl_proxy *proxy, uint32_t opcode, uint32_t since);
+/* A queue of `capacity` events of `size` bytes, `count` of them from `head` on: those whose
+ * surface (a uintptr_t at `offset` in each) is `surface` taken out, the order kept; how many stay. */
+int wlshim_queue_forget(void *events, size_t size, int capacity, int head, int count, size_t offset,
+                        uintptr_t surface);
 /* wl_display_roundtrip with a deadline; WLSHIM_OK once every event sent before it is dispatched. */
 int wlshim_roundtrip(struct wl_display *display, int timeout_ms, char *errbuf, int errbuf_len);
 /* The connection's error as text (after a call returned -1). */

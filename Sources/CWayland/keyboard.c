@@ -3,6 +3,7 @@
  * until the owner takes it after a dispatch, as the pointer's events are. */
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -186,14 +187,9 @@ void wlshim_keyboard_free(struct wlshim_connection *c)
 void wlshim_keyboard_forget(struct wlshim_connection *c, uintptr_t surface)
 {
 	struct wlshim_key_queue *q = &c->keyboard_state.queue;
-	int kept = 0;
 
-	for (int i = 0; i < q->count; i++) {
-		const wlshim_key_event *e = &q->events[(q->head + i) % WLSHIM_KEY_QUEUE];
-		if (e->surface != surface)
-			q->events[(q->head + kept++) % WLSHIM_KEY_QUEUE] = *e;
-	}
-	q->count = kept;
+	q->count = wlshim_queue_forget(q->events, sizeof(q->events[0]), WLSHIM_KEY_QUEUE, q->head, q->count,
+	                               offsetof(wlshim_key_event, surface), surface);
 	if (c->keyboard_state.focus == surface)
 		c->keyboard_state.focus = 0;
 }
