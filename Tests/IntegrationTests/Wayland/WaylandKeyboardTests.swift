@@ -10,7 +10,9 @@ import Testing
 /// A real keyboard on headless sway (zwp-virtual-keyboard with a US keymap, as a keyboard would
 /// type) reaches the real `PipController`'s PiP on `WaylandWindowSystem` once PiP was clicked
 /// (layer-shell's on_demand focus), and not before: Escape ends PiP, `m` mirrors it with or
-/// without Shift, and `ctrl+m` is someone else's shortcut.
+/// without Shift, and `ctrl+m` is someone else's shortcut. Once the user clicked a window, the
+/// keys are the window's, also after PiP changed (sway 1.7 gives any keyboard-interactive layer
+/// surface the focus when it arranges its layers).
 @Suite(.timeLimit(.minutes(1)))
 struct WaylandKeyboardTests {
     static let missing: String? = WaylandPointerTests.missing
@@ -98,6 +100,28 @@ struct WaylandKeyboardTests {
         try keys.type(Self.m, holding: [Self.leftShift])
         #expect(toggles == 2, "shift+m is m still (the key's first level, as X's)")
         #expect(keys.stage.pip.isActive)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test(.enabled(if: missing == nil && HeadlessSway.onPath("foot"), Comment(rawValue: missing ?? "foot is not installed")))
+    func aClickOnAWindowGivesTheKeysBackForGood() throws {
+        let started = ContinuousClock.now
+        let keys = try Keys()
+        let stage = keys.stage, pip = stage.pip, sway = try #require(stage.sway)
+        let blue = RGB(0, 0, 255)
+        _ = try sway.start(["env", "LC_ALL=C.UTF-8", "foot", "--fullscreen", "-o", "colors.background=0000ff", "sleep", "60"])
+        try waitUntil("foot shows (sway: \(sway.log.suffix(300)))") {
+            stage.settle()
+            return try sway.screenshot().meanColor(in: XRect(x: 100, y: 100, width: 40, height: 40)).distance(to: blue) < 8
+        }
+        try keys.clickPip()
+        try stage.move(to: 120, 120)
+        try stage.click()  // on foot: its window has the keys now
+        // PiP zoomed by the wheel: its layer surface changes, and sway arranges its layers again.
+        try keys.pointAtPip()
+        try stage.scroll(-1)
+        try keys.type(Self.escape)
+        #expect(pip.isActive, "Escape went to foot, not to PiP (\(pip.phase))")
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 }
