@@ -10,7 +10,12 @@ import PipWindow
 /// it is dragged and resized by pipcam itself (`WaylandDrag`): the compositor cannot move a layer
 /// surface, so each step of a drag is a `setRect`.
 ///
-/// Not yet: its style (shape, opacity, click-through) is kept but not applied; no keys reach it.
+/// Keys reach it once the user clicked it (layer-shell's `on_demand`, asked at a press on it and
+/// given up when the focus goes, on compositors whose layer-shell is version 4 or later), as
+/// `.input(.key)` presses with X's modifier mask
+/// (`WaylandKeyInput`).
+///
+/// Not yet: its style (shape, opacity, click-through) is kept but not applied.
 final class WaylandPipSurface: PipSurface {
     private unowned let system: WaylandWindowSystem
     let id: WindowID
@@ -24,6 +29,8 @@ final class WaylandPipSurface: PipSurface {
     var onEvent: (PipSurfaceEvent) -> Void = { _ in }
     private var surface: WaylandOverlaySurface?
     private lazy var pointer = WaylandPointerInput(held: system.connection.heldPointer)
+    /// Whether the surface was let take the keyboard's focus when clicked.
+    private var acceptsKeys = false
     /// The press held now, when it was the first button's.
     private var drag: WaylandDrag?
 
@@ -45,6 +52,7 @@ final class WaylandPipSurface: PipSurface {
                 onEvent(.destroyed)
             }
             made.onPointer = { [unowned self] in pointed($0) }
+            made.onKey = { [unowned self] in keyed($0) }
             surface = made
             pictures.attach(made)
         } catch {
@@ -58,6 +66,7 @@ final class WaylandPipSurface: PipSurface {
         pictures.attach(nil)
         surface?.destroy()
         surface = nil
+        acceptsKeys = false
         // A press on the surface gone is never released there.
         pointer = WaylandPointerInput(held: system.connection.heldPointer)
         drag = nil
@@ -119,7 +128,21 @@ final class WaylandPipSurface: PipSurface {
 
     /// What the compositor said the pointer did over the surface, as the seat's input.
     private func pointed(_ event: WaylandPointerEvent) {
+        // Only at a press, and only until the focus goes: wlroots compositors (sway 1.7, dwl)
+        // give any keyboard-interactive layer surface the focus whenever they arrange their
+        // layers, on_demand or not, which would take the keys from the window the user types in.
+        if case .button(_, pressed: true) = event.kind, !acceptsKeys, let surface { acceptsKeys = surface.acceptKeys() }
         for input in pointer.translate(event, window: id, origin: (rect.x, rect.y)) { onEvent(.input(input)) }
+    }
+
+    /// A key the compositor sent it: presses as the seat's input; when the focus left (the user
+    /// clicked elsewhere), the keyboard is let go until the next press on it.
+    private func keyed(_ event: WaylandKeyEvent) {
+        if event.kind == .left, acceptsKeys, let surface {
+            surface.acceptKeys(false)
+            acceptsKeys = false
+        }
+        if let input = WaylandKeyInput.translate(event) { onEvent(.input(input)) }
     }
 
     func destroy() {
