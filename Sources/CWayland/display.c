@@ -43,7 +43,13 @@ static void on_mode(void *data, struct wl_output *output, uint32_t flags, int32_
 }
 
 static void on_output_done(void *data, struct wl_output *output) { (void)data, (void)output; }
-static void on_scale(void *data, struct wl_output *output, int32_t factor) { (void)data, (void)output, (void)factor; }
+static void on_scale(void *data, struct wl_output *output, int32_t factor)
+{
+	struct wlshim_connection *c = data;
+	(void)output;
+	if (factor >= 1)
+		c->output_scale = factor;
+}
 
 /* Bound at version 3 at most: name and description (version 4) are never sent. */
 static const struct wl_output_listener output_listener = {
@@ -77,6 +83,10 @@ static void on_global(void *data, struct wl_registry *registry, uint32_t name, c
 			c->output_name = name;
 			wlshim_api.proxy_add_listener(c->output, (void (**)(void))&output_listener, c);
 		}
+	} else if (strcmp(interface, "wp_viewporter") == 0 && c->viewporter == NULL) {
+		c->viewporter = bind_global(r, name, wlshim_scale_interface(WLSHIM_VIEWPORTER), 1);
+	} else if (strcmp(interface, "wp_fractional_scale_manager_v1") == 0 && c->fractional_scale_manager == NULL) {
+		c->fractional_scale_manager = bind_global(r, name, wlshim_scale_interface(WLSHIM_FRACTIONAL_MANAGER), 1);
 	} else if (strcmp(interface, "wl_seat") == 0 && c->seat == NULL) {
 		c->seat = bind_global(r, name, wlshim_api.seat_interface, lower(version, WLSHIM_SEAT_VERSION));
 		if (c->seat != NULL) {
@@ -125,6 +135,7 @@ int wlshim_connection_open(const char *display_name, int timeout_ms, wlshim_conn
 		wlshim_set_error(errbuf, errbuf_len, "out of memory");
 		return WLSHIM_ERR_NOMEM;
 	}
+	c->output_scale = 1;
 	rc = wlshim_connect(display_name, &c->display, errbuf, errbuf_len);
 	if (rc != WLSHIM_OK) {
 		free(c);
@@ -172,6 +183,10 @@ void wlshim_connection_close(wlshim_connection *c)
 		wlshim_release(c->output, WL_OUTPUT_RELEASE, 3);
 	if (c->layer_shell != NULL)
 		wlshim_release(c->layer_shell, WLSHIM_LAYER_SHELL_DESTROY, 3);
+	if (c->fractional_scale_manager != NULL)
+		wlshim_send(c->fractional_scale_manager, WLSHIM_FRACTIONAL_MANAGER_DESTROY, 1);
+	if (c->viewporter != NULL)
+		wlshim_send(c->viewporter, WLSHIM_VIEWPORTER_DESTROY, 1);
 	if (c->shm != NULL)
 		wlshim_api.proxy_destroy(c->shm);
 	if (c->compositor != NULL)
@@ -186,12 +201,23 @@ void wlshim_connection_close(wlshim_connection *c)
 
 int wlshim_connection_is_kwin(const wlshim_connection *c) { return c->kwin; }
 
+int wlshim_connection_output_scale(const wlshim_connection *c) { return c->output_scale; }
+
+int wlshim_connection_has_fractional_scale(const wlshim_connection *c)
+{
+	return c->viewporter != NULL && c->fractional_scale_manager != NULL;
+}
+
+void wlshim_connection_ignore_scale(wlshim_connection *c, int ignore) { c->ignores_scale = ignore != 0; }
+
 int wlshim_connection_fd(const wlshim_connection *c) { return wlshim_api.display_get_fd(c->display); }
 
 void wlshim_connection_output_size(const wlshim_connection *c, int *width, int *height)
 {
-	*width = c->output_width;
-	*height = c->output_height;
+	/* Layer surfaces are placed in logical coordinates: the mode's pixels over the scale. */
+	int scale = c->output_scale > 0 ? c->output_scale : 1;
+	*width = c->output_width / scale;
+	*height = c->output_height / scale;
 }
 
 int wlshim_connection_prepare(wlshim_connection *c)

@@ -1,7 +1,7 @@
 /* What the shim's files share: the functions of libwayland-client, found with dlsym, and the
  * helpers each part calls. Parts, each calling only those above it in this list: library.c,
- * connection.c, layer_shell.c, buffers.c, pointer.c, seat.c, then globals.c and display.c, then
- * overlay.c. */
+ * connection.c, layer_shell.c, scale.c, buffers.c, pointer.c, seat.c, then globals.c and
+ * display.c, then overlay.c. */
 #ifndef WLSHIM_INTERNAL_H
 #define WLSHIM_INTERNAL_H
 
@@ -61,6 +61,10 @@ struct wlshim_connection {
 	struct wl_proxy *registry, *compositor, *shm, *layer_shell, *output;
 	uint32_t output_name;
 	int output_width, output_height;
+	int output_scale; /* wl_output.scale: 1 until the output says */
+	/* Where offered: a surface's picture at any size, and the scale the compositor prefers. */
+	struct wl_proxy *viewporter, *fractional_scale_manager;
+	int ignores_scale; /* surfaces made from now on are drawn at scale 1 */
 	struct wl_proxy *seat, *pointer;
 	uint32_t seat_name;
 	int kwin;
@@ -105,6 +109,21 @@ enum {
 #define WLSHIM_LAYER_SHELL_VERSION 4u
 const struct wl_interface *wlshim_layer_shell_interface(void);
 const struct wl_interface *wlshim_layer_surface_interface(void);
+
+/* scale.c: wp_viewporter, wp_viewport, wp_fractional_scale_manager_v1, wp_fractional_scale_v1,
+ * written from the protocols' text. */
+enum {
+	WLSHIM_VIEWPORTER_DESTROY = 0,
+	WLSHIM_VIEWPORTER_GET_VIEWPORT = 1,
+	WLSHIM_VIEWPORT_DESTROY = 0,
+	WLSHIM_VIEWPORT_SET_DESTINATION = 2,
+	WLSHIM_FRACTIONAL_MANAGER_DESTROY = 0,
+	WLSHIM_FRACTIONAL_MANAGER_GET = 1,
+	WLSHIM_FRACTIONAL_SCALE_DESTROY = 0,
+};
+enum { WLSHIM_VIEWPORTER, WLSHIM_VIEWPORT, WLSHIM_FRACTIONAL_MANAGER, WLSHIM_FRACTIONAL_SCALE };
+/* One of the four interfaces above (`which`: the enum's). */
+const struct wl_interface *wlshim_scale_interface(int which);
 
 /* buffers.c: two XRGB8888 buffers of one size in one memfd, each free again at its release. */
 struct wlshim_buffers {

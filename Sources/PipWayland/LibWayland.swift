@@ -50,6 +50,15 @@ enum LibWayland {
         if let failure { throw failure }
     }
 
+    /// The pixels a `logical` length takes at `scale`: the shim's one rule (rounded half away from
+    /// zero, as fractional-scale-v1 asks).
+    static func scaledExtent(_ logical: Int, scale: WaylandScale) -> Int {
+        Int(wlshim_scaled_extent(Int32(clamping: logical), scale.oneHundredTwentieths))
+    }
+
+    /// What a scale of 1 is in the shim's terms (120ths).
+    static let scaleOne = UInt32(WLSHIM_SCALE_ONE)
+
     /// The globals announced at `display`, in one round trip on a connection of their own.
     static func readGlobals(display: String?, milliseconds: Int32) throws(ShimFailure) -> [(interface: String, version: UInt32)] {
         var capacity = 128
@@ -98,6 +107,15 @@ final class ShimConnection {
         wlshim_connection_output_size(live, &width, &height)
         return width > 0 && height > 0 ? (Int(width), Int(height)) : nil
     }
+
+    /// The first output's integer scale (1 until it says).
+    var outputScale: Int { handle.map { Int(wlshim_connection_output_scale($0)) } ?? 1 }
+
+    /// Whether surfaces get the compositor's preferred, possibly fractional, scale.
+    var hasFractionalScale: Bool { handle.map { wlshim_connection_has_fractional_scale($0) != 0 } ?? false }
+
+    /// Surfaces made from now on drawn at scale 1 (`ignore`), or at the output's.
+    func ignoreScale(_ ignore: Bool) { wlshim_connection_ignore_scale(live, ignore ? 1 : 0) }
 
     /// Whether to poll for writing too.
     func prepare() throws(LibWayland.ShimFailure) -> Bool {
@@ -161,6 +179,7 @@ struct ShimSurfaceEvents: OptionSet, Sendable {
     static let configured = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_CONFIGURED))
     static let closed = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_CLOSED))
     static let released = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_RELEASED))
+    static let scaled = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_SCALED))
 }
 
 /// A layer-shell overlay surface the shim made (`wlshim_overlay`); destroyed by `destroy()`,
@@ -198,6 +217,19 @@ final class ShimOverlay {
         guard let handle else { return (0, 0) }
         var width: Int32 = 0, height: Int32 = 0
         wlshim_overlay_size(handle, &width, &height)
+        return (Int(width), Int(height))
+    }
+
+    /// The scale its pictures are drawn at now.
+    var scale: WaylandScale {
+        handle.map { WaylandScale(oneHundredTwentieths: wlshim_overlay_scale($0)) } ?? .one
+    }
+
+    /// The size of the buffers its pictures are drawn in now.
+    var pixelSize: (width: Int, height: Int) {
+        guard let handle else { return (0, 0) }
+        var width: Int32 = 0, height: Int32 = 0
+        wlshim_overlay_pixel_size(handle, &width, &height)
         return (Int(width), Int(height))
     }
 

@@ -45,6 +45,10 @@ final class WaylandPipSurface: PipSurface {
                 onEvent(.destroyed)
             }
             made.onPointer = { [unowned self] in pointed($0) }
+            made.onScaleChanged = { [unowned self] in
+                pictures.scaleChanged()
+                onEvent(.needsFrame)
+            }
             surface = made
             pictures.attach(made)
         } catch {

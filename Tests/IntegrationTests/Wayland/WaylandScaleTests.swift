@@ -1,0 +1,89 @@
+import Foundation
+import PipCore
+import PipWayland
+import TestSupport
+import Testing
+
+/// Pictures at the output's scale on headless sway, seen in grim's screenshots at the output's
+/// pixels: at scale 2 a pattern of one-pixel stripes drawn in the buffer shows stripe for stripe
+/// (detail finer than a logical pixel), where a surface at scale 1 (the old way) shows each of
+/// its pixels twice over; the place stays in logical coordinates.
+@Suite(.timeLimit(.minutes(1)))
+struct WaylandScaleTests {
+    static let missing = WaylandOverlayTests.missing
+    static let black = RGB(0, 0, 0), white = RGB(255, 255, 255)
+
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func atScaleTwoTheBufferIsTwiceTheSizeAndSharp() throws {
+        let sway = try HeadlessSway(width: 1280, height: 720, scale: "2")
+        defer { sway.stop() }
+        try sway.start(["swaybg", "--color", "#ff0000"])
+        let connection = try WaylandConnection(display: sway.socket)
+        defer { connection.close() }
+        #expect(connection.outputScale == 2)
+        let output = try #require(connection.outputSize)
+        #expect(output.width == 640 && output.height == 360, "the output's logical size")
+
+        // Bottom right, 20 from the edges, in logical coordinates.
+        let rect = Rect(x: 640 - 20 - 200, y: 360 - 20 - 100, width: 200, height: 100)
+        let sharp = try WaylandOverlaySurface(on: connection, rect: rect)
+        defer { sharp.destroy() }
+        #expect(sharp.scale == WaylandScale(integer: 2))
+        #expect(sharp.pixelSize == (400, 200))
+        try Self.drawStripes(sharp, connection: connection, expecting: (400, 200))
+        // At the output's pixels: twice the logical place, black and white alternating pixel by pixel.
+        let shot = try Self.settledShot(of: sway, around: rect, scale: 2)
+        let row = Self.row(shot, from: 2 * rect.x + 20, count: 16, y: 2 * rect.y + 40)
+        #expect(row == (0..<16).map { $0 % 2 == 0 ? Self.black : Self.white }, "one physical pixel per stripe: \(row)")
+        // Nothing left of it: the red background, so the place is right to the pixel.
+        #expect(shot.pixel(2 * rect.x - 1, 2 * rect.y + 40).distance(to: RGB(255, 0, 0)) < 8)
+        #expect(shot.pixel(2 * rect.x, 2 * rect.y + 40).distance(to: Self.black) < 8)
+        sharp.destroy()
+        try connection.roundtrip()
+
+        // The old way: a buffer at the logical size, which the compositor scales up.
+        connection.ignoresScale = true
+        let blurred = try WaylandOverlaySurface(on: connection, rect: rect)
+        defer { blurred.destroy() }
+        #expect(blurred.scale == .one)
+        #expect(blurred.pixelSize == (200, 100))
+        try Self.drawStripes(blurred, connection: connection, expecting: (200, 100))
+        let old = try Self.settledShot(of: sway, around: rect, scale: 2)
+        let oldRow = Self.row(old, from: 2 * rect.x + 20, count: 16, y: 2 * rect.y + 40)
+        #expect(oldRow != row, "at scale 1 the stripes are not one physical pixel wide: \(oldRow)")
+        for pair in stride(from: 0, to: 16, by: 2) {
+            #expect(oldRow[pair].distance(to: oldRow[pair + 1]) < 8, "each buffer pixel covers two physical ones: \(oldRow)")
+        }
+    }
+
+    /// One-pixel stripes over the whole buffer: even columns black, odd white.
+    static func drawStripes(_ surface: WaylandOverlaySurface, connection: WaylandConnection,
+                            expecting size: (Int, Int)) throws {
+        var drawnAt: (Int, Int)?
+        let outcome = surface.present { pixels, stride, width, height in
+            drawnAt = (width, height)
+            for y in 0..<height {
+                let row = (pixels + y * stride).bindMemory(to: UInt32.self, capacity: width)
+                for x in 0..<width { row[x] = x % 2 == 0 ? 0x0000_0000 : 0x00FF_FFFF }
+            }
+        }
+        guard case .pending = outcome else { throw HarnessError("not put: \(outcome)") }
+        #expect(drawnAt.map { $0 == size } == true, "drawn at \(String(describing: drawnAt))")
+        try connection.roundtrip()
+    }
+
+    /// A screenshot once the place `rect` (logical) shows the picture (its left edge black).
+    static func settledShot(of sway: HeadlessSway, around rect: Rect, scale: Int) throws -> Screenshot {
+        var last: Screenshot?
+        try waitUntil("the stripes shown") {
+            let shot = try sway.screenshot()
+            last = shot
+            return shot.width == sway.width && shot.pixel(scale * rect.x, scale * rect.y + 40).distance(to: black) < 8
+        }
+        return try #require(last)
+    }
+
+    static func row(_ shot: Screenshot, from x: Int, count: Int, y: Int) -> [RGB] {
+        (x..<x + count).map { shot.pixel($0, y) }
+    }
+}
