@@ -62,6 +62,8 @@ struct wlshim_connection {
 	uint32_t output_name;
 	int output_width, output_height;
 	int output_scale; /* wl_output.scale: 1 until the output says */
+	struct wl_proxy *xdg_output_manager, *xdg_output;
+	int logical_width, logical_height; /* the xdg output's, 0 until it says */
 	/* Where offered: a surface's picture at any size, and the scale the compositor prefers. */
 	struct wl_proxy *viewporter, *fractional_scale_manager;
 	int ignores_scale; /* surfaces made from now on are drawn at scale 1 */
@@ -111,7 +113,7 @@ const struct wl_interface *wlshim_layer_shell_interface(void);
 const struct wl_interface *wlshim_layer_surface_interface(void);
 
 /* scale.c: wp_viewporter, wp_viewport, wp_fractional_scale_manager_v1, wp_fractional_scale_v1,
- * written from the protocols' text. */
+ * zxdg_output_manager_v1 and zxdg_output_v1, written from the protocols' text. */
 enum {
 	WLSHIM_VIEWPORTER_DESTROY = 0,
 	WLSHIM_VIEWPORTER_GET_VIEWPORT = 1,
@@ -120,9 +122,15 @@ enum {
 	WLSHIM_FRACTIONAL_MANAGER_DESTROY = 0,
 	WLSHIM_FRACTIONAL_MANAGER_GET = 1,
 	WLSHIM_FRACTIONAL_SCALE_DESTROY = 0,
+	WLSHIM_XDG_OUTPUT_MANAGER_DESTROY = 0,
+	WLSHIM_XDG_OUTPUT_MANAGER_GET = 1,
+	WLSHIM_XDG_OUTPUT_DESTROY = 0,
 };
-enum { WLSHIM_VIEWPORTER, WLSHIM_VIEWPORT, WLSHIM_FRACTIONAL_MANAGER, WLSHIM_FRACTIONAL_SCALE };
-/* One of the four interfaces above (`which`: the enum's). */
+enum {
+	WLSHIM_VIEWPORTER, WLSHIM_VIEWPORT, WLSHIM_FRACTIONAL_MANAGER, WLSHIM_FRACTIONAL_SCALE,
+	WLSHIM_XDG_OUTPUT_MANAGER, WLSHIM_XDG_OUTPUT
+};
+/* One of the interfaces above (`which`: the enum's). */
 const struct wl_interface *wlshim_scale_interface(int which);
 
 /* buffers.c: two XRGB8888 buffers of one size in one memfd, each free again at its release. */

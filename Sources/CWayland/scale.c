@@ -1,4 +1,5 @@
-/* Pictures at the output's scale: wp_viewporter (stable) and wp_fractional_scale_v1 (staging),
+/* Pictures at the output's scale: wp_viewporter (stable), wp_fractional_scale_v1 (staging) and
+ * zxdg_output_v1 (unstable: the output's logical size, which a fractional scale leaves unknown),
  * their tables written from the protocols' text (the opcode is the message's index), and the one
  * rule for a buffer's size at a scale. Like layer_shell.c's, the core types in the tables are
  * libwayland-client's own, known once it is loaded. */
@@ -56,6 +57,30 @@ static const struct wl_interface fractional_scale = {
 	"wp_fractional_scale_v1", 1, 1, fractional_scale_requests, 1, fractional_scale_events,
 };
 
+static const struct wl_interface xdg_output;
+/* get_xdg_output(new_id zxdg_output_v1, object wl_output) */
+static const struct wl_interface *get_xdg_output_types[2];
+
+static const struct wl_message xdg_output_manager_requests[] = {
+	{ "destroy", "", no_types },
+	{ "get_xdg_output", "no", get_xdg_output_types },
+};
+
+static const struct wl_interface xdg_output_manager = {
+	"zxdg_output_manager_v1", 1, 2, xdg_output_manager_requests, 0, NULL,
+};
+
+/* Version 1's: name and description (version 2) are never sent to it. */
+static const struct wl_message xdg_output_events[] = {
+	{ "logical_position", "ii", no_types },
+	{ "logical_size", "ii", no_types },
+	{ "done", "", no_types },
+};
+
+static const struct wl_interface xdg_output = {
+	"zxdg_output_v1", 1, 1, fractional_scale_requests /* destroy alone, as here */, 3, xdg_output_events,
+};
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void fill_types(void)
@@ -64,6 +89,8 @@ static void fill_types(void)
 	get_viewport_types[1] = wlshim_api.surface_interface;
 	get_fractional_scale_types[0] = &fractional_scale;
 	get_fractional_scale_types[1] = wlshim_api.surface_interface;
+	get_xdg_output_types[0] = &xdg_output;
+	get_xdg_output_types[1] = wlshim_api.output_interface;
 }
 
 /* Only after wlshim_load succeeded. */
@@ -74,6 +101,8 @@ const struct wl_interface *wlshim_scale_interface(int which)
 		[WLSHIM_VIEWPORT] = &viewport,
 		[WLSHIM_FRACTIONAL_MANAGER] = &fractional_scale_manager,
 		[WLSHIM_FRACTIONAL_SCALE] = &fractional_scale,
+		[WLSHIM_XDG_OUTPUT_MANAGER] = &xdg_output_manager,
+		[WLSHIM_XDG_OUTPUT] = &xdg_output,
 	};
 	pthread_once(&once, fill_types);
 	return all[which];

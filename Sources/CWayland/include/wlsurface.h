@@ -88,8 +88,9 @@ int wlshim_connection_open(const char *display_name, int timeout_ms, wlshim_conn
 void wlshim_connection_close(wlshim_connection *c);
 /* The descriptor to poll. */
 int wlshim_connection_fd(const wlshim_connection *c);
-/* The first output's size in logical coordinates (where layer surfaces are placed): its current
- * mode over its integer scale, or 0×0 while none is known. */
+/* The first output's size in logical coordinates (where layer surfaces are placed): its
+ * zxdg_output_v1 logical size where offered, else its current mode over its integer scale; 0×0
+ * while none is known. */
 void wlshim_connection_output_size(const wlshim_connection *c, int *width, int *height);
 /* The first output's wl_output.scale (1 until it says). */
 int wlshim_connection_output_scale(const wlshim_connection *c);

@@ -7,7 +7,8 @@ import Testing
 /// Pictures at the output's scale on headless sway, seen in grim's screenshots at the output's
 /// pixels: at scale 2 a pattern of one-pixel stripes drawn in the buffer shows stripe for stripe
 /// (detail finer than a logical pixel), where a surface at scale 1 (the old way) shows each of
-/// its pixels twice over; the place stays in logical coordinates.
+/// its pixels twice over; the place stays in logical coordinates. At 1.5 sway 1.7 (no
+/// fractional-scale) says 2, and shows the buffer drawn at 2 scaled down.
 @Suite(.timeLimit(.minutes(1)))
 struct WaylandScaleTests {
     static let missing = WaylandOverlayTests.missing
@@ -30,7 +31,7 @@ struct WaylandScaleTests {
         defer { sharp.destroy() }
         #expect(sharp.scale == WaylandScale(integer: 2))
         #expect(sharp.pixelSize == (400, 200))
-        try Self.drawStripes(sharp, connection: connection, expecting: (400, 200))
+        try Self.drawColumns(sharp, connection: connection, expecting: (400, 200), Self.stripes)
         // At the output's pixels: twice the logical place, black and white alternating pixel by pixel.
         let shot = try Self.settledShot(of: sway, around: rect, scale: 2)
         let row = Self.row(shot, from: 2 * rect.x + 20, count: 16, y: 2 * rect.y + 40)
@@ -47,7 +48,7 @@ struct WaylandScaleTests {
         defer { blurred.destroy() }
         #expect(blurred.scale == .one)
         #expect(blurred.pixelSize == (200, 100))
-        try Self.drawStripes(blurred, connection: connection, expecting: (200, 100))
+        try Self.drawColumns(blurred, connection: connection, expecting: (200, 100), Self.stripes)
         let old = try Self.settledShot(of: sway, around: rect, scale: 2)
         let oldRow = Self.row(old, from: 2 * rect.x + 20, count: 16, y: 2 * rect.y + 40)
         #expect(oldRow != row, "at scale 1 the stripes are not one physical pixel wide: \(oldRow)")
@@ -56,15 +57,53 @@ struct WaylandScaleTests {
         }
     }
 
-    /// One-pixel stripes over the whole buffer: even columns black, odd white.
-    static func drawStripes(_ surface: WaylandOverlaySurface, connection: WaylandConnection,
-                            expecting size: (Int, Int)) throws {
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func atScaleOneAndAHalfSwayAsksForTwoAndScalesDown() throws {
+        let sway = try HeadlessSway(width: 1280, height: 720, scale: "1.5")
+        defer { sway.stop() }
+        try sway.start(["swaybg", "--color", "#ff0000"])
+        let connection = try WaylandConnection(display: sway.socket)
+        defer { connection.close() }
+        // sway 1.7 offers no fractional-scale: it says 2 and scales the buffer down to 1.5.
+        #expect(connection.outputScale == 2)
+        #expect(!connection.offersFractionalScale)
+        let output = try #require(connection.outputSize)
+        #expect(output == (853, 480), "the logical size from xdg-output, not the mode over 2 (640×360)")
+        // Bottom right, 53 and 80 from the edges: placed from them at the logical size.
+        let rect = Rect(x: 600, y: 300, width: 200, height: 100)
+        let surface = try WaylandOverlaySurface(on: connection, rect: rect)
+        defer { surface.destroy() }
+        #expect(surface.place.anchor == [.bottom, .right])
+        #expect(surface.scale == WaylandScale(integer: 2))
+        #expect(surface.pixelSize == (400, 200))
+        // The left half black, the right half white.
+        try Self.drawColumns(surface, connection: connection, expecting: (400, 200)) { x, width in x < width / 2 ? 0 : 0x00FF_FFFF }
+        // At 1.5 times the logical place (900…1199 across), the halves' edge sharp at 1050.
+        let y = 450 + 75
+        var row: [RGB] = []
+        try waitUntil("the halves shown at 1.5 times their place (seen \(row))") {
+            let shot = try sway.screenshot()
+            row = [899, 900, 1049, 1050, 1199, 1200].map { shot.pixel($0, y) }
+            return shot.width == 1280 && row.first.map { $0.distance(to: RGB(255, 0, 0)) < 8 } == true
+                && row[1].distance(to: Self.black) < 8
+        }
+        #expect(row[0].distance(to: RGB(255, 0, 0)) < 8 && row[5].distance(to: RGB(255, 0, 0)) < 8, "\(row)")
+        #expect(row[1].distance(to: Self.black) < 8 && row[2].distance(to: Self.black) < 8, "\(row)")
+        #expect(row[3].distance(to: Self.white) < 8 && row[4].distance(to: Self.white) < 8, "\(row)")
+    }
+
+    /// One-pixel stripes: even columns black, odd white.
+    static func stripes(_ x: Int, _ width: Int) -> UInt32 { x % 2 == 0 ? 0x0000_0000 : 0x00FF_FFFF }
+
+    /// Each column of the whole buffer in the colour `color` gives it, put and sent.
+    static func drawColumns(_ surface: WaylandOverlaySurface, connection: WaylandConnection,
+                            expecting size: (Int, Int), _ color: (Int, Int) -> UInt32) throws {
         var drawnAt: (Int, Int)?
         let outcome = surface.present { pixels, stride, width, height in
             drawnAt = (width, height)
             for y in 0..<height {
                 let row = (pixels + y * stride).bindMemory(to: UInt32.self, capacity: width)
-                for x in 0..<width { row[x] = x % 2 == 0 ? 0x0000_0000 : 0x00FF_FFFF }
+                for x in 0..<width { row[x] = color(x, width) }
             }
         }
         guard case .pending = outcome else { throw HarnessError("not put: \(outcome)") }
