@@ -92,6 +92,40 @@ struct WaylandScaleTests {
         #expect(row[3].distance(to: Self.white) < 8 && row[4].distance(to: Self.white) < 8, "\(row)")
     }
 
+    @Test(.enabled(if: HeadlessKWin.missing == nil, Comment(rawValue: HeadlessKWin.missing ?? "")))
+    func onKWinAtOneAndAHalfTheBufferIsOneAndAHalfTimesTheSize() throws {
+        let kwin = try HeadlessKWin(width: 1280, height: 720, scale: "1.5")
+        defer { kwin.stop() }
+        let connection = try WaylandConnection(display: kwin.socket)
+        defer { connection.close() }
+        // KWin 5.27 says 2 on wl_output (rounded up) and offers fractional-scale and viewporter.
+        #expect(connection.outputScale == 2)
+        #expect(connection.offersFractionalScale)
+        let output = try #require(connection.outputSize)
+        #expect(output == (1280, 720), "--width and --height are logical")
+        let rect = Rect(x: 100, y: 100, width: 200, height: 100)
+        let surface = try WaylandOverlaySurface(on: connection, rect: rect)
+        defer { surface.destroy() }
+        // Its preferred scale comes with the configure: 180/120.
+        #expect(surface.scale == WaylandScale(oneHundredTwentieths: 180))
+        #expect(surface.pixelSize == (300, 150))
+        try Self.drawColumns(surface, connection: connection, expecting: (300, 150), Self.stripes)
+        try Self.waitShown(surface, connection)
+        // 301.5 and 151.5 rounded up.
+        try surface.setRect(Rect(x: 100, y: 100, width: 201, height: 101))
+        #expect(surface.pixelSize == (302, 152))
+        try Self.drawColumns(surface, connection: connection, expecting: (302, 152), Self.stripes)
+        try Self.waitShown(surface, connection)
+        #expect(!surface.isClosed, "the compositor took the buffer and its viewport")
+    }
+
+    /// Dispatches until the compositor showed the last put (5 s at most).
+    static func waitShown(_ surface: WaylandOverlaySurface, _ connection: WaylandConnection) throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !surface.isIdle && ContinuousClock.now < deadline { try connection.dispatch(timeout: .milliseconds(50)) }
+        if !surface.isIdle { throw HarnessError("the picture was not shown") }
+    }
+
     /// One-pixel stripes: even columns black, odd white.
     static func stripes(_ x: Int, _ width: Int) -> UInt32 { x % 2 == 0 ? 0x0000_0000 : 0x00FF_FFFF }
 
