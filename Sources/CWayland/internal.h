@@ -24,6 +24,7 @@ struct wlapi {
 	const struct wl_interface *output_interface;
 	const struct wl_interface *seat_interface;
 	const struct wl_interface *pointer_interface;
+	const struct wl_interface *region_interface;
 	__typeof__(wl_display_connect) *display_connect;
 	__typeof__(wl_display_disconnect) *display_disconnect;
 	__typeof__(wl_display_get_fd) *display_get_fd;
@@ -133,16 +134,18 @@ enum {
 /* One of the interfaces above (`which`: the enum's). */
 const struct wl_interface *wlshim_scale_interface(int which);
 
-/* buffers.c: two XRGB8888 buffers of one size in one memfd, each free again at its release. */
+/* buffers.c: two buffers of one size and format (XRGB8888, or ARGB8888 with alpha) in one memfd,
+ * each free again at its release. */
 struct wlshim_buffers {
 	struct wl_proxy *buffer[2];
 	int busy[2];
 	void *memory;
 	size_t size;
 	int width, height, stride;
+	int alpha; /* ARGB8888 */
 	int released; /* releases since the owner last looked */
 };
-int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int width, int height,
+int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int width, int height, int alpha,
                         char *errbuf, int errbuf_len);
 void wlshim_buffers_drop(struct wlshim_buffers *b);
 /* The index of a buffer not with the compositor, or -1. */

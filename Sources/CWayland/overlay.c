@@ -20,6 +20,7 @@ struct wlshim_overlay {
 	int sent_buffer_scale;               /* what set_buffer_scale said last (1: the default) */
 	int sent_width, sent_height;         /* the viewport's destination said last, or 0 */
 	struct wlshim_buffers buffers;
+	int alpha; /* pictures are drawn with alpha (ARGB8888) from the next begin */
 	int drawing; /* the buffer begin gave out, or -1 */
 	int width, height;
 	unsigned configures;
@@ -236,11 +237,12 @@ int wlshim_overlay_begin(wlshim_overlay *o, void **pixels, int *stride, int *wid
 	if (o->closed)
 		return WLSHIM_ERR_INVALID;
 	wlshim_overlay_pixel_size(o, &pixel_width, &pixel_height);
-	if (o->buffers.memory == NULL || o->buffers.width != pixel_width || o->buffers.height != pixel_height) {
+	if (o->buffers.memory == NULL || o->buffers.width != pixel_width || o->buffers.height != pixel_height ||
+	    o->buffers.alpha != o->alpha) {
 		int rc;
 		/* One still with the compositor goes too: it keeps what it shows until the next commit. */
 		wlshim_buffers_drop(&o->buffers);
-		rc = wlshim_buffers_make(&o->buffers, o->c->shm, pixel_width, pixel_height, NULL, 0);
+		rc = wlshim_buffers_make(&o->buffers, o->c->shm, pixel_width, pixel_height, o->alpha, NULL, 0);
 		if (rc != WLSHIM_OK)
 			return rc;
 	}
@@ -325,6 +327,35 @@ int wlshim_overlay_set_place(wlshim_overlay *o, const wlshim_place *place, int t
 		return WLSHIM_ERR_CONNECTION;
 	}
 	return rc;
+}
+
+void wlshim_overlay_set_alpha(wlshim_overlay *o, int alpha) { o->alpha = alpha != 0; }
+
+int wlshim_overlay_set_input(wlshim_overlay *o, int accepts)
+{
+	union wl_argument a[1];
+	struct wl_proxy *region = NULL;
+
+	if (o->closed)
+		return WLSHIM_ERR_INVALID;
+	if (!accepts) {
+		/* An empty region: the pointer's events go to whatever is below. */
+		a[0].o = NULL;
+		region = wlshim_marshal(o->c->compositor, WL_COMPOSITOR_CREATE_REGION, wlshim_api.region_interface,
+		                        wlshim_api.proxy_get_version(o->c->compositor), 0, a);
+		if (region == NULL)
+			return WLSHIM_ERR_NOMEM;
+	}
+	/* NULL: the whole surface again. */
+	a[0].o = (struct wl_object *)region;
+	request(o->surface, WL_SURFACE_SET_INPUT_REGION, a);
+	/* The surface keeps a copy of the region's area. */
+	if (region != NULL)
+		wlshim_send(region, WL_REGION_DESTROY, 1);
+	wlshim_send(o->surface, WL_SURFACE_COMMIT, 0);
+	if (wlshim_api.display_flush(o->c->display) < 0 && errno != EAGAIN)
+		return WLSHIM_ERR_CONNECTION;
+	return WLSHIM_OK;
 }
 
 int wlshim_overlay_frame_pending(const wlshim_overlay *o) { return o->frame != NULL; }

@@ -254,6 +254,18 @@ final class ShimOverlay {
         guard Int(rc) == WLSHIM_OK else { throw LibWayland.ShimFailure(code: LibWayland.Code(rc), detail: "the picture could not be sent") }
     }
 
+    /// Pictures from the next `begin` with alpha (ARGB8888, premultiplied), or without.
+    func setAlpha(_ alpha: Bool) {
+        if let handle { wlshim_overlay_set_alpha(handle, alpha ? 1 : 0) }
+    }
+
+    /// The pointer's events reach it (its whole area), or pass to what is below.
+    func setInput(accepts: Bool) throws(LibWayland.ShimFailure) {
+        guard let handle else { throw LibWayland.ShimFailure(code: .invalid, detail: "the surface is destroyed") }
+        let rc = wlshim_overlay_set_input(handle, accepts ? 1 : 0)
+        guard Int(rc) == WLSHIM_OK else { throw LibWayland.ShimFailure(code: LibWayland.Code(rc), detail: "the input region could not be set") }
+    }
+
     func setPlace(_ place: WaylandOverlayPlace, milliseconds: Int32) throws(LibWayland.ShimFailure) {
         guard let handle else { throw LibWayland.ShimFailure(code: .invalid, detail: "the surface is destroyed") }
         var shimPlace = Self.shimPlace(place)

@@ -89,6 +89,26 @@ public final class WaylandOverlaySurface {
         return .pending
     }
 
+    /// Whether its pictures are drawn with alpha (ARGB8888, premultiplied) from the next one on;
+    /// else XRGB8888, cheaper for the compositor.
+    public var drawsAlpha = false {
+        didSet { shim.setAlpha(drawsAlpha) }
+    }
+
+    /// Whether the pointer reaches it (the default), or passes through to what is below.
+    public private(set) var acceptsPointer = true
+
+    /// Lets the pointer reach it, or pass through (an empty input region); said at once.
+    public func setAcceptsPointer(_ accepts: Bool) throws(WaylandError) {
+        guard accepts != acceptsPointer else { return }
+        do {
+            try shim.setInput(accepts: accepts)
+        } catch {
+            throw WaylandError(error, display: connection.display)
+        }
+        acceptsPointer = accepts
+    }
+
     /// Moves and resizes it to `rect` (output coordinates); waits (`timeout` at most) until the
     /// compositor has taken it. Pictures after it are drawn at the new size.
     public func setRect(_ rect: Rect, timeout: Duration = .seconds(2)) throws(WaylandError) {

@@ -24,6 +24,17 @@ public final class WaylandVideoSurface: VideoSurface {
     public var expectedFrames: ExpectedFrames? {
         didSet { if expectedFrames != oldValue && showsFrames { prepareConverter() } }
     }
+    /// PiP's shape and opacity, in each picture's alpha (`WaylandStyleMask`); none is needed for
+    /// an opaque rectangle, whose pictures stay XRGB8888.
+    public var style = PipWindowStyle() {
+        didSet {
+            guard style != oldValue else { return }
+            mask = nil
+            // The buffers are remade in the other format: the last picture's is gone.
+            last = nil
+            surface?.drawsAlpha = WaylandStyleMask.needsAlpha(style)
+        }
+    }
     /// Drawn over every picture after conversion: pixels, stride, width, height.
     public var overlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)?
     /// Called when the compositor showed a put, with a counted frame's capture time; also (with
@@ -40,6 +51,8 @@ public final class WaylandVideoSurface: VideoSurface {
     private var pendingCapture: MonotonicInstant?
     private var last: LastPicture?
     private var showsFrames = false
+    /// The style's mask at the last picture's size (made again at another size).
+    private var mask: WaylandStyleMask?
 
     /// The last picture put, where it still is: the buffer it was drawn in.
     private struct LastPicture {
@@ -61,6 +74,7 @@ public final class WaylandVideoSurface: VideoSurface {
         last = nil
         pendingCapture = nil
         surface?.onPutCompleted = { [weak self] _ in self?.completed() }
+        surface?.drawsAlpha = WaylandStyleMask.needsAlpha(style)
     }
 
     /// Pixels of the picture per logical one: the surface's scale (1 without one).
@@ -98,6 +112,7 @@ public final class WaylandVideoSurface: VideoSurface {
         let outcome = try surface.present { pixels, stride, width, height in
             try body(pixels, stride, width, height)
             overlay?(pixels, stride, width, height)
+            applyStyle(pixels, stride, width, height)
             drawnInto = LastPicture(pixels: pixels, stride: stride, width: width, height: height, generation: generation)
         }
         guard case .pending = outcome else {
@@ -160,6 +175,12 @@ public final class WaylandVideoSurface: VideoSurface {
     public func close() {
         attach(nil)
         onPutCompleted = nil
+    }
+
+    private func applyStyle(_ pixels: UnsafeMutableRawPointer, _ stride: Int, _ width: Int, _ height: Int) {
+        guard WaylandStyleMask.needsAlpha(style) else { return }
+        if mask?.width != width || mask?.height != height { mask = WaylandStyleMask(style: style, width: width, height: height) }
+        mask?.apply(to: pixels, stride: stride, width: width, height: height)
     }
 
     private func prepareConverter() {

@@ -138,6 +138,12 @@ void wlshim_overlay_pixel_size(const wlshim_overlay *o, int *width, int *height)
  * words, rows stride bytes apart. 1 when both buffers are with the compositor (draw after a
  * release). */
 int wlshim_overlay_begin(wlshim_overlay *o, void **pixels, int *stride, int *width, int *height);
+/* Pictures from the next begin are drawn with alpha (`alpha` nonzero): ARGB8888, premultiplied,
+ * 0xAARRGGBB words; else XRGB8888, the alpha byte ignored. */
+void wlshim_overlay_set_alpha(wlshim_overlay *o, int alpha);
+/* Whether the pointer's events reach it (`accepts` nonzero: its whole area) or pass to what is
+ * below (an empty input region); committed at once. */
+int wlshim_overlay_set_input(wlshim_overlay *o, int accepts);
 /* Shows the buffer begin gave: attached whole, with a frame callback, committed and sent. */
 int wlshim_overlay_commit(wlshim_overlay *o);
 /* Moves and resizes it, and waits (timeout_ms at most) for the compositor's configure. */
