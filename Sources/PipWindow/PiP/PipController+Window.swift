@@ -28,7 +28,8 @@ extension PipController {
         }
     }
 
-    private static func scaled(_ length: Int, _ scale: Double) -> Int {
+    /// A window's length in its pictures' pixels at `scale`.
+    static func scaled(_ length: Int, _ scale: Double) -> Int {
         scale == 1 ? length : Int((Double(length) * scale).rounded())
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PipCore
 import PipWayland
+import PipWindow
 import TestSupport
 import Testing
 
@@ -117,6 +118,50 @@ struct WaylandScaleTests {
         try Self.drawColumns(surface, connection: connection, expecting: (302, 152), Self.stripes)
         try Self.waitShown(surface, connection)
         #expect(!surface.isClosed, "the compositor took the buffer and its viewport")
+    }
+
+    /// The real `PipController` at scale 2: placed in the logical output, 2× controls, and camera
+    /// frames of the buffer's size shown pixel for pixel.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func pipAtScaleTwoIsPlacedInTheLogicalOutputAndShowsFramesPixelForPixel() throws {
+        let sway = try HeadlessSway(width: 1280, height: 720, scale: "2")
+        defer { sway.stop() }
+        try sway.start(["swaybg", "--color", "#ff0000"])
+        let connection = try WaylandConnection(display: sway.socket)
+        defer { connection.close() }
+        let loop = WaylandLoop(connection: connection)
+        let system = WaylandWindowSystem(loop: loop)
+        #expect(system.screen.layout.monitors == [Rect(x: 0, y: 0, width: 640, height: 360)])
+        #expect(system.prefersDoubleSize)
+        let pip = try PipController(
+            windowSystem: system, contentSource: PipContentSource(sourceWindow: 1, preferredContentSize: (640, 360)),
+            corner: .bottomRight)
+        defer { pip.tearDown() }
+        try #require(system.sourceWatch).frame = Rect(x: 20, y: 20, width: 320, height: 180)
+        var picture = BGRAPicture(width: 640, height: 360) { _ in WaylandPipTests.green }
+        var shown = 0
+        pip.output.onFrameShown = { _ in shown += 1 }
+        loop.everyIteration {
+            guard pip.output.canPresent else { return }
+            _ = try? pip.output.present(picture.frame(at: .now()))
+        }
+        pip.start()
+        try #require(WaylandPipTests.run(loop, timeout: .seconds(5)) { pip.isActive && shown >= 3 }, "PiP is up (\(pip.phase))")
+        let frame = pip.pipFrame
+        #expect(frame.x > 320 && frame.y > 180 && frame.maxX <= 640 && frame.maxY <= 360, "bottom-right, logical: \(frame)")
+        #expect(pip.pipPixelFrame.width == 2 * frame.width)
+
+        // Frames of the buffer's size, in one-pixel stripes.
+        picture = BGRAPicture(width: 2 * frame.width, height: 2 * frame.height) { $0 % 2 == 0 ? Self.black : Self.white }
+        var row: [RGB] = []
+        let y = 2 * (frame.y + frame.height / 2)
+        try waitUntil("stripes at PiP's physical pixels (seen \(row))") {
+            let until = shown + 2
+            _ = WaylandPipTests.run(loop, timeout: .seconds(1)) { shown >= until }
+            let shot = try sway.screenshot()
+            row = Self.row(shot, from: 2 * frame.x + 40, count: 8, y: y)
+            return row == (0..<8).map { $0 % 2 == 0 ? Self.black : Self.white }
+        }
     }
 
     /// Dispatches until the compositor showed the last put (5 s at most).

@@ -91,6 +91,8 @@ import Testing
         try #require(surface.video as? FakeVideo).pixelScale = 2
         system.log.removeAll()
         let rect = surface.rect
+        #expect(pip.pipPixelFrame == Rect(x: rect.x, y: rect.y, width: 2 * rect.width, height: 2 * rect.height),
+                "the source is asked for the pictures' pixels")
         func pointer(_ x: Int, _ y: Int) -> PointerEvent {
             PointerEvent(window: surface.id, button: 1, x: x, y: y, rootX: rect.x + x, rootY: rect.y + y, time: 0, state: 0)
         }
