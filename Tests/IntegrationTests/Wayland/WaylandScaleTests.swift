@@ -138,13 +138,8 @@ struct WaylandScaleTests {
             corner: .bottomRight)
         defer { pip.tearDown() }
         try #require(system.sourceWatch).frame = Rect(x: 20, y: 20, width: 320, height: 180)
-        var picture = BGRAPicture(width: 640, height: 360) { _ in WaylandPipTests.green }
-        var shown = 0
-        pip.output.onFrameShown = { _ in shown += 1 }
-        loop.everyIteration {
-            guard pip.output.canPresent else { return }
-            _ = try? pip.output.present(picture.frame(at: .now()))
-        }
+        let feed = WaylandPipTests.Feed(loop: loop, pip: pip, picture: BGRAPicture(width: 640, height: 360) { _ in WaylandPipTests.green })
+        var shown: Int { feed.shown }
         pip.start()
         try #require(WaylandPipTests.run(loop, timeout: .seconds(5)) { pip.isActive && shown >= 3 }, "PiP is up (\(pip.phase))")
         let frame = pip.pipFrame
@@ -152,7 +147,7 @@ struct WaylandScaleTests {
         #expect(pip.pipPixelFrame.width == 2 * frame.width)
 
         // Frames of the buffer's size, in one-pixel stripes.
-        picture = BGRAPicture(width: 2 * frame.width, height: 2 * frame.height) { $0 % 2 == 0 ? Self.black : Self.white }
+        feed.picture = BGRAPicture(width: 2 * frame.width, height: 2 * frame.height) { $0 % 2 == 0 ? Self.black : Self.white }
         var row: [RGB] = []
         let y = 2 * (frame.y + frame.height / 2)
         try waitUntil("stripes at PiP's physical pixels (seen \(row))") {
