@@ -152,3 +152,19 @@ broken:
 	wlshim_api.proxy_destroy(callback);
 	return WLSHIM_ERR_CONNECTION;
 }
+
+int wlshim_queue_forget(void *events, size_t size, int capacity, int head, int count, size_t offset,
+                        uintptr_t surface)
+{
+	char *base = events;
+	int kept = 0;
+
+	for (int i = 0; i < count; i++) {
+		char *e = base + (size_t)((head + i) % capacity) * size;
+		uintptr_t whose;
+		memcpy(&whose, e + offset, sizeof(whose));
+		if (whose != surface)
+			memmove(base + (size_t)((head + kept++) % capacity) * size, e, size);
+	}
+	return kept;
+}

@@ -1,9 +1,11 @@
 /* What the shim's files share: the functions of libwayland-client, found with dlsym, and the
- * helpers each part calls. Parts, each calling only those above it in this list: library.c,
- * connection.c, layer_shell.c, scale.c, buffers.c, pointer.c, seat.c, then globals.c and
+ * helpers each part calls. Parts, each calling only those above it in this list: library.c, xkb.c,
+ * connection.c, layer_shell.c, scale.c, buffers.c, pointer.c, keyboard.c, seat.c, then globals.c and
  * display.c, then overlay.c. */
 #ifndef WLSHIM_INTERNAL_H
 #define WLSHIM_INTERNAL_H
+
+#include <stddef.h>
 
 #include "wlshim.h"
 #include "wlsurface.h"
@@ -11,6 +13,8 @@
 /* The core declarations only, for the functions' types: nothing here calls them directly, so
  * nothing links libwayland-client. */
 #include <wayland-client-core.h>
+/* Likewise libxkbcommon's: its types, its functions reached through wlshim_xkb. */
+#include <xkbcommon/xkbcommon.h>
 
 struct wlapi {
 	void *handle;
@@ -25,6 +29,7 @@ struct wlapi {
 	const struct wl_interface *seat_interface;
 	const struct wl_interface *pointer_interface;
 	const struct wl_interface *region_interface;
+	const struct wl_interface *keyboard_interface;
 	__typeof__(wl_display_connect) *display_connect;
 	__typeof__(wl_display_disconnect) *display_disconnect;
 	__typeof__(wl_display_get_fd) *display_get_fd;
@@ -44,6 +49,24 @@ struct wlapi {
 
 extern struct wlapi wlshim_api;
 
+/* xkb.c: libxkbcommon's functions, found with dlsym. */
+struct xkbapi {
+	void *handle;
+	__typeof__(xkb_context_new) *context_new;
+	__typeof__(xkb_context_unref) *context_unref;
+	__typeof__(xkb_keymap_new_from_buffer) *keymap_new_from_buffer;
+	__typeof__(xkb_keymap_unref) *keymap_unref;
+	__typeof__(xkb_keymap_mod_get_index) *keymap_mod_get_index;
+	__typeof__(xkb_keymap_key_get_syms_by_level) *keymap_key_get_syms_by_level;
+	__typeof__(xkb_state_new) *state_new;
+	__typeof__(xkb_state_unref) *state_unref;
+	__typeof__(xkb_state_update_mask) *state_update_mask;
+	__typeof__(xkb_state_serialize_mods) *state_serialize_mods;
+};
+extern struct xkbapi wlshim_xkb;
+/* Loads libxkbcommon.so.0 once: 1 when it and every function above are there, else 0. */
+int wlshim_xkb_load(void);
+
 /* pointer.c: what the pointer did, queued until the owner takes it. */
 #define WLSHIM_POINTER_QUEUE 256
 struct wlshim_pointer_queue {
@@ -54,6 +77,22 @@ struct wlshim_pointer_queue {
 	int32_t discrete[2];  /* axis_discrete's steps, for the axis event after it */
 	uint32_t press_serial;
 	int buttons_down;
+};
+
+/* keyboard.c: the keymap and state, where the keyboard's focus is, what it pressed. */
+#define WLSHIM_KEY_QUEUE 64
+struct wlshim_key_queue {
+	wlshim_key_event events[WLSHIM_KEY_QUEUE];
+	int head, count;
+};
+struct wlshim_keyboard_state {
+	struct xkb_context *context;
+	struct xkb_keymap *keymap; /* NULL until the compositor sent one */
+	struct xkb_state *state;
+	uint32_t mod_index[WLSHIM_X_MODIFIERS]; /* the keymap's index of each of X's modifiers */
+	uintptr_t focus;                        /* the surface with the keyboard's focus, or 0 */
+	int32_t repeat_rate, repeat_delay;
+	struct wlshim_key_queue queue;
 };
 
 /* display.c: a connection kept open and the globals bound on it. */
@@ -68,10 +107,11 @@ struct wlshim_connection {
 	/* Where offered: a surface's picture at any size, and the scale the compositor prefers. */
 	struct wl_proxy *viewporter, *fractional_scale_manager;
 	int ignores_scale; /* surfaces made from now on are drawn at scale 1 */
-	struct wl_proxy *seat, *pointer;
+	struct wl_proxy *seat, *pointer, *keyboard;
 	uint32_t seat_name;
 	int kwin;
 	struct wlshim_pointer_queue pointer_queue;
+	struct wlshim_keyboard_state keyboard_state;
 };
 
 /* connection.c */
@@ -88,6 +128,10 @@ void wlshim_send(struct wl_proxy *proxy, uint32_t opcode, int destroy);
 /* Gives back a bound object: its destructor request `opcode` where its version has it (`since`),
  * else the proxy alone destroyed. */
 void wlshim_release(struct wl_proxy *proxy, uint32_t opcode, uint32_t since);
+/* A queue of `capacity` events of `size` bytes, `count` of them from `head` on: those whose
+ * surface (a uintptr_t at `offset` in each) is `surface` taken out, the order kept; how many stay. */
+int wlshim_queue_forget(void *events, size_t size, int capacity, int head, int count, size_t offset,
+                        uintptr_t surface);
 /* wl_display_roundtrip with a deadline; WLSHIM_OK once every event sent before it is dispatched. */
 int wlshim_roundtrip(struct wl_display *display, int timeout_ms, char *errbuf, int errbuf_len);
 /* The connection's error as text (after a call returned -1). */
@@ -157,6 +201,15 @@ void wlshim_pointer_listen(struct wlshim_connection *c);
 void wlshim_pointer_drop(struct wlshim_connection *c);
 /* A surface about to be destroyed: its queued events go, and the pointer is over nothing. */
 void wlshim_pointer_forget(struct wlshim_connection *c, uintptr_t surface);
+
+/* keyboard.c: c->seat's keyboard taken (when libxkbcommon is there) and its events queued. */
+void wlshim_keyboard_take(struct wlshim_connection *c);
+/* The keyboard released and its keymap dropped; its queue stays for the owner. */
+void wlshim_keyboard_drop(struct wlshim_connection *c);
+/* Dropped, and the xkb context freed too. */
+void wlshim_keyboard_free(struct wlshim_connection *c);
+/* A surface about to be destroyed: its queued keys go, and it has the focus no more. */
+void wlshim_keyboard_forget(struct wlshim_connection *c, uintptr_t surface);
 
 /* seat.c: c->seat (just bound) followed: its pointer taken and given back with the capability. */
 #define WLSHIM_SEAT_VERSION 5u

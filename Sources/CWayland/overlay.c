@@ -26,6 +26,7 @@ struct wlshim_overlay {
 	unsigned configures;
 	int closed;
 	unsigned events;
+	uint32_t keys; /* keyboard_interactivity: 0 none, 2 on_demand (wlshim_overlay_accept_keys) */
 };
 
 /* zwlr_layer_surface_v1's events, in the protocol's order. */
@@ -128,7 +129,7 @@ static void send_place(struct wlshim_overlay *o, const wlshim_place *place)
 	 * was worked out in output coordinates. */
 	a[0].i = -1;
 	request(o->layer, WLSHIM_LAYER_SURFACE_SET_EXCLUSIVE_ZONE, a);
-	a[0].u = 0; /* none: PiP never takes the keyboard */
+	a[0].u = o->keys;
 	request(o->layer, WLSHIM_LAYER_SURFACE_SET_KEYBOARD_INTERACTIVITY, a);
 	wlshim_send(o->surface, WL_SURFACE_COMMIT, 0);
 }
@@ -382,6 +383,7 @@ void wlshim_overlay_destroy(wlshim_overlay *o)
 	if (o == NULL)
 		return;
 	wlshim_pointer_forget(o->c, wlshim_overlay_key(o));
+	wlshim_keyboard_forget(o->c, wlshim_overlay_key(o));
 	if (o->frame != NULL)
 		wlshim_api.proxy_destroy(o->frame);
 	if (o->fraction != NULL)
@@ -395,4 +397,18 @@ void wlshim_overlay_destroy(wlshim_overlay *o)
 	wlshim_buffers_drop(&o->buffers);
 	wlshim_api.display_flush(o->c->display);
 	free(o);
+}
+
+int wlshim_overlay_accept_keys(wlshim_overlay *o, int accept)
+{
+	union wl_argument a[1];
+
+	/* Never exclusive (1): that would take every key from the user's windows. */
+	if (o->layer == NULL || wlshim_api.proxy_get_version(o->layer) < 4 || !wlshim_keyboard_usable())
+		return 0;
+	o->keys = accept ? 2 : 0;
+	a[0].u = o->keys;
+	request(o->layer, WLSHIM_LAYER_SURFACE_SET_KEYBOARD_INTERACTIVITY, a);
+	wlshim_send(o->surface, WL_SURFACE_COMMIT, 0);
+	return 1;
 }

@@ -3,6 +3,7 @@
  * buttons Linux codes): the Swift side's pure rules do that. */
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include <wayland-client-protocol.h>
@@ -179,14 +180,9 @@ void wlshim_pointer_drop(struct wlshim_connection *c)
 void wlshim_pointer_forget(struct wlshim_connection *c, uintptr_t surface)
 {
 	struct wlshim_pointer_queue *q = &c->pointer_queue;
-	int kept = 0;
 
-	for (int i = 0; i < q->count; i++) {
-		const wlshim_pointer_event *e = &q->events[(q->head + i) % WLSHIM_POINTER_QUEUE];
-		if (e->surface != surface)
-			q->events[(q->head + kept++) % WLSHIM_POINTER_QUEUE] = *e;
-	}
-	q->count = kept;
+	q->count = wlshim_queue_forget(q->events, sizeof(q->events[0]), WLSHIM_POINTER_QUEUE, q->head, q->count,
+	                               offsetof(wlshim_pointer_event, surface), surface);
 	if (q->focus == surface) {
 		q->focus = 0;
 		q->buttons_down = 0;

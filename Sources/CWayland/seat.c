@@ -1,5 +1,5 @@
-/* The first seat the compositor offers: its pointer taken while it has one (a seat gains and loses
- * its pointer as mice come and go). */
+/* The first seat the compositor offers: its pointer and keyboard taken while it has them (a seat
+ * gains and loses them as devices come and go). */
 #include "internal.h"
 
 #include <wayland-client-protocol.h>
@@ -19,6 +19,10 @@ static void on_capabilities(void *data, struct wl_seat *seat, uint32_t capabilit
 	} else if (!has_pointer && c->pointer != NULL) {
 		wlshim_pointer_drop(c);
 	}
+	if (capabilities & WL_SEAT_CAPABILITY_KEYBOARD)
+		wlshim_keyboard_take(c);
+	else
+		wlshim_keyboard_drop(c);
 }
 
 static void on_name(void *data, struct wl_seat *seat, const char *name) { (void)data, (void)seat, (void)name; }
@@ -36,6 +40,7 @@ void wlshim_seat_listen(struct wlshim_connection *c)
 void wlshim_seat_drop(struct wlshim_connection *c)
 {
 	wlshim_pointer_drop(c);
+	wlshim_keyboard_free(c);
 	if (c->seat == NULL)
 		return;
 	wlshim_release(c->seat, WL_SEAT_RELEASE, 5);

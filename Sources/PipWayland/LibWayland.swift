@@ -59,6 +59,19 @@ enum LibWayland {
     /// What a scale of 1 is in the shim's terms (120ths).
     static let scaleOne = UInt32(WLSHIM_SCALE_ONE)
 
+    /// X's modifier mask of xkb's `effective` modifiers, `indices[i]` the keymap's index of X's
+    /// modifier bit i (Shift, Lock, Control, Mod1…Mod5; 32 or more where the keymap has none).
+    static func xModifierMask(effective: UInt32, indices: [UInt32]) -> UInt32 {
+        precondition(indices.count == Int(WLSHIM_X_MODIFIERS))
+        return wlshim_x_modifier_mask(effective, indices)
+    }
+
+    /// The xkb keycode of a `wl_keyboard` (evdev) key code.
+    static func xkbKeycode(evdev: UInt32) -> UInt32 { wlshim_xkb_keycode(evdev) }
+
+    /// Whether libxkbcommon could be loaded: without it no key reaches PiP.
+    static var keysUsable: Bool { wlshim_keyboard_usable() != 0 }
+
     /// The globals announced at `display`, in one round trip on a connection of their own.
     static func readGlobals(display: String?, milliseconds: Int32) throws(ShimFailure) -> [(interface: String, version: UInt32)] {
         var capacity = 128
@@ -155,6 +168,25 @@ final class ShimConnection {
         return (UInt(e.surface), WaylandPointerEvent(kind: kind, time: e.time, x: e.x, y: e.y))
     }
 
+    /// The oldest key event not taken yet, with the key of the surface that had the focus.
+    func nextKeyEvent() -> (surface: UInt, event: WaylandKeyEvent)? {
+        var e = wlshim_key_event()
+        guard let handle, wlshim_connection_next_key_event(handle, &e) == 1 else { return nil }
+        let kind: WaylandKeyEvent.Kind
+        switch Int(e.kind) {
+        case WLSHIM_KEY_PRESSED: kind = .pressed
+        case WLSHIM_KEY_RELEASED: kind = .released
+        case WLSHIM_KEY_LEFT: kind = .left
+        default: return nil
+        }
+        return (UInt(e.surface), WaylandKeyEvent(kind: kind, keysym: e.keysym, modifiers: e.modifiers, time: e.time))
+    }
+
+    /// Whether the surface its events name by `key` has the keyboard's focus.
+    func hasKeyboardFocus(_ key: UInt) -> Bool {
+        handle.map { wlshim_connection_keyboard_focus($0, UInt(key)) != 0 } ?? false
+    }
+
     /// Whether the compositor is KWin (it announced `org_kde_plasma_shell`).
     var isKWin: Bool { handle.map { wlshim_connection_is_kwin($0) != 0 } ?? false }
 
@@ -232,6 +264,10 @@ final class ShimOverlay {
         wlshim_overlay_pixel_size(handle, &width, &height)
         return (Int(width), Int(height))
     }
+
+    /// Lets the compositor give it the keyboard's focus (on_demand) or not (none); false where its
+    /// layer-shell is older than version 4 or libxkbcommon is missing.
+    func acceptKeys(_ accept: Bool) -> Bool { handle.map { wlshim_overlay_accept_keys($0, accept ? 1 : 0) != 0 } ?? false }
 
     var framePending: Bool { handle.map { wlshim_overlay_frame_pending($0) != 0 } ?? false }
 

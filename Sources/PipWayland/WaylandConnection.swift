@@ -3,7 +3,8 @@ import PipCore
 
 /// One connection to a Wayland compositor, kept open, with what PiP's surfaces need bound
 /// (`wl_compositor`, `wl_shm`, `zwlr_layer_shell_v1`, the first `wl_output`, and the first
-/// `wl_seat` with its pointer, whose events reach the surface it is over).
+/// `wl_seat` with its pointer, whose events reach the surface it is over, and its keyboard, whose
+/// keys reach the surface with its focus).
 ///
 /// Its owner's loop drives it, on one thread: `prepareToPoll()`, poll `fileDescriptor` (for
 /// writing too when it said so), `finishPoll(readable:)`; or `dispatch(timeout:)`, which does the
@@ -112,6 +113,10 @@ public final class WaylandConnection {
         while let (key, event) = shim.nextPointerEvent() {
             guard key != 0, let surface = surfaces.lazy.compactMap(\.surface).first(where: { $0.pointerKey == key }) else { continue }
             surface.onPointer?(event)
+        }
+        while let (key, event) = shim.nextKeyEvent() {
+            guard key != 0, let surface = surfaces.lazy.compactMap(\.surface).first(where: { $0.pointerKey == key }) else { continue }
+            surface.onKey?(event)
         }
     }
 

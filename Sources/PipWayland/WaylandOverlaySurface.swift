@@ -3,8 +3,8 @@ import PipCore
 import PipWindow
 
 /// PiP's surface where the compositor offers wlr-layer-shell (sway and other wlroots compositors,
-/// KWin): a layer surface on the overlay layer, above fullscreen windows, taking no keyboard
-/// focus, at a rectangle in output coordinates (said to the compositor as a corner and margins,
+/// KWin): a layer surface on the overlay layer, above fullscreen windows, taking the keyboard's
+/// focus only when asked (`acceptKeys()`), at a rectangle in output coordinates (said to the compositor as a corner and margins,
 /// `WaylandOverlayPlace`). Pictures are drawn into one of two shared-memory buffers and shown at
 /// the compositor's next frame; `onPutCompleted` says when it asks for the next one. The buffers
 /// are its logical size at its `scale` (the output's, or the one the compositor prefers for it),
@@ -31,6 +31,8 @@ public final class WaylandOverlaySurface {
     public var onClosed: (() -> Void)?
     /// Called with what the pointer did over it, in the compositor's terms (surface-local).
     var onPointer: ((WaylandPointerEvent) -> Void)?
+    /// Called with the keys pressed and released while it has the keyboard's focus.
+    var onKey: ((WaylandKeyEvent) -> Void)?
     /// Whether the compositor took it away.
     public private(set) var isClosed = false
     /// A picture could not be put: its owner draws it again after the next completion.
@@ -131,7 +133,18 @@ public final class WaylandOverlaySurface {
         onClosed = nil
         onPointer = nil
         onScaleChanged = nil
+        onKey = nil
     }
+
+    /// Lets the compositor give it the keyboard's focus (`accept`: layer-shell's `on_demand`) or
+    /// not (`none`, as it is made): never `exclusive`, which would take every key from the user's
+    /// windows. False where that cannot be: the compositor's layer-shell is older than version 4
+    /// (KWin 5.27 offers 3), or libxkbcommon is missing.
+    @discardableResult
+    public func acceptKeys(_ accept: Bool = true) -> Bool { shim.acceptKeys(accept) }
+
+    /// Whether it has the keyboard's focus.
+    public var hasKeyboardFocus: Bool { connection.shim.hasKeyboardFocus(pointerKey) }
 
     /// What the connection's pointer events name it by.
     var pointerKey: UInt { shim.pointerKey }

@@ -10,8 +10,13 @@ import PipWindow
 /// it is dragged and resized by pipcam itself (`WaylandDrag`): the compositor cannot move a layer
 /// surface, so each step of a drag is a `setRect`.
 ///
+/// Keys reach it once the user clicked it (layer-shell's `on_demand`, asked at a press on it and
+/// given up when the focus goes, on compositors whose layer-shell is version 4 or later), as
+/// `.input(.key)` presses with X's modifier mask
+/// (`WaylandKeyInput`).
+///
 /// Its style: the shape and opacity in its pictures' alpha (`WaylandStyleMask`), click-through an
-/// empty input region. Not yet: no keys reach it.
+/// empty input region.
 final class WaylandPipSurface: PipSurface {
     private unowned let system: WaylandWindowSystem
     let id: WindowID
@@ -31,6 +36,8 @@ final class WaylandPipSurface: PipSurface {
     var onEvent: (PipSurfaceEvent) -> Void = { _ in }
     private var surface: WaylandOverlaySurface?
     private lazy var pointer = WaylandPointerInput(held: system.connection.heldPointer)
+    /// Whether the surface was let take the keyboard's focus when clicked.
+    private var acceptsKeys = false
     /// The press held now, when it was the first button's.
     private var drag: WaylandDrag?
 
@@ -56,6 +63,7 @@ final class WaylandPipSurface: PipSurface {
                 pictures.scaleChanged()
                 onEvent(.needsFrame)
             }
+            made.onKey = { [unowned self] in keyed($0) }
             surface = made
             pictures.attach(made)
             applyStyle()
@@ -70,6 +78,7 @@ final class WaylandPipSurface: PipSurface {
         pictures.attach(nil)
         surface?.destroy()
         surface = nil
+        acceptsKeys = false
         // A press on the surface gone is never released there.
         pointer = WaylandPointerInput(held: system.connection.heldPointer)
         drag = nil
@@ -140,7 +149,21 @@ final class WaylandPipSurface: PipSurface {
 
     /// What the compositor said the pointer did over the surface, as the seat's input.
     private func pointed(_ event: WaylandPointerEvent) {
+        // Only at a press, and only until the focus goes: wlroots compositors (sway 1.7, dwl)
+        // give any keyboard-interactive layer surface the focus whenever they arrange their
+        // layers, on_demand or not, which would take the keys from the window the user types in.
+        if case .button(_, pressed: true) = event.kind, !acceptsKeys, let surface { acceptsKeys = surface.acceptKeys() }
         for input in pointer.translate(event, window: id, origin: (rect.x, rect.y)) { onEvent(.input(input)) }
+    }
+
+    /// A key the compositor sent it: presses as the seat's input; when the focus left (the user
+    /// clicked elsewhere), the keyboard is let go until the next press on it.
+    private func keyed(_ event: WaylandKeyEvent) {
+        if event.kind == .left, acceptsKeys, let surface {
+            surface.acceptKeys(false)
+            acceptsKeys = false
+        }
+        if let input = WaylandKeyInput.translate(event) { onEvent(.input(input)) }
     }
 
     func destroy() {

@@ -20,7 +20,8 @@ public struct WindowSystemPreferenceError: Error, Sendable, Equatable, CustomStr
 
 /// The Wayland surface role PiP's window would take.
 public enum WaylandPipRole: Sendable, Equatable {
-    /// `xx_pip_v1`, an xdg_surface role the compositor places and keeps above as PiP (KWin 6.5 and later).
+    /// `xx_pip_v1`, an xdg_surface role the compositor places and keeps above as PiP, made through
+    /// the `xx_pip_shell_v1` global (KWin 6.5 and later).
     case xxPip
     /// A `zwlr_layer_shell_v1` overlay surface, placed by pipcam itself (wlroots compositors, KWin).
     case layerShell
@@ -51,9 +52,18 @@ public enum WindowSystemChoice: Sendable, Equatable {
     ///   saying why not Wayland when `WAYLAND_DISPLAY` is set), else refused;
     /// - `x11`: X11 when `DISPLAY` is set, else refused;
     /// - `wayland`: Wayland when the compositor offers a PiP role, else refused, naming what is missing.
+    ///
+    /// `needsX11` names an option given that only X11 can carry out (`--wid`: X11 window ids):
+    /// then `auto` takes X11 (saying why when `WAYLAND_DISPLAY` is set), and `wayland` is refused.
     public static func decide(
-        _ preference: WindowSystemPreference, wayland: WaylandSession, x11DisplaySet: Bool
+        _ preference: WindowSystemPreference, wayland: WaylandSession, x11DisplaySet: Bool, needsX11: String? = nil
     ) -> WindowSystemChoice {
+        if let needsX11, preference != .x11 {
+            if preference == .wayland { return .refused("\(needsX11) needs X11, not window system wayland") }
+            guard x11DisplaySet else { return .refused("\(needsX11) needs X11, and DISPLAY is not set") }
+            if case .present(let display, _) = wayland, !display.isEmpty { return .x11(note: "\(needsX11) needs X11: PiP goes through XWayland") }
+            return .x11(note: nil)
+        }
         switch preference {
         case .x11:
             return x11DisplaySet ? .x11(note: nil) : .refused("window system x11: DISPLAY is not set")
@@ -119,7 +129,7 @@ public enum WindowSystemChoice: Sendable, Equatable {
         let layerVersion = globals.version(of: "zwlr_layer_shell_v1")
         // Versions start at 1: a 0 is a compositor's mistake, and no surface can be asked of it.
         let layerMissing = common + (layerVersion == 0 ? ["layer-shell version 1"] : [])
-        let offersPip = globals.offers("xx_pip_v1"), offersLayer = layerVersion != nil
+        let offersPip = globals.offers("xx_pip_shell_v1"), offersLayer = layerVersion != nil
 
         if offersPip && pipMissing.isEmpty { return .success(.xxPip) }
         if offersLayer && layerMissing.isEmpty { return .success(.layerShell) }

@@ -18,7 +18,7 @@ struct Launcher {
             SignalPipe.exitAtOnceOnSignal()
             return listCameras()
         }
-        switch WindowSystemRoute.choose(command.windowSystem) {
+        switch WindowSystemRoute.choose(command.windowSystem, needsX11: WindowSystemRoute.x11Only(command, environment: environment)) {
         case .refused(let line):
             writeErrorLine("pipcam: \(line)")
             return 2
@@ -69,10 +69,6 @@ struct Launcher {
     /// "Wayland"); the control socket is its only door.
     private func runOnWayland(display: String) -> Int32 {
         var options = givenOptions
-        if let problem = WindowSystemRoute.x11Only(command) {
-            writeErrorLine("pipcam: \(problem) needs X11; on Wayland use --window-system x11 (XWayland)")
-            return 2
-        }
         if options.hotkey != nil || options.switchKey != nil {
             writeErrorLine("pipcam: --hotkey and --switch-key are X key grabs: on Wayland bind 'pipcam toggle' to a compositor shortcut")
             (options.hotkey, options.switchKey) = (nil, nil)

@@ -14,15 +14,20 @@ enum WindowSystemRoute: Equatable {
     /// Neither; the line says why.
     case refused(String)
 
-    static func choose(_ preference: WindowSystemPreference) -> WindowSystemRoute {
+    /// `needsX11`: the option given that only X11 carries out (`x11Only`).
+    static func choose(_ preference: WindowSystemPreference, needsX11: String?) -> WindowSystemRoute {
         let named = environment("WAYLAND_DISPLAY")
-        let session: WaylandSession
-        if let named, preference != .x11 {
-            session = .present(display: named, compositor: Result { () throws(WaylandError) in try offered(WaylandGlobals.read(display: named)) })
-        } else {
-            session = .absent
-        }
-        switch WindowSystemChoice.decide(preference, wayland: session, x11DisplaySet: environment("DISPLAY") != nil) {
+        // The compositor is asked only when its answer can change the choice.
+        let asks = preference != .x11 && needsX11 == nil
+        let session = named.map { name in
+            WaylandSession.present(display: name, compositor: asks
+                ? Result { () throws(WaylandError) in try offered(WaylandGlobals.read(display: name)) } : .success(WaylandGlobals([])))
+        } ?? .absent
+        return route(WindowSystemChoice.decide(preference, wayland: session, x11DisplaySet: environment("DISPLAY") != nil, needsX11: needsX11), display: named)
+    }
+
+    private static func route(_ choice: WindowSystemChoice, display named: String?) -> WindowSystemRoute {
+        switch choice {
         case .x11(let note): return .x11(note: note)
         case .wayland: return .wayland(display: named ?? "")
         case .refused(let line): return .refused(line)
@@ -32,14 +37,15 @@ enum WindowSystemRoute: Equatable {
     /// What pipcam can use of `globals`: xx-pip is not built yet, so a compositor offering it
     /// and the overlay layer (KWin) gets the overlay layer.
     static func offered(_ globals: WaylandGlobals) -> WaylandGlobals {
-        WaylandGlobals(globals.globals.filter { $0.interface != "xx_pip_v1" })
+        WaylandGlobals(globals.globals.filter { $0.interface != "xx_pip_shell_v1" })
     }
 
-    /// The option that needs X11 windows, if `options` give one: embedding and following are
-    /// X11 window ids.
-    static func x11Only(_ command: PipcamCommand) -> String? {
+    /// The option that needs X11 windows, if `command` gives one: embedding (`--wid`, or
+    /// `$XEMBED` from tabbed when not following) and following are X11 window ids.
+    static func x11Only(_ command: PipcamCommand, environment: (String) -> String?) -> String? {
         if command.wid != nil { return "--wid" }
-        return command.followWindow != nil ? "--follow-window" : nil
+        if command.followWindow != nil { return "--follow-window" }
+        return environment("XEMBED").map { $0.isEmpty ? nil : "$XEMBED" } ?? nil
     }
 
     /// The display's name in the control socket's (`wayland-1`; `WAYLAND_DISPLAY` may be a path).

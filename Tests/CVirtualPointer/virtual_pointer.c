@@ -5,24 +5,10 @@
 #include "virtual_pointer.h"
 #include "fake_input.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <wayland-client-core.h>
-
-static struct {
-	void *handle;
-	const struct wl_interface *registry, *seat;
-	__typeof__(wl_display_connect) *connect;
-	__typeof__(wl_display_disconnect) *disconnect;
-	__typeof__(wl_display_roundtrip) *roundtrip;
-	__typeof__(wl_proxy_add_listener) *add_listener;
-	__typeof__(wl_proxy_destroy) *destroy;
-	__typeof__(wl_proxy_marshal_array_constructor_versioned) *marshal;
-} lib;
+#include "test_client.h"
 
 static const struct wl_interface pointer_interface;
 static const struct wl_interface *create_types[2]; /* seat (nullable), the new pointer */
@@ -59,56 +45,11 @@ struct vpointer {
 	uint32_t fake_name, fake_version;
 };
 
-static void say(char *errbuf, int errbuf_len, const char *text)
-{
-	if (errbuf != NULL && errbuf_len > 0)
-		snprintf(errbuf, errbuf_len, "%s", text);
-}
-
-static int load(char *errbuf, int errbuf_len)
-{
-	void *h;
-
-	if (lib.handle != NULL)
-		return 0;
-	h = dlopen("libwayland-client.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (h == NULL) {
-		say(errbuf, errbuf_len, "libwayland-client.so.0 not found");
-		return -1;
-	}
-	lib.registry = dlsym(h, "wl_registry_interface");
-	lib.seat = dlsym(h, "wl_seat_interface");
-	*(void **)&lib.connect = dlsym(h, "wl_display_connect");
-	*(void **)&lib.disconnect = dlsym(h, "wl_display_disconnect");
-	*(void **)&lib.roundtrip = dlsym(h, "wl_display_roundtrip");
-	*(void **)&lib.add_listener = dlsym(h, "wl_proxy_add_listener");
-	*(void **)&lib.destroy = dlsym(h, "wl_proxy_destroy");
-	*(void **)&lib.marshal = dlsym(h, "wl_proxy_marshal_array_constructor_versioned");
-	if (!lib.registry || !lib.seat || !lib.connect || !lib.disconnect || !lib.roundtrip || !lib.add_listener ||
-	    !lib.destroy || !lib.marshal) {
-		say(errbuf, errbuf_len, "libwayland-client.so.0 lacks a function needed");
-		dlclose(h);
-		return -1;
-	}
-	create_types[0] = lib.seat;
-	create_types[1] = &pointer_interface;
-	lib.handle = h;
-	return 0;
-}
-
-static struct wl_proxy *request(struct wl_proxy *proxy, uint32_t opcode, union wl_argument *args,
-                                const struct wl_interface *made)
-{
-	return lib.marshal(proxy, opcode, args, made, 1);
-}
-
-/* wl_registry's events: global(name, interface, version), global_remove(name). */
 static void on_global(void *data, struct wl_proxy *registry, uint32_t name, const char *interface, uint32_t version)
 {
 	struct vpointer *p = data;
 	const struct wl_interface *wanted = NULL;
 	struct wl_proxy **slot = NULL;
-	union wl_argument a[4];
 
 	if (strcmp(interface, manager_interface.name) == 0 && p->manager == NULL) {
 		wanted = &manager_interface;
@@ -117,35 +58,14 @@ static void on_global(void *data, struct wl_proxy *registry, uint32_t name, cons
 		p->fake_name = name;
 		p->fake_version = version < FAKE_INPUT_VERSION ? version : FAKE_INPUT_VERSION;
 	} else if (strcmp(interface, "wl_seat") == 0 && p->seat == NULL) {
-		wanted = lib.seat;
+		wanted = test_wl.seat;
 		slot = &p->seat;
 	}
-	if (wanted == NULL)
-		return;
-	/* bind(name, new_id of any interface: its name and version first) */
-	a[0].u = name;
-	a[1].s = wanted->name;
-	a[2].u = 1;
-	a[3].o = NULL;
-	*slot = request(registry, 0, a, wanted);
+	if (wanted != NULL)
+		*slot = test_client_bind(registry, name, wanted);
 }
 
-static void on_global_remove(void *data, struct wl_proxy *registry, uint32_t name)
-{
-	(void)data, (void)registry, (void)name;
-}
-
-static const struct {
-	void (*global)(void *, struct wl_proxy *, uint32_t, const char *, uint32_t);
-	void (*global_remove)(void *, struct wl_proxy *, uint32_t);
-} registry_listener = { on_global, on_global_remove };
-
-static uint32_t now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint32_t)(t.tv_sec * 1000 + t.tv_nsec / 1000000);
-}
+static const struct test_registry_listener registry_listener = { on_global, test_client_ignore_remove };
 
 /* KWin's: bound, then authenticated (granted at once where permission checks are off). */
 static int open_fake(vpointer *p, vpointer **out, char *errbuf, int errbuf_len)
@@ -156,13 +76,13 @@ static int open_fake(vpointer *p, vpointer **out, char *errbuf, int errbuf_len)
 	a[1].s = fake_input_interface.name;
 	a[2].u = p->fake_version;
 	a[3].o = NULL;
-	p->fake = lib.marshal(p->registry, 0, a, &fake_input_interface, p->fake_version);
+	p->fake = test_wl.marshal(p->registry, 0, a, &fake_input_interface, p->fake_version);
 	a[0].s = "pipcam tests";
 	a[1].s = "drives PiP's pointer";
 	if (p->fake != NULL)
-		request(p->fake, FAKE_INPUT_AUTHENTICATE, a, NULL);
-	if (p->fake == NULL || lib.roundtrip(p->display) < 0) {
-		say(errbuf, errbuf_len, "KWin's fake input could not be bound");
+		test_client_request(p->fake, FAKE_INPUT_AUTHENTICATE, a, NULL);
+	if (p->fake == NULL || test_wl.roundtrip(p->display) < 0) {
+		test_client_fail(errbuf, errbuf_len, "KWin's fake input could not be bound");
 		vpointer_close(p);
 		return -1;
 	}
@@ -176,20 +96,18 @@ int vpointer_open(const char *display, vpointer **out, char *errbuf, int errbuf_
 	struct vpointer *p;
 
 	*out = NULL;
-	if (load(errbuf, errbuf_len) != 0)
+	if (test_client_load(errbuf, errbuf_len) != 0)
 		return -1;
+	create_types[0] = test_wl.seat;
+	create_types[1] = &pointer_interface;
 	p = calloc(1, sizeof(*p));
-	if (p == NULL || (p->display = lib.connect(display)) == NULL) {
-		say(errbuf, errbuf_len, "no compositor at that socket");
+	if (p == NULL || (p->display = test_client_connect(display, &p->registry, &registry_listener, p)) == NULL) {
+		test_client_fail(errbuf, errbuf_len, "no compositor at that socket");
 		free(p);
 		return -1;
 	}
-	a[0].o = NULL;
-	/* wl_display.get_registry is the display's request 1. */
-	p->registry = request((struct wl_proxy *)p->display, 1, a, lib.registry);
-	lib.add_listener(p->registry, (void (**)(void))&registry_listener, p);
-	if (lib.roundtrip(p->display) < 0 || (p->manager == NULL && p->fake_name == 0)) {
-		say(errbuf, errbuf_len, "the compositor offers neither zwlr_virtual_pointer_manager_v1 nor org_kde_kwin_fake_input");
+	if (test_wl.roundtrip(p->display) < 0 || (p->manager == NULL && p->fake_name == 0)) {
+		test_client_fail(errbuf, errbuf_len, "the compositor offers neither zwlr_virtual_pointer_manager_v1 nor org_kde_kwin_fake_input");
 		vpointer_close(p);
 		return -1;
 	}
@@ -197,9 +115,9 @@ int vpointer_open(const char *display, vpointer **out, char *errbuf, int errbuf_
 		return open_fake(p, out, errbuf, errbuf_len);
 	a[0].o = (struct wl_object *)p->seat;
 	a[1].o = NULL;
-	p->pointer = request(p->manager, 0, a, &pointer_interface);
-	if (p->pointer == NULL || lib.roundtrip(p->display) < 0) {
-		say(errbuf, errbuf_len, "the virtual pointer could not be made");
+	p->pointer = test_client_request(p->manager, 0, a, &pointer_interface);
+	if (p->pointer == NULL || test_wl.roundtrip(p->display) < 0) {
+		test_client_fail(errbuf, errbuf_len, "the virtual pointer could not be made");
 		vpointer_close(p);
 		return -1;
 	}
@@ -211,9 +129,9 @@ int vpointer_open(const char *display, vpointer **out, char *errbuf, int errbuf_
 static int send_framed(vpointer *p, uint32_t opcode, union wl_argument *args)
 {
 	union wl_argument none_args[1] = { { .u = 0 } };
-	request(p->pointer, opcode, args, NULL);
-	request(p->pointer, FRAME, none_args, NULL);
-	return lib.roundtrip(p->display) < 0 ? -1 : 0;
+	test_client_request(p->pointer, opcode, args, NULL);
+	test_client_request(p->pointer, FRAME, none_args, NULL);
+	return test_wl.roundtrip(p->display) < 0 ? -1 : 0;
 }
 
 int vpointer_move(vpointer *p, uint32_t x, uint32_t y, uint32_t x_extent, uint32_t y_extent)
@@ -225,10 +143,10 @@ int vpointer_move(vpointer *p, uint32_t x, uint32_t y, uint32_t x_extent, uint32
 		(void)x_extent, (void)y_extent;
 		a[0].i = (int32_t)(x * 256);
 		a[1].i = (int32_t)(y * 256);
-		request(p->fake, FAKE_INPUT_POINTER_MOTION_ABSOLUTE, a, NULL);
-		return lib.roundtrip(p->display) < 0 ? -1 : 0;
+		test_client_request(p->fake, FAKE_INPUT_POINTER_MOTION_ABSOLUTE, a, NULL);
+		return test_wl.roundtrip(p->display) < 0 ? -1 : 0;
 	}
-	a[0].u = now_ms();
+	a[0].u = test_client_now_ms();
 	a[1].u = x;
 	a[2].u = y;
 	a[3].u = x_extent;
@@ -243,10 +161,10 @@ int vpointer_button(vpointer *p, uint32_t button, int pressed)
 	if (p->fake != NULL) {
 		a[0].u = button;
 		a[1].u = pressed ? 1 : 0;
-		request(p->fake, FAKE_INPUT_BUTTON, a, NULL);
-		return lib.roundtrip(p->display) < 0 ? -1 : 0;
+		test_client_request(p->fake, FAKE_INPUT_BUTTON, a, NULL);
+		return test_wl.roundtrip(p->display) < 0 ? -1 : 0;
 	}
-	a[0].u = now_ms();
+	a[0].u = test_client_now_ms();
 	a[1].u = button;
 	a[2].u = pressed ? 1 : 0;
 	return send_framed(p, BUTTON, a);
@@ -258,7 +176,7 @@ int vpointer_scroll(vpointer *p, int32_t steps)
 
 	if (p->fake != NULL)
 		return -1; /* no wheel here: KWin's axis has no steps */
-	a[0].u = now_ms();
+	a[0].u = test_client_now_ms();
 	a[1].u = 0; /* vertical */
 	a[2].i = steps * 15 * 256; /* wl_fixed */
 	a[3].i = steps;
@@ -272,20 +190,20 @@ void vpointer_close(vpointer *p)
 	if (p == NULL)
 		return;
 	if (p->pointer != NULL) {
-		request(p->pointer, POINTER_DESTROY, a, NULL);
-		lib.destroy(p->pointer);
+		test_client_request(p->pointer, POINTER_DESTROY, a, NULL);
+		test_wl.destroy(p->pointer);
 	}
 	if (p->manager != NULL) {
-		request(p->manager, 1, a, NULL);
-		lib.destroy(p->manager);
+		test_client_request(p->manager, 1, a, NULL);
+		test_wl.destroy(p->manager);
 	}
 	if (p->fake != NULL)
-		lib.destroy(p->fake);
+		test_wl.destroy(p->fake);
 	if (p->seat != NULL)
-		lib.destroy(p->seat);
+		test_wl.destroy(p->seat);
 	if (p->registry != NULL)
-		lib.destroy(p->registry);
-	lib.roundtrip(p->display);
-	lib.disconnect(p->display);
+		test_wl.destroy(p->registry);
+	test_wl.roundtrip(p->display);
+	test_wl.disconnect(p->display);
 	free(p);
 }

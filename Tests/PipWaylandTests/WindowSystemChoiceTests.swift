@@ -5,7 +5,7 @@ import Testing
 struct WindowSystemChoiceTests {
     // What compositors offer, cut down to what the rule looks at (and what tells a desktop).
     static let sway = globals("wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1@4")
-    static let kwin65 = globals("wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1@5", "xx_pip_v1", "org_kde_plasma_shell@8")
+    static let kwin65 = globals("wl_compositor", "wl_shm", "xdg_wm_base", "zwlr_layer_shell_v1@5", "xx_pip_shell_v1", "org_kde_plasma_shell@8")
     static let gnome = globals("wl_compositor", "wl_shm", "xdg_wm_base", "gtk_shell1@5")
     static let weston = globals("wl_compositor", "wl_shm", "xdg_wm_base")
 
@@ -40,6 +40,22 @@ struct WindowSystemChoiceTests {
         #expect(WindowSystemPreferenceError(text: text).description == "window system '\(text)' is not one of auto, x11, wayland")
     }
 
+    // MARK: options only X11 carries out
+
+    @Test func anOptionOnlyX11CarriesOutTakesX11UnderAutoSayingWhyBesideWayland() {
+        #expect(WindowSystemChoice.decide(.auto, wayland: Self.at(Self.sway), x11DisplaySet: true, needsX11: "--wid")
+            == .x11(note: "--wid needs X11: PiP goes through XWayland"))
+        #expect(WindowSystemChoice.decide(.auto, wayland: .absent, x11DisplaySet: true, needsX11: "--wid") == .x11(note: nil))
+        #expect(WindowSystemChoice.decide(.x11, wayland: Self.at(Self.sway), x11DisplaySet: true, needsX11: "--follow-window") == .x11(note: nil))
+    }
+
+    @Test func anOptionOnlyX11CarriesOutIsRefusedWithoutX11OrUnderWayland() {
+        #expect(WindowSystemChoice.decide(.auto, wayland: Self.at(Self.sway), x11DisplaySet: false, needsX11: "--follow-window")
+            == .refused("--follow-window needs X11, and DISPLAY is not set"))
+        #expect(WindowSystemChoice.decide(.wayland, wayland: Self.at(Self.sway), x11DisplaySet: true, needsX11: "$XEMBED")
+            == .refused("$XEMBED needs X11, not window system wayland"))
+    }
+
     // MARK: auto
 
     @Test func autoTakesLayerShellOnSway() {
@@ -52,7 +68,7 @@ struct WindowSystemChoiceTests {
     }
 
     @Test func xxPipWithoutXdgShellFallsBackToLayerShell() {
-        let odd = Self.globals("wl_compositor", "wl_shm", "zwlr_layer_shell_v1", "xx_pip_v1")
+        let odd = Self.globals("wl_compositor", "wl_shm", "zwlr_layer_shell_v1", "xx_pip_shell_v1")
         #expect(decide(.auto, Self.at(odd), x11: true) == .wayland(role: .layerShell))
     }
 
@@ -115,13 +131,13 @@ struct WindowSystemChoiceTests {
     }
 
     @Test func xxPipNeedsXdgShellAndSurfaces() {
-        let bare = Self.globals("wl_shm", "xx_pip_v1")
+        let bare = Self.globals("wl_shm", "xx_pip_shell_v1")
         #expect(decide(.wayland, Self.at(bare), x11: true) == .refused(
             "window system wayland: the compositor at wayland-1 offers xx-pip but not wl_compositor, xdg_wm_base"))
     }
 
     @Test func bothRolesLackingNameWhatBothNeed() {
-        let both = Self.globals("wl_compositor", "xdg_wm_base", "zwlr_layer_shell_v1", "xx_pip_v1")
+        let both = Self.globals("wl_compositor", "xdg_wm_base", "zwlr_layer_shell_v1", "xx_pip_shell_v1")
         #expect(decide(.wayland, Self.at(both), x11: true) == .refused(
             "window system wayland: the compositor at wayland-1 offers xx-pip and layer-shell but not wl_shm"))
     }

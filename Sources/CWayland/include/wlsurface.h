@@ -79,6 +79,30 @@ typedef struct wlshim_pointer_event {
 	int32_t discrete;  /* AXIS: the wheel's steps when the compositor said them, else 0 */
 } wlshim_pointer_event;
 
+/* A key pressed or released on one of the connection's surfaces (the one with the keyboard's
+ * focus), resolved with the compositor's keymap. */
+enum {
+	WLSHIM_KEY_PRESSED = 1,
+	WLSHIM_KEY_RELEASED = 2,
+	WLSHIM_KEY_LEFT = 3 /* the keyboard's focus left the surface */
+};
+
+typedef struct wlshim_key_event {
+	uint32_t kind;
+	uintptr_t surface;  /* whose: wlshim_overlay_key of the focused surface */
+	uint32_t time;      /* milliseconds, of an unspecified base */
+	uint32_t keysym;    /* the key's keysym at the first layout's first level (X's index 0), or 0 */
+	uint32_t modifiers; /* X's modifier mask: Shift 1, Lock 2, Control 4, Mod1 8 … Mod5 128 */
+} wlshim_key_event;
+
+/* X's modifier bits, one for each of the keymap's real modifiers. */
+#define WLSHIM_X_MODIFIERS 8
+/* The X modifier mask of xkb's `effective` modifier mask, `index[i]` being the keymap's index of
+ * X's modifier bit i (Shift, Lock, Control, Mod1…Mod5; 32 or more: the keymap has none). */
+uint32_t wlshim_x_modifier_mask(uint32_t effective, const uint32_t index[WLSHIM_X_MODIFIERS]);
+/* The xkb keycode of an evdev (wl_keyboard) key code. */
+uint32_t wlshim_xkb_keycode(uint32_t evdev);
+
 /* Connects (display_name as for wlshim_read_globals), binds wl_compositor, wl_shm,
  * zwlr_layer_shell_v1, the first wl_output and the first wl_seat (when there is one; its pointer
  * is taken while it has one), in one round trip of timeout_ms at most.
@@ -114,6 +138,14 @@ int wlshim_connection_roundtrip(wlshim_connection *c, int timeout_ms, char *errb
 /* Takes the oldest pointer event not taken yet into *out: 1, or 0 when there is none. Events come
  * in the order sent, for the connection's surfaces only (none for a surface destroyed). */
 int wlshim_connection_next_pointer_event(wlshim_connection *c, wlshim_pointer_event *out);
+/* Takes the oldest key event not taken yet into *out: 1, or 0 when there is none (also when
+ * libxkbcommon.so.0 is missing: the keyboard is then never taken). */
+int wlshim_connection_next_key_event(wlshim_connection *c, wlshim_key_event *out);
+/* Whether `surface` (a wlshim_overlay_key) has the keyboard's focus. */
+int wlshim_connection_keyboard_focus(const wlshim_connection *c, uintptr_t surface);
+/* Whether libxkbcommon.so.0 could be loaded (keys can be read at all). */
+int wlshim_keyboard_usable(void);
+
 /* Whether the compositor is KWin (it announced org_kde_plasma_shell): its seat reports a held
  * pointer from the surface's current place, wlroots' from its place at the press. */
 int wlshim_connection_is_kwin(const wlshim_connection *c);
@@ -122,8 +154,8 @@ int wlshim_connection_buttons_down(const wlshim_connection *c);
 /* The serial of the last button press (what a request answering it would name). */
 uint32_t wlshim_connection_press_serial(const wlshim_connection *c);
 
-/* A surface on the overlay layer (above fullscreen windows), taking no keyboard focus, at `place`
- * on the first output; returns once the compositor configured it (timeout_ms at most). It shows
+/* A surface on the overlay layer (above fullscreen windows), taking no keyboard focus until
+ * wlshim_overlay_accept_keys, at `place` on the first output; returns once the compositor configured it (timeout_ms at most). It shows
  * nothing until the first commit. */
 int wlshim_overlay_make(wlshim_connection *c, const wlshim_place *place, const char *name_space,
                         int timeout_ms, wlshim_overlay **out, char *errbuf, int errbuf_len);
@@ -152,6 +184,10 @@ int wlshim_overlay_set_place(wlshim_overlay *o, const wlshim_place *place, int t
 /* Whether a committed picture still waits for its frame callback. */
 int wlshim_overlay_frame_pending(const wlshim_overlay *o);
 unsigned wlshim_overlay_take_events(wlshim_overlay *o);
+/* Lets the compositor give it the keyboard's focus (`accept`: layer-shell's on_demand, version 4)
+ * or not (none), committed at once: 1 when asked, 0 when the compositor's layer-shell is older
+ * (its only other choice, exclusive, would take every key from the user's windows). */
+int wlshim_overlay_accept_keys(wlshim_overlay *o, int accept);
 /* What its pointer events' `surface` is. */
 uintptr_t wlshim_overlay_key(const wlshim_overlay *o);
 /* Destroys the surface (it disappears at the next flush or round trip). */

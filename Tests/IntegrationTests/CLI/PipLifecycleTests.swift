@@ -205,11 +205,12 @@ extension PipTests {
         func noDisplayExitsTwoWithOneLine(_ arguments: [String]) throws {
             var environment = ProcessInfo.processInfo.environment
             environment["DISPLAY"] = nil
+            environment["WAYLAND_DISPLAY"] = nil
             environment["XDG_RUNTIME_DIR"] = nil
             let result = try run([Pipcam.binaryPath()] + arguments, environment: environment)
             #expect(result.exitCode == 2, "\(result)")
             let line = arguments.isEmpty
-                ? "pipcam: no X display: $DISPLAY is not set\n"
+                ? "pipcam: no display: neither WAYLAND_DISPLAY nor DISPLAY is set\n"
                 : "pipcam: no X display ($DISPLAY is not set) and no $XDG_RUNTIME_DIR to find pipcam in\n"
             #expect(result.stderrText == line, "\(result)")
             guard !arguments.isEmpty else { return }

@@ -23,7 +23,7 @@ struct WaylandCompositorTests {
             #expect(globals.offers(interface), "sway offers \(interface): \(globals.globals)")
         }
         #expect((globals.version(of: "zwlr_layer_shell_v1") ?? 0) >= 1)
-        #expect(!globals.offers("xx_pip_v1"), "only KWin offers xx-pip")
+        #expect(!globals.offers("xx_pip_shell_v1"), "only KWin offers xx-pip")
         #expect(!globals.offers("org_kde_plasma_shell"), "what tells KWin's held pointer from wlroots'")
         let session = WaylandSession.present(display: sway.socket, compositor: .success(globals))
         #expect(WindowSystemChoice.decide(.auto, wayland: session, x11DisplaySet: false) == .wayland(role: .layerShell))
@@ -87,7 +87,7 @@ struct WaylandCompositorTests {
         }
         #expect(globals.offers("org_kde_plasma_shell"), "what tells KWin's held pointer from wlroots'")
         // xx-pip from KWin 6.5 on; Debian 12's is 5.27.
-        let role: WaylandPipRole = globals.offers("xx_pip_v1") ? .xxPip : .layerShell
+        let role: WaylandPipRole = globals.offers("xx_pip_shell_v1") ? .xxPip : .layerShell
         let session = WaylandSession.present(display: kwin.socket, compositor: .success(globals))
         #expect(WindowSystemChoice.decide(.auto, wayland: session, x11DisplaySet: true) == .wayland(role: role))
     }

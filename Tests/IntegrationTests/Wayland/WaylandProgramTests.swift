@@ -1,3 +1,4 @@
+import CVirtualPointer
 import Foundation
 import Glibc
 import TestSupport
@@ -19,7 +20,13 @@ struct WaylandProgramTests {
 
         /// `pipcam arguments…` with this run's runtime directory, to its end.
         func command(_ arguments: [String]) throws -> ProcessResult {
-            try sway.run(["env", "XDG_RUNTIME_DIR=\(runtime)", try Pipcam.binaryPath()] + arguments)
+            try sway.run(Self.pipcam(runtime: runtime) + arguments)
+        }
+
+        /// pipcam with `runtime` for its runtime, state and config directories: its own socket,
+        /// remembered place and no config file.
+        static func pipcam(runtime: String) throws -> [String] {
+            ["env", "XDG_RUNTIME_DIR=\(runtime)", "XDG_STATE_HOME=\(runtime)/state", "XDG_CONFIG_HOME=\(runtime)/config", try Pipcam.binaryPath()]
         }
 
         func status() throws -> [String: Any] {
@@ -34,7 +41,7 @@ struct WaylandProgramTests {
     static func start(on sway: HeadlessSway, _ arguments: [String]) throws -> Run {
         let runtime = try Scratch.makeDirectory("wayland-pipcam")
         chmod(runtime, 0o700)
-        let process = try sway.start(["env", "XDG_RUNTIME_DIR=\(runtime)", try Pipcam.binaryPath(), "--source", "test"] + arguments)
+        let process = try sway.start(try Run.pipcam(runtime: runtime) + ["--source", "test"] + arguments)
         return Run(process: process, runtime: runtime, sway: sway)
     }
 
@@ -101,6 +108,49 @@ struct WaylandProgramTests {
         #expect(ended.stderrText.split(separator: "\n").last?.contains("state=active") == true, "the final stats line: \(ended.stderrText.suffix(200))")
     }
 
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func aDraggedPipIsWhereTheNextRunShowsIt() throws {
+        let sway = try HeadlessSway(width: 1280, height: 720)
+        defer { sway.stop() }
+        let run = try Self.start(on: sway, ["--stats"])
+        defer { try? FileManager.default.removeItem(atPath: run.runtime) }
+        _ = try run.process.waitForOutput(containing: "state=active")
+        let before = try Self.pipFrame(try run.status())
+
+        var pointer: OpaquePointer?
+        var error = [CChar](repeating: 0, count: 256)
+        try #require(vpointer_open(sway.socket, &pointer, &error, Int32(error.count)) == 0, "a virtual pointer")
+        defer { vpointer_close(pointer) }
+        func move(_ x: Int, _ y: Int) {
+            _ = vpointer_move(pointer, UInt32(x), UInt32(y), 1280, 720)
+            usleep(50_000)
+        }
+        let (x, y) = (before.x + before.width / 2, before.y + before.height / 2)
+        move(x, y)
+        _ = vpointer_button(pointer, WaylandPointerTests.buttonLeft, 1)
+        usleep(50_000)
+        for step in 1...5 { move(x - 600 * step / 5, y - 300 * step / 5) }
+        _ = vpointer_button(pointer, WaylandPointerTests.buttonLeft, 0)
+        var last = before
+        let moved = try poll(timeout: .seconds(10), what: "PiP dragged from \(before) by (-600, -300): at \(last)") { () -> XRect? in
+            last = try Self.pipFrame(try run.status())
+            return abs(last.x - (before.x - 600)) <= 3 && abs(last.y - (before.y - 300)) <= 3 ? last : nil
+        }
+
+        #expect(try run.command(["quit"]).succeeded)
+        #expect(try run.process.wait(timeout: .seconds(5)).termination == .exited(0))
+        let again = Run(
+            process: try sway.start(try Run.pipcam(runtime: run.runtime) + ["--source", "test", "--stats"]),
+            runtime: run.runtime, sway: sway)
+        _ = try again.process.waitForOutput(containing: "state=active")
+        #expect(try Self.pipFrame(try again.status()) == moved, "the place it was left at")
+    }
+
+    static func pipFrame(_ status: [String: Any]) throws -> XRect {
+        let pip = try #require(status["pip"] as? [String: Int])
+        return XRect(x: pip["x"] ?? 0, y: pip["y"] ?? 0, width: pip["width"] ?? 0, height: pip["height"] ?? 0)
+    }
+
     @Test func aWindowSystemThatIsNotThereIsOneLineAndExit2() throws {
         let directory = try Scratch.makeDirectory("wayland-none")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -108,12 +158,15 @@ struct WaylandProgramTests {
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
         environment["XDG_RUNTIME_DIR"] = directory
+        environment["XDG_CONFIG_HOME"] = directory
         let binary = try Pipcam.binaryPath()
         let cases: [([String], [String: String], String)] = [
             (["--window-system", "wayland"], [:], "pipcam: window system wayland: WAYLAND_DISPLAY is not set"),
             (["--window-system", "x11"], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: window system x11: DISPLAY is not set"),
             ([], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: no Wayland compositor at wayland-9"),
             (["--window-system", "mir"], [:], "pipcam: --window-system: unknown window system 'mir' (expected auto, x11 or wayland)"),
+            (["--follow-window", "0x400001"], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: --follow-window needs X11, and DISPLAY is not set"),
+            (["--wid", "0x400001", "--window-system", "wayland"], ["WAYLAND_DISPLAY": "wayland-9"], "pipcam: --wid needs X11, not window system wayland"),
         ]
         for (arguments, extra, line) in cases {
             let result = try run([binary, "--source", "test"] + arguments, environment: environment.merging(extra) { $1 })
@@ -140,6 +193,8 @@ struct WaylandProgramKWinTests {
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = kwin.socket
         environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_STATE_HOME"] = runtime
+        environment["XDG_CONFIG_HOME"] = runtime
         let binary = try Pipcam.binaryPath()
         let pipcam = try RunningProcess([binary, "--source", "test", "--stats"], environment: environment)
         defer { _ = pipcam.terminate(grace: .seconds(1)) }
@@ -163,5 +218,36 @@ struct WaylandProgramKWinTests {
         pipcam.send(SIGTERM)
         let ended = try pipcam.wait(timeout: .seconds(5))
         #expect(ended.termination == .exited(0), "\(ended)")
+    }
+}
+
+/// A compositor without the overlay layer (weston, as GNOME): pipcam says once that PiP goes
+/// through X11 and runs there; without `DISPLAY` it says what is missing and exits 2.
+@Suite(.timeLimit(.minutes(1)))
+struct WaylandFallbackTests {
+    @Test(.enabled(if: HeadlessWeston.missing == nil, Comment(rawValue: HeadlessWeston.missing ?? "")))
+    func withoutTheOverlayLayerPipGoesThroughX11SayingSoOnce() throws {
+        let weston = try HeadlessWeston()
+        defer { weston.stop() }
+        let x = try XServer()
+        defer { x.stop() }
+        let pipcam = try x.startPipcam(["--source", "test", "--pip", "--stats"], extraEnvironment: ["WAYLAND_DISPLAY": weston.socket])
+        _ = try pipcam.waitForOutput(containing: "state=active")
+        let status = try x.pipcamStatus().object
+        #expect(status["window_system"] as? String == "x11" && status["pip_role"] as? String == "window", "\(status)")
+        pipcam.send(SIGTERM)
+        let ended = try pipcam.wait(timeout: .seconds(5))
+        #expect(ended.termination == .exited(0), "\(ended)")
+        let notes = ended.stderrText.split(separator: "\n").filter { !$0.hasPrefix("pipcam: state=") }
+        #expect(notes == ["pipcam: the compositor at \(weston.socket) offers neither xx-pip nor layer-shell: PiP goes through XWayland"],
+                "one line says why: \(ended.stderrText.suffix(500))")
+
+        var environment = x.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = weston.socket
+        let alone = try run([try Pipcam.binaryPath(), "--source", "test"], environment: environment)
+        #expect(alone.exitCode == 2)
+        #expect(alone.stderrText == "pipcam: the compositor at \(weston.socket) offers neither xx-pip nor layer-shell, and DISPLAY is not set for XWayland\n",
+                "\(alone.stderrText)")
     }
 }
