@@ -108,6 +108,15 @@ final class HeadlessSway: Sendable {
         try IntegrationTests.run(command, environment: clientEnvironment, timeout: timeout)
     }
 
+    /// Runs a sway command through its IPC socket (swaymsg), e.g. `output * scale 1`.
+    func command(_ words: [String]) throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+        guard let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }) else {
+            throw HarnessError("no sway IPC socket in \(runtimeDirectory)")
+        }
+        try runChecked(["swaymsg", "-s", "\(runtimeDirectory)/\(ipc)"] + words, environment: clientEnvironment)
+    }
+
     /// What the output shows, through grim (wlr-screencopy).
     func screenshot() throws -> Screenshot {
         let path = "\(directory)/shot-\(UUID().uuidString.prefix(8)).ppm"

@@ -17,11 +17,11 @@ struct WaylandScaleTests {
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func atScaleTwoTheBufferIsTwiceTheSizeAndSharp() throws {
-        let sway = try HeadlessSway(width: 1280, height: 720, scale: "2")
-        defer { sway.stop() }
-        try sway.start(["swaybg", "--color", "#ff0000"])
-        let connection = try WaylandConnection(display: sway.socket)
-        defer { connection.close() }
+        let (sway, connection) = try Self.sway(scale: "2")
+        defer {
+            connection.close()
+            sway.stop()
+        }
         #expect(connection.outputScale == 2)
         let output = try #require(connection.outputSize)
         #expect(output.width == 640 && output.height == 360, "the output's logical size")
@@ -60,11 +60,11 @@ struct WaylandScaleTests {
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func atScaleOneAndAHalfSwayAsksForTwoAndScalesDown() throws {
-        let sway = try HeadlessSway(width: 1280, height: 720, scale: "1.5")
-        defer { sway.stop() }
-        try sway.start(["swaybg", "--color", "#ff0000"])
-        let connection = try WaylandConnection(display: sway.socket)
-        defer { connection.close() }
+        let (sway, connection) = try Self.sway(scale: "1.5")
+        defer {
+            connection.close()
+            sway.stop()
+        }
         // sway 1.7 offers no fractional-scale: it says 2 and scales the buffer down to 1.5.
         #expect(connection.outputScale == 2)
         #expect(!connection.offersFractionalScale)
@@ -124,11 +124,11 @@ struct WaylandScaleTests {
     /// frames of the buffer's size shown pixel for pixel.
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func pipAtScaleTwoIsPlacedInTheLogicalOutputAndShowsFramesPixelForPixel() throws {
-        let sway = try HeadlessSway(width: 1280, height: 720, scale: "2")
-        defer { sway.stop() }
-        try sway.start(["swaybg", "--color", "#ff0000"])
-        let connection = try WaylandConnection(display: sway.socket)
-        defer { connection.close() }
+        let (sway, connection) = try Self.sway(scale: "2")
+        defer {
+            connection.close()
+            sway.stop()
+        }
         let loop = WaylandLoop(connection: connection)
         let system = WaylandWindowSystem(loop: loop)
         #expect(system.screen.layout.monitors == [Rect(x: 0, y: 0, width: 640, height: 360)])
@@ -156,6 +156,41 @@ struct WaylandScaleTests {
             let shot = try sway.screenshot()
             row = Self.row(shot, from: 2 * frame.x + 40, count: 8, y: y)
             return row == (0..<8).map { $0 % 2 == 0 ? Self.black : Self.white }
+        }
+    }
+
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func aScaleChangedWhileShownIsFollowed() throws {
+        let (sway, connection) = try Self.sway(scale: "2")
+        defer {
+            connection.close()
+            sway.stop()
+        }
+        let surface = try WaylandOverlaySurface(on: connection, rect: Rect(x: 100, y: 100, width: 200, height: 100))
+        defer { surface.destroy() }
+        var rescaled = 0
+        surface.onScaleChanged = { rescaled += 1 }
+        try Self.drawColumns(surface, connection: connection, expecting: (400, 200), Self.stripes)
+        try Self.waitShown(surface, connection)
+        try sway.command(["output", "*", "scale", "1"])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while rescaled == 0 && ContinuousClock.now < deadline { try connection.dispatch(timeout: .milliseconds(50)) }
+        #expect(rescaled == 1, "told once")
+        #expect(connection.outputScale == 1 && surface.scale == .one)
+        #expect(surface.pixelSize == (200, 100))
+        try Self.drawColumns(surface, connection: connection, expecting: (200, 100), Self.stripes)
+        try Self.waitShown(surface, connection)
+    }
+
+    /// sway with a 1280×720 output at `scale` over a red background, and a connection to it.
+    static func sway(scale: String) throws -> (HeadlessSway, WaylandConnection) {
+        let sway = try HeadlessSway(width: 1280, height: 720, scale: scale)
+        do {
+            try sway.start(["swaybg", "--color", "#ff0000"])
+            return (sway, try WaylandConnection(display: sway.socket))
+        } catch {
+            sway.stop()
+            throw error
         }
     }
 
