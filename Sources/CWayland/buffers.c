@@ -1,5 +1,6 @@
 /* A surface's pixels: two buffers in one memfd shared with the compositor, so one can be drawn
- * while the compositor still reads the other. */
+ * while the compositor still reads the other. ARGB8888 (premultiplied, as wl_shm's are) only
+ * where a picture has transparent parts: XRGB8888 costs the compositor less to show. */
 #define _GNU_SOURCE
 #include "internal.h"
 
@@ -33,7 +34,7 @@ static int fail(struct wlshim_buffers *b, int rc, const char *what, char *errbuf
 	return rc;
 }
 
-int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int width, int height,
+int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int width, int height, int alpha,
                         char *errbuf, int errbuf_len)
 {
 	union wl_argument pool_args[3], buffer_args[6];
@@ -48,6 +49,7 @@ int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int widt
 	}
 	b->width = width;
 	b->height = height;
+	b->alpha = alpha != 0;
 	b->stride = width * 4;
 	one = (size_t)b->stride * (size_t)height;
 	b->size = 2 * one;
@@ -89,7 +91,7 @@ int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int widt
 		buffer_args[2].i = width;
 		buffer_args[3].i = height;
 		buffer_args[4].i = b->stride;
-		buffer_args[5].u = WL_SHM_FORMAT_XRGB8888;
+		buffer_args[5].u = b->alpha ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888;
 		b->buffer[i] = wlshim_marshal(pool, WL_SHM_POOL_CREATE_BUFFER, wlshim_api.buffer_interface,
 		                              wlshim_api.proxy_get_version(pool), 0, buffer_args);
 		if (b->buffer[i] == NULL) {

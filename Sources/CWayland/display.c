@@ -43,7 +43,13 @@ static void on_mode(void *data, struct wl_output *output, uint32_t flags, int32_
 }
 
 static void on_output_done(void *data, struct wl_output *output) { (void)data, (void)output; }
-static void on_scale(void *data, struct wl_output *output, int32_t factor) { (void)data, (void)output, (void)factor; }
+static void on_scale(void *data, struct wl_output *output, int32_t factor)
+{
+	struct wlshim_connection *c = data;
+	(void)output;
+	if (factor >= 1)
+		c->output_scale = factor;
+}
 
 /* Bound at version 3 at most: name and description (version 4) are never sent. */
 static const struct wl_output_listener output_listener = {
@@ -77,6 +83,12 @@ static void on_global(void *data, struct wl_registry *registry, uint32_t name, c
 			c->output_name = name;
 			wlshim_api.proxy_add_listener(c->output, (void (**)(void))&output_listener, c);
 		}
+	} else if (strcmp(interface, "zxdg_output_manager_v1") == 0 && c->xdg_output_manager == NULL) {
+		c->xdg_output_manager = bind_global(r, name, wlshim_scale_interface(WLSHIM_XDG_OUTPUT_MANAGER), 1);
+	} else if (strcmp(interface, "wp_viewporter") == 0 && c->viewporter == NULL) {
+		c->viewporter = bind_global(r, name, wlshim_scale_interface(WLSHIM_VIEWPORTER), 1);
+	} else if (strcmp(interface, "wp_fractional_scale_manager_v1") == 0 && c->fractional_scale_manager == NULL) {
+		c->fractional_scale_manager = bind_global(r, name, wlshim_scale_interface(WLSHIM_FRACTIONAL_MANAGER), 1);
 	} else if (strcmp(interface, "wl_seat") == 0 && c->seat == NULL) {
 		c->seat = bind_global(r, name, wlshim_api.seat_interface, lower(version, WLSHIM_SEAT_VERSION));
 		if (c->seat != NULL) {
@@ -94,9 +106,53 @@ static void on_global_remove(void *data, struct wl_registry *registry, uint32_t 
 	if (c->output != NULL && name == c->output_name) {
 		c->output_width = 0;
 		c->output_height = 0;
+		c->logical_width = 0;
+		c->logical_height = 0;
 	}
 	if (c->seat != NULL && name == c->seat_name)
 		wlshim_seat_drop(c);
+}
+
+static void on_logical_position(void *data, struct wl_proxy *xdg_output, int32_t x, int32_t y)
+{
+	(void)data, (void)xdg_output, (void)x, (void)y;
+}
+
+static void on_logical_size(void *data, struct wl_proxy *xdg_output, int32_t width, int32_t height)
+{
+	struct wlshim_connection *c = data;
+	(void)xdg_output;
+	c->logical_width = width;
+	c->logical_height = height;
+}
+
+static void on_xdg_output_done(void *data, struct wl_proxy *xdg_output) { (void)data, (void)xdg_output; }
+
+struct xdg_output_listener {
+	void (*logical_position)(void *data, struct wl_proxy *xdg_output, int32_t x, int32_t y);
+	void (*logical_size)(void *data, struct wl_proxy *xdg_output, int32_t width, int32_t height);
+	void (*done)(void *data, struct wl_proxy *xdg_output);
+};
+
+static const struct xdg_output_listener xdg_output_listener = {
+	.logical_position = on_logical_position,
+	.logical_size = on_logical_size,
+	.done = on_xdg_output_done,
+};
+
+/* The output's logical size where a fractional scale leaves it unknown (its mode over 1.5). */
+static void follow_logical_size(struct wlshim_connection *c)
+{
+	union wl_argument args[2];
+
+	if (c->xdg_output_manager == NULL || c->output == NULL || c->xdg_output != NULL)
+		return;
+	args[0].o = NULL;
+	args[1].o = (struct wl_object *)c->output;
+	c->xdg_output = wlshim_marshal(c->xdg_output_manager, WLSHIM_XDG_OUTPUT_MANAGER_GET,
+	                               wlshim_scale_interface(WLSHIM_XDG_OUTPUT), 1, 0, args);
+	if (c->xdg_output != NULL)
+		wlshim_api.proxy_add_listener(c->xdg_output, (void (**)(void))&xdg_output_listener, c);
 }
 
 static const struct wl_registry_listener registry_listener = {
@@ -125,6 +181,7 @@ int wlshim_connection_open(const char *display_name, int timeout_ms, wlshim_conn
 		wlshim_set_error(errbuf, errbuf_len, "out of memory");
 		return WLSHIM_ERR_NOMEM;
 	}
+	c->output_scale = 1;
 	rc = wlshim_connect(display_name, &c->display, errbuf, errbuf_len);
 	if (rc != WLSHIM_OK) {
 		free(c);
@@ -138,10 +195,12 @@ int wlshim_connection_open(const char *display_name, int timeout_ms, wlshim_conn
 		return WLSHIM_ERR_NOMEM;
 	}
 	wlshim_api.proxy_add_listener(c->registry, (void (**)(void))&registry_listener, c);
-	/* The first round trip binds; the second brings the output's mode. */
+	/* The first round trip binds; the second brings the output's mode and logical size. */
 	rc = wlshim_roundtrip(c->display, timeout_ms, errbuf, errbuf_len);
-	if (rc == WLSHIM_OK)
+	if (rc == WLSHIM_OK) {
+		follow_logical_size(c);
 		rc = wlshim_roundtrip(c->display, timeout_ms, errbuf, errbuf_len);
+	}
 	if (rc != WLSHIM_OK) {
 		wlshim_connection_close(c);
 		return rc;
@@ -168,10 +227,18 @@ void wlshim_connection_close(wlshim_connection *c)
 	if (c == NULL)
 		return;
 	wlshim_seat_drop(c);
+	if (c->xdg_output != NULL)
+		wlshim_send(c->xdg_output, WLSHIM_XDG_OUTPUT_DESTROY, 1);
+	if (c->xdg_output_manager != NULL)
+		wlshim_send(c->xdg_output_manager, WLSHIM_XDG_OUTPUT_MANAGER_DESTROY, 1);
 	if (c->output != NULL)
 		wlshim_release(c->output, WL_OUTPUT_RELEASE, 3);
 	if (c->layer_shell != NULL)
 		wlshim_release(c->layer_shell, WLSHIM_LAYER_SHELL_DESTROY, 3);
+	if (c->fractional_scale_manager != NULL)
+		wlshim_send(c->fractional_scale_manager, WLSHIM_FRACTIONAL_MANAGER_DESTROY, 1);
+	if (c->viewporter != NULL)
+		wlshim_send(c->viewporter, WLSHIM_VIEWPORTER_DESTROY, 1);
 	if (c->shm != NULL)
 		wlshim_api.proxy_destroy(c->shm);
 	if (c->compositor != NULL)
@@ -186,12 +253,29 @@ void wlshim_connection_close(wlshim_connection *c)
 
 int wlshim_connection_is_kwin(const wlshim_connection *c) { return c->kwin; }
 
+int wlshim_connection_output_scale(const wlshim_connection *c) { return c->output_scale; }
+
+int wlshim_connection_has_fractional_scale(const wlshim_connection *c)
+{
+	return c->viewporter != NULL && c->fractional_scale_manager != NULL;
+}
+
+void wlshim_connection_ignore_scale(wlshim_connection *c, int ignore) { c->ignores_scale = ignore != 0; }
+
 int wlshim_connection_fd(const wlshim_connection *c) { return wlshim_api.display_get_fd(c->display); }
 
 void wlshim_connection_output_size(const wlshim_connection *c, int *width, int *height)
 {
-	*width = c->output_width;
-	*height = c->output_height;
+	/* Layer surfaces are placed in logical coordinates: the xdg output's size, else the mode's
+	 * pixels over the integer scale. */
+	int scale = c->output_scale > 0 ? c->output_scale : 1;
+	if (c->output_width > 0 && c->logical_width > 0 && c->logical_height > 0) {
+		*width = c->logical_width;
+		*height = c->logical_height;
+		return;
+	}
+	*width = c->output_width / scale;
+	*height = c->output_height / scale;
 }
 
 int wlshim_connection_prepare(wlshim_connection *c)

@@ -1,6 +1,6 @@
 /* What the shim's files share: the functions of libwayland-client, found with dlsym, and the
  * helpers each part calls. Parts, each calling only those above it in this list: library.c, xkb.c,
- * connection.c, layer_shell.c, buffers.c, pointer.c, keyboard.c, seat.c, then globals.c and
+ * connection.c, layer_shell.c, scale.c, buffers.c, pointer.c, keyboard.c, seat.c, then globals.c and
  * display.c, then overlay.c. */
 #ifndef WLSHIM_INTERNAL_H
 #define WLSHIM_INTERNAL_H
@@ -28,6 +28,7 @@ struct wlapi {
 	const struct wl_interface *output_interface;
 	const struct wl_interface *seat_interface;
 	const struct wl_interface *pointer_interface;
+	const struct wl_interface *region_interface;
 	const struct wl_interface *keyboard_interface;
 	__typeof__(wl_display_connect) *display_connect;
 	__typeof__(wl_display_disconnect) *display_disconnect;
@@ -100,6 +101,12 @@ struct wlshim_connection {
 	struct wl_proxy *registry, *compositor, *shm, *layer_shell, *output;
 	uint32_t output_name;
 	int output_width, output_height;
+	int output_scale; /* wl_output.scale: 1 until the output says */
+	struct wl_proxy *xdg_output_manager, *xdg_output;
+	int logical_width, logical_height; /* the xdg output's, 0 until it says */
+	/* Where offered: a surface's picture at any size, and the scale the compositor prefers. */
+	struct wl_proxy *viewporter, *fractional_scale_manager;
+	int ignores_scale; /* surfaces made from now on are drawn at scale 1 */
 	struct wl_proxy *seat, *pointer, *keyboard;
 	uint32_t seat_name;
 	int kwin;
@@ -150,16 +157,39 @@ enum {
 const struct wl_interface *wlshim_layer_shell_interface(void);
 const struct wl_interface *wlshim_layer_surface_interface(void);
 
-/* buffers.c: two XRGB8888 buffers of one size in one memfd, each free again at its release. */
+/* scale.c: wp_viewporter, wp_viewport, wp_fractional_scale_manager_v1, wp_fractional_scale_v1,
+ * zxdg_output_manager_v1 and zxdg_output_v1, written from the protocols' text. */
+enum {
+	WLSHIM_VIEWPORTER_DESTROY = 0,
+	WLSHIM_VIEWPORTER_GET_VIEWPORT = 1,
+	WLSHIM_VIEWPORT_DESTROY = 0,
+	WLSHIM_VIEWPORT_SET_DESTINATION = 2,
+	WLSHIM_FRACTIONAL_MANAGER_DESTROY = 0,
+	WLSHIM_FRACTIONAL_MANAGER_GET = 1,
+	WLSHIM_FRACTIONAL_SCALE_DESTROY = 0,
+	WLSHIM_XDG_OUTPUT_MANAGER_DESTROY = 0,
+	WLSHIM_XDG_OUTPUT_MANAGER_GET = 1,
+	WLSHIM_XDG_OUTPUT_DESTROY = 0,
+};
+enum {
+	WLSHIM_VIEWPORTER, WLSHIM_VIEWPORT, WLSHIM_FRACTIONAL_MANAGER, WLSHIM_FRACTIONAL_SCALE,
+	WLSHIM_XDG_OUTPUT_MANAGER, WLSHIM_XDG_OUTPUT
+};
+/* One of the interfaces above (`which`: the enum's). */
+const struct wl_interface *wlshim_scale_interface(int which);
+
+/* buffers.c: two buffers of one size and format (XRGB8888, or ARGB8888 with alpha) in one memfd,
+ * each free again at its release. */
 struct wlshim_buffers {
 	struct wl_proxy *buffer[2];
 	int busy[2];
 	void *memory;
 	size_t size;
 	int width, height, stride;
+	int alpha; /* ARGB8888 */
 	int released; /* releases since the owner last looked */
 };
-int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int width, int height,
+int wlshim_buffers_make(struct wlshim_buffers *b, struct wl_proxy *shm, int width, int height, int alpha,
                         char *errbuf, int errbuf_len);
 void wlshim_buffers_drop(struct wlshim_buffers *b);
 /* The index of a buffer not with the compositor, or -1. */

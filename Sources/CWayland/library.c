@@ -37,6 +37,7 @@ static void load_once(void)
 	LOADSYM(output_interface, "wl_output_interface");
 	LOADSYM(seat_interface, "wl_seat_interface");
 	LOADSYM(pointer_interface, "wl_pointer_interface");
+	LOADSYM(region_interface, "wl_region_interface");
 	LOADSYM(keyboard_interface, "wl_keyboard_interface");
 	LOADSYM(display_connect, "wl_display_connect");
 	LOADSYM(display_disconnect, "wl_display_disconnect");

@@ -1,5 +1,7 @@
 /* PiP's surface where a compositor offers wlr-layer-shell: a layer surface on the overlay layer,
- * placed by its anchor and margins, its pictures in two shared-memory buffers. */
+ * placed by its anchor and margins, its pictures in two shared-memory buffers at the output's
+ * scale: at the scale the compositor prefers for it, shown at its logical size by a viewport,
+ * where it offers fractional-scale; else at wl_output.scale, said by wl_surface.set_buffer_scale. */
 #include "internal.h"
 
 #include <errno.h>
@@ -11,7 +13,14 @@
 struct wlshim_overlay {
 	struct wlshim_connection *c;
 	struct wl_proxy *surface, *layer, *frame;
+	struct wl_proxy *viewport, *fraction; /* both or neither */
+	uint32_t preferred120;               /* the fraction's preferred_scale, 0 until it says */
+	int ignores_scale;
+	uint32_t reported120;                /* the scale take_events last went by */
+	int sent_buffer_scale;               /* what set_buffer_scale said last (1: the default) */
+	int sent_width, sent_height;         /* the viewport's destination said last, or 0 */
 	struct wlshim_buffers buffers;
+	int alpha; /* pictures are drawn with alpha (ARGB8888) from the next begin */
 	int drawing; /* the buffer begin gave out, or -1 */
 	int width, height;
 	unsigned configures;
@@ -51,6 +60,36 @@ static void on_closed(void *data, struct wl_proxy *layer)
 }
 
 static const struct layer_surface_listener layer_listener = { .configure = on_configure, .closed = on_closed };
+
+static void on_preferred_scale(void *data, struct wl_proxy *fraction, uint32_t scale)
+{
+	struct wlshim_overlay *o = data;
+	(void)fraction;
+	if (scale > 0)
+		o->preferred120 = scale;
+}
+
+struct fractional_scale_listener {
+	void (*preferred_scale)(void *data, struct wl_proxy *fraction, uint32_t scale);
+};
+
+static const struct fractional_scale_listener fraction_listener = { .preferred_scale = on_preferred_scale };
+
+uint32_t wlshim_overlay_scale(const wlshim_overlay *o)
+{
+	if (o->ignores_scale)
+		return WLSHIM_SCALE_ONE;
+	if (o->fraction != NULL && o->preferred120 > 0)
+		return o->preferred120;
+	return (uint32_t)o->c->output_scale * WLSHIM_SCALE_ONE;
+}
+
+void wlshim_overlay_pixel_size(const wlshim_overlay *o, int *width, int *height)
+{
+	uint32_t scale = wlshim_overlay_scale(o);
+	*width = wlshim_scaled_extent(o->width, scale);
+	*height = wlshim_scaled_extent(o->height, scale);
+}
 
 static void on_frame_done(void *data, struct wl_callback *callback, uint32_t time)
 {
@@ -154,12 +193,34 @@ int wlshim_overlay_make(wlshim_connection *c, const wlshim_place *place, const c
 		return WLSHIM_ERR_NOMEM;
 	}
 	wlshim_api.proxy_add_listener(o->layer, (void (**)(void))&layer_listener, o);
+	o->ignores_scale = c->ignores_scale;
+	o->sent_buffer_scale = 1;
+	if (!o->ignores_scale && wlshim_connection_has_fractional_scale(c)) {
+		a[0].o = NULL;
+		a[1].o = (struct wl_object *)o->surface;
+		o->viewport = wlshim_marshal(c->viewporter, WLSHIM_VIEWPORTER_GET_VIEWPORT, wlshim_scale_interface(WLSHIM_VIEWPORT), 1, 0, a);
+		a[0].o = NULL;
+		a[1].o = (struct wl_object *)o->surface;
+		o->fraction = wlshim_marshal(c->fractional_scale_manager, WLSHIM_FRACTIONAL_MANAGER_GET,
+		                             wlshim_scale_interface(WLSHIM_FRACTIONAL_SCALE), 1, 0, a);
+		if (o->fraction != NULL)
+			wlshim_api.proxy_add_listener(o->fraction, (void (**)(void))&fraction_listener, o);
+		/* Without its viewport a fractional scale cannot be shown: the integer one instead. */
+		if (o->viewport == NULL || o->fraction == NULL) {
+			if (o->viewport != NULL)
+				wlshim_send(o->viewport, WLSHIM_VIEWPORT_DESTROY, 1);
+			if (o->fraction != NULL)
+				wlshim_send(o->fraction, WLSHIM_FRACTIONAL_SCALE_DESTROY, 1);
+			o->viewport = o->fraction = NULL;
+		}
+	}
 	send_place(o, place);
 	rc = await_configure(o, 0, timeout_ms, errbuf, errbuf_len);
 	if (rc != WLSHIM_OK) {
 		wlshim_overlay_destroy(o);
 		return rc;
 	}
+	o->reported120 = wlshim_overlay_scale(o);
 	*out = o;
 	return WLSHIM_OK;
 }
@@ -172,15 +233,17 @@ void wlshim_overlay_size(const wlshim_overlay *o, int *width, int *height)
 
 int wlshim_overlay_begin(wlshim_overlay *o, void **pixels, int *stride, int *width, int *height)
 {
-	int index;
+	int index, pixel_width, pixel_height;
 
 	if (o->closed)
 		return WLSHIM_ERR_INVALID;
-	if (o->buffers.memory == NULL || o->buffers.width != o->width || o->buffers.height != o->height) {
+	wlshim_overlay_pixel_size(o, &pixel_width, &pixel_height);
+	if (o->buffers.memory == NULL || o->buffers.width != pixel_width || o->buffers.height != pixel_height ||
+	    o->buffers.alpha != o->alpha) {
 		int rc;
 		/* One still with the compositor goes too: it keeps what it shows until the next commit. */
 		wlshim_buffers_drop(&o->buffers);
-		rc = wlshim_buffers_make(&o->buffers, o->c->shm, o->width, o->height, NULL, 0);
+		rc = wlshim_buffers_make(&o->buffers, o->c->shm, pixel_width, pixel_height, o->alpha, NULL, 0);
 		if (rc != WLSHIM_OK)
 			return rc;
 	}
@@ -203,6 +266,27 @@ int wlshim_overlay_commit(wlshim_overlay *o)
 	if (index < 0 || o->closed)
 		return WLSHIM_ERR_INVALID;
 	o->drawing = -1;
+	if (o->viewport != NULL) {
+		/* The buffer at the preferred scale, shown at the logical size (its buffer scale stays 1). */
+		if (o->sent_width != o->width || o->sent_height != o->height) {
+			a[0].i = o->width;
+			a[1].i = o->height;
+			request(o->viewport, WLSHIM_VIEWPORT_SET_DESTINATION, a);
+			o->sent_width = o->width;
+			o->sent_height = o->height;
+		}
+	} else {
+		int scale = (int)(wlshim_overlay_scale(o) / WLSHIM_SCALE_ONE);
+		/* A buffer not a whole multiple of the scale is a protocol error: 1 then (never, as it
+		 * is made at the configured size times the scale). */
+		if (scale < 1 || o->buffers.width % scale != 0 || o->buffers.height % scale != 0)
+			scale = 1;
+		if (scale != o->sent_buffer_scale) {
+			a[0].i = scale;
+			request(o->surface, WL_SURFACE_SET_BUFFER_SCALE, a);
+			o->sent_buffer_scale = scale;
+		}
+	}
 	a[0].o = (struct wl_object *)o->buffers.buffer[index];
 	a[1].i = 0;
 	a[2].i = 0;
@@ -246,11 +330,45 @@ int wlshim_overlay_set_place(wlshim_overlay *o, const wlshim_place *place, int t
 	return rc;
 }
 
+void wlshim_overlay_set_alpha(wlshim_overlay *o, int alpha) { o->alpha = alpha != 0; }
+
+int wlshim_overlay_set_input(wlshim_overlay *o, int accepts)
+{
+	union wl_argument a[1];
+	struct wl_proxy *region = NULL;
+
+	if (o->closed)
+		return WLSHIM_ERR_INVALID;
+	if (!accepts) {
+		/* An empty region: the pointer's events go to whatever is below. */
+		a[0].o = NULL;
+		region = wlshim_marshal(o->c->compositor, WL_COMPOSITOR_CREATE_REGION, wlshim_api.region_interface,
+		                        wlshim_api.proxy_get_version(o->c->compositor), 0, a);
+		if (region == NULL)
+			return WLSHIM_ERR_NOMEM;
+	}
+	/* NULL: the whole surface again. */
+	a[0].o = (struct wl_object *)region;
+	request(o->surface, WL_SURFACE_SET_INPUT_REGION, a);
+	/* The surface keeps a copy of the region's area. */
+	if (region != NULL)
+		wlshim_send(region, WL_REGION_DESTROY, 1);
+	wlshim_send(o->surface, WL_SURFACE_COMMIT, 0);
+	if (wlshim_api.display_flush(o->c->display) < 0 && errno != EAGAIN)
+		return WLSHIM_ERR_CONNECTION;
+	return WLSHIM_OK;
+}
+
 int wlshim_overlay_frame_pending(const wlshim_overlay *o) { return o->frame != NULL; }
 
 unsigned wlshim_overlay_take_events(wlshim_overlay *o)
 {
 	unsigned events = o->events;
+	uint32_t scale = wlshim_overlay_scale(o);
+	if (scale != o->reported120) {
+		o->reported120 = scale;
+		events |= WLSHIM_EVENT_SCALED;
+	}
 	if (o->buffers.released > 0)
 		events |= WLSHIM_EVENT_RELEASED;
 	o->buffers.released = 0;
@@ -268,6 +386,10 @@ void wlshim_overlay_destroy(wlshim_overlay *o)
 	wlshim_keyboard_forget(o->c, wlshim_overlay_key(o));
 	if (o->frame != NULL)
 		wlshim_api.proxy_destroy(o->frame);
+	if (o->fraction != NULL)
+		wlshim_send(o->fraction, WLSHIM_FRACTIONAL_SCALE_DESTROY, 1);
+	if (o->viewport != NULL)
+		wlshim_send(o->viewport, WLSHIM_VIEWPORT_DESTROY, 1);
 	if (o->layer != NULL)
 		wlshim_send(o->layer, WLSHIM_LAYER_SURFACE_DESTROY, 1);
 	if (o->surface != NULL)

@@ -50,6 +50,15 @@ enum LibWayland {
         if let failure { throw failure }
     }
 
+    /// The pixels a `logical` length takes at `scale`: the shim's one rule (rounded half away from
+    /// zero, as fractional-scale-v1 asks).
+    static func scaledExtent(_ logical: Int, scale: WaylandScale) -> Int {
+        Int(wlshim_scaled_extent(Int32(clamping: logical), scale.oneHundredTwentieths))
+    }
+
+    /// What a scale of 1 is in the shim's terms (120ths).
+    static let scaleOne = UInt32(WLSHIM_SCALE_ONE)
+
     /// X's modifier mask of xkb's `effective` modifiers, `indices[i]` the keymap's index of X's
     /// modifier bit i (Shift, Lock, Control, Mod1…Mod5; 32 or more where the keymap has none).
     static func xModifierMask(effective: UInt32, indices: [UInt32]) -> UInt32 {
@@ -111,6 +120,15 @@ final class ShimConnection {
         wlshim_connection_output_size(live, &width, &height)
         return width > 0 && height > 0 ? (Int(width), Int(height)) : nil
     }
+
+    /// The first output's integer scale (1 until it says).
+    var outputScale: Int { handle.map { Int(wlshim_connection_output_scale($0)) } ?? 1 }
+
+    /// Whether surfaces get the compositor's preferred, possibly fractional, scale.
+    var hasFractionalScale: Bool { handle.map { wlshim_connection_has_fractional_scale($0) != 0 } ?? false }
+
+    /// Surfaces made from now on drawn at scale 1 (`ignore`), or at the output's.
+    func ignoreScale(_ ignore: Bool) { wlshim_connection_ignore_scale(live, ignore ? 1 : 0) }
 
     /// Whether to poll for writing too.
     func prepare() throws(LibWayland.ShimFailure) -> Bool {
@@ -193,6 +211,7 @@ struct ShimSurfaceEvents: OptionSet, Sendable {
     static let configured = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_CONFIGURED))
     static let closed = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_CLOSED))
     static let released = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_RELEASED))
+    static let scaled = ShimSurfaceEvents(rawValue: UInt32(WLSHIM_EVENT_SCALED))
 }
 
 /// A layer-shell overlay surface the shim made (`wlshim_overlay`); destroyed by `destroy()`,
@@ -233,6 +252,19 @@ final class ShimOverlay {
         return (Int(width), Int(height))
     }
 
+    /// The scale its pictures are drawn at now.
+    var scale: WaylandScale {
+        handle.map { WaylandScale(oneHundredTwentieths: wlshim_overlay_scale($0)) } ?? .one
+    }
+
+    /// The size of the buffers its pictures are drawn in now.
+    var pixelSize: (width: Int, height: Int) {
+        guard let handle else { return (0, 0) }
+        var width: Int32 = 0, height: Int32 = 0
+        wlshim_overlay_pixel_size(handle, &width, &height)
+        return (Int(width), Int(height))
+    }
+
     /// Lets the compositor give it the keyboard's focus (on_demand) or not (none); false where its
     /// layer-shell is older than version 4 or libxkbcommon is missing.
     func acceptKeys(_ accept: Bool) -> Bool { handle.map { wlshim_overlay_accept_keys($0, accept ? 1 : 0) != 0 } ?? false }
@@ -256,6 +288,18 @@ final class ShimOverlay {
         guard let handle else { throw LibWayland.ShimFailure(code: .invalid, detail: "the surface is destroyed") }
         let rc = wlshim_overlay_commit(handle)
         guard Int(rc) == WLSHIM_OK else { throw LibWayland.ShimFailure(code: LibWayland.Code(rc), detail: "the picture could not be sent") }
+    }
+
+    /// Pictures from the next `begin` with alpha (ARGB8888, premultiplied), or without.
+    func setAlpha(_ alpha: Bool) {
+        if let handle { wlshim_overlay_set_alpha(handle, alpha ? 1 : 0) }
+    }
+
+    /// The pointer's events reach it (its whole area), or pass to what is below.
+    func setInput(accepts: Bool) throws(LibWayland.ShimFailure) {
+        guard let handle else { throw LibWayland.ShimFailure(code: .invalid, detail: "the surface is destroyed") }
+        let rc = wlshim_overlay_set_input(handle, accepts ? 1 : 0)
+        guard Int(rc) == WLSHIM_OK else { throw LibWayland.ShimFailure(code: LibWayland.Code(rc), detail: "the input region could not be set") }
     }
 
     func setPlace(_ place: WaylandOverlayPlace, milliseconds: Int32) throws(LibWayland.ShimFailure) {

@@ -41,8 +41,22 @@ public final class WaylandConnection {
     /// The descriptor its owner's loop polls.
     public var fileDescriptor: Int32 { shim.fileDescriptor }
 
-    /// The first output's size in pixels (its current mode), once the compositor said it.
+    /// The first output's size in output (logical) coordinates, where surfaces are placed: its
+    /// current mode over its integer scale, once the compositor said it.
     public var outputSize: (width: Int, height: Int)? { shim.outputSize }
+
+    /// The first output's integer scale (`wl_output.scale`; 1 until it says).
+    public var outputScale: Int { shim.outputScale }
+
+    /// Whether the compositor offers `wp_viewporter` and `wp_fractional_scale_manager_v1`: then
+    /// surfaces are drawn at the scale it prefers for each, 1.5 too; else at `outputScale`.
+    public var offersFractionalScale: Bool { shim.hasFractionalScale }
+
+    /// Surfaces made from now on are drawn at scale 1 whatever the output's, and the compositor
+    /// scales them up (what pipcam did before it followed the scale; a test's comparison).
+    public var ignoresScale = false {
+        didSet { shim.ignoreScale(ignoresScale) }
+    }
 
     /// What this compositor counts a held pointer's positions from: KWin (known by
     /// `org_kde_plasma_shell`) from the surface's current place, others as wlroots does.

@@ -6,7 +6,9 @@ import PipWindow
 /// KWin): a layer surface on the overlay layer, above fullscreen windows, taking the keyboard's
 /// focus only when asked (`acceptKeys()`), at a rectangle in output coordinates (said to the compositor as a corner and margins,
 /// `WaylandOverlayPlace`). Pictures are drawn into one of two shared-memory buffers and shown at
-/// the compositor's next frame; `onPutCompleted` says when it asks for the next one.
+/// the compositor's next frame; `onPutCompleted` says when it asks for the next one. The buffers
+/// are its logical size at its `scale` (the output's, or the one the compositor prefers for it),
+/// so pictures are sharp on a scaled output; its place stays in output coordinates.
 ///
 /// What draws in it has the shape of `VideoSurface`'s drawing: `present(drawing:)` hands out
 /// pixels, stride, width and height in `pixelLayout`.
@@ -23,6 +25,8 @@ public final class WaylandOverlaySurface {
     /// Called when the compositor asks for the next picture after a put (nil: no frame's
     /// capture time is known here).
     public var onPutCompleted: ((MonotonicInstant?) -> Void)?
+    /// Called when the scale its pictures are drawn at changed: the next one is drawn at it.
+    public var onScaleChanged: (() -> Void)?
     /// Called once when the compositor took it away (its output went); it shows nothing after.
     public var onClosed: (() -> Void)?
     /// Called with what the pointer did over it, in the compositor's terms (surface-local).
@@ -53,8 +57,14 @@ public final class WaylandOverlaySurface {
 
     deinit { shim.destroy() }
 
-    /// The size the compositor configured, which pictures are drawn at.
+    /// The size the compositor configured, in output coordinates.
     public var size: (width: Int, height: Int) { shim.size }
+
+    /// The scale pictures are drawn at now.
+    public var scale: WaylandScale { shim.scale }
+
+    /// The size pictures are drawn at now: `size` at `scale`.
+    public var pixelSize: (width: Int, height: Int) { shim.pixelSize }
 
     /// Whether a picture can be put now: the last one was shown and a buffer is free.
     public var canPresent: Bool { !isClosed && !shim.isDestroyed && !shim.framePending }
@@ -81,6 +91,26 @@ public final class WaylandOverlaySurface {
         return .pending
     }
 
+    /// Whether its pictures are drawn with alpha (ARGB8888, premultiplied) from the next one on;
+    /// else XRGB8888, cheaper for the compositor.
+    public var drawsAlpha = false {
+        didSet { shim.setAlpha(drawsAlpha) }
+    }
+
+    /// Whether the pointer reaches it (the default), or passes through to what is below.
+    public private(set) var acceptsPointer = true
+
+    /// Lets the pointer reach it, or pass through (an empty input region); said at once.
+    public func setAcceptsPointer(_ accepts: Bool) throws(WaylandError) {
+        guard accepts != acceptsPointer else { return }
+        do {
+            try shim.setInput(accepts: accepts)
+        } catch {
+            throw WaylandError(error, display: connection.display)
+        }
+        acceptsPointer = accepts
+    }
+
     /// Moves and resizes it to `rect` (output coordinates); waits (`timeout` at most) until the
     /// compositor has taken it. Pictures after it are drawn at the new size.
     public func setRect(_ rect: Rect, timeout: Duration = .seconds(2)) throws(WaylandError) {
@@ -102,6 +132,7 @@ public final class WaylandOverlaySurface {
         onPutCompleted = nil
         onClosed = nil
         onPointer = nil
+        onScaleChanged = nil
         onKey = nil
     }
 
@@ -125,6 +156,7 @@ public final class WaylandOverlaySurface {
             isClosed = true
             onClosed?()
         }
+        if events.contains(.scaled) && !isClosed { onScaleChanged?() }
         if events.contains(.frameDone) || (owesRedraw && events.contains(.released)) {
             onPutCompleted?(nil)
         }

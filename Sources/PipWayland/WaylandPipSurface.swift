@@ -15,14 +15,21 @@ import PipWindow
 /// `.input(.key)` presses with X's modifier mask
 /// (`WaylandKeyInput`).
 ///
-/// Not yet: its style (shape, opacity, click-through) is kept but not applied.
+/// Its style: the shape and opacity in its pictures' alpha (`WaylandStyleMask`), click-through an
+/// empty input region.
 final class WaylandPipSurface: PipSurface {
     private unowned let system: WaylandWindowSystem
     let id: WindowID
     private(set) var rect: Rect
     private(set) var aspect: Double
-    /// Kept for its owner; not applied yet.
-    var style = PipWindowStyle()
+    /// Its shape and opacity in its pictures' alpha, click-through as an empty input region.
+    var style = PipWindowStyle() {
+        didSet {
+            guard style != oldValue else { return }
+            applyStyle()
+            if surface != nil { onEvent(.needsFrame) }
+        }
+    }
     private let pictures: WaylandVideoSurface
     var video: VideoSurface { pictures }
     var isDragging: Bool { drag?.isDragging ?? false }
@@ -52,9 +59,14 @@ final class WaylandPipSurface: PipSurface {
                 onEvent(.destroyed)
             }
             made.onPointer = { [unowned self] in pointed($0) }
+            made.onScaleChanged = { [unowned self] in
+                pictures.scaleChanged()
+                onEvent(.needsFrame)
+            }
             made.onKey = { [unowned self] in keyed($0) }
             surface = made
             pictures.attach(made)
+            applyStyle()
         } catch {
             // Nothing shows, and nothing will: to PiP that is a window someone else destroyed.
             system.note(error)
@@ -88,6 +100,15 @@ final class WaylandPipSurface: PipSurface {
             if surface != nil { onEvent(.needsFrame) }
         }
         onEvent(.frameChanged(from: old, resized: resized, external: false))
+    }
+
+    private func applyStyle() {
+        pictures.style = style
+        do {
+            try surface?.setAcceptsPointer(!style.clickThrough)
+        } catch {
+            system.note(error)
+        }
     }
 
     func setAspect(_ ratio: (Int, Int)) { aspect = Double(ratio.0) / Double(max(1, ratio.1)) }

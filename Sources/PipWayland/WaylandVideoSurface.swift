@@ -4,7 +4,7 @@ import PipWindow
 
 /// What draws pictures in a Wayland PiP or animation surface: frames converted by `FrameConverter`
 /// (turned, mirrored, framed, with the overlay drawn over them) straight into the overlay
-/// surface's shared-memory buffer, in XRGB8888. A put is complete when the compositor asks for the
+/// surface's shared-memory buffer, in XRGB8888, at the surface's scale (`pixelScale`). A put is complete when the compositor asks for the
 /// next picture (its frame callback): `onPutCompleted` then gives the frame's capture time.
 ///
 /// Its window hands it the overlay surface while it shows (`attach`); without one nothing can be
@@ -24,6 +24,17 @@ public final class WaylandVideoSurface: VideoSurface {
     public var expectedFrames: ExpectedFrames? {
         didSet { if expectedFrames != oldValue && showsFrames { prepareConverter() } }
     }
+    /// PiP's shape and opacity, in each picture's alpha (`WaylandStyleMask`); none is needed for
+    /// an opaque rectangle, whose pictures stay XRGB8888.
+    public var style = PipWindowStyle() {
+        didSet {
+            guard style != oldValue else { return }
+            mask = nil
+            // The buffers are remade in the other format: the last picture's is gone.
+            last = nil
+            surface?.drawsAlpha = WaylandStyleMask.needsAlpha(style)
+        }
+    }
     /// Drawn over every picture after conversion: pixels, stride, width, height.
     public var overlay: ((UnsafeMutableRawPointer, Int, Int, Int) -> Void)?
     /// Called when the compositor showed a put, with a counted frame's capture time; also (with
@@ -40,6 +51,8 @@ public final class WaylandVideoSurface: VideoSurface {
     private var pendingCapture: MonotonicInstant?
     private var last: LastPicture?
     private var showsFrames = false
+    /// The style's mask at the last picture's size (made again at another size).
+    private var mask: WaylandStyleMask?
 
     /// The last picture put, where it still is: the buffer it was drawn in.
     private struct LastPicture {
@@ -61,7 +74,11 @@ public final class WaylandVideoSurface: VideoSurface {
         last = nil
         pendingCapture = nil
         surface?.onPutCompleted = { [weak self] _ in self?.completed() }
+        surface?.drawsAlpha = WaylandStyleMask.needsAlpha(style)
     }
+
+    /// Pixels of the picture per logical one: the surface's scale (1 without one).
+    public var pixelScale: Double { surface?.scale.factor ?? 1 }
 
     /// Whether a picture can be put now: the surface shows and the last put was shown.
     public var canPresent: Bool { surface?.canPresent ?? false }
@@ -95,6 +112,7 @@ public final class WaylandVideoSurface: VideoSurface {
         let outcome = try surface.present { pixels, stride, width, height in
             try body(pixels, stride, width, height)
             overlay?(pixels, stride, width, height)
+            applyStyle(pixels, stride, width, height)
             drawnInto = LastPicture(pixels: pixels, stride: stride, width: width, height: height, generation: generation)
         }
         guard case .pending = outcome else {
@@ -112,7 +130,7 @@ public final class WaylandVideoSurface: VideoSurface {
     /// read only); nothing when none was put on this surface at its size.
     public func redraw() {
         guard let surface, let last, last.generation == generation,
-              surface.size.width == last.width, surface.size.height == last.height
+              surface.pixelSize.width == last.width, surface.pixelSize.height == last.height
         else { return }
         // Buffers are remade only at a new size, so at the same size `last` still points at them.
         let outcome = surface.present { pixels, stride, width, height in
@@ -131,8 +149,8 @@ public final class WaylandVideoSurface: VideoSurface {
         pendingCapture = nil
     }
 
-    /// Notes the window's size; pictures are drawn at the size the compositor configured, which
-    /// is the one asked for.
+    /// Notes the window's size (logical); pictures are drawn at the size the compositor
+    /// configured, which is the one asked for, at the surface's scale.
     public func resize(width: Int, height: Int) {
         guard width > 0, height > 0 else { return }
         drawn = Rect(x: 0, y: 0, width: width, height: height)
@@ -148,16 +166,29 @@ public final class WaylandVideoSurface: VideoSurface {
         prepareConverter()
     }
 
+    /// The surface's scale changed: the converter gets ready for the new size.
+    func scaleChanged() {
+        if showsFrames { prepareConverter() }
+    }
+
     /// Lets go of the surface; its window destroys it.
     public func close() {
         attach(nil)
         onPutCompleted = nil
     }
 
+    private func applyStyle(_ pixels: UnsafeMutableRawPointer, _ stride: Int, _ width: Int, _ height: Int) {
+        guard WaylandStyleMask.needsAlpha(style) else { return }
+        if mask?.width != width || mask?.height != height { mask = WaylandStyleMask(style: style, width: width, height: height) }
+        mask?.apply(to: pixels, stride: stride, width: width, height: height)
+    }
+
     private func prepareConverter() {
         guard let e = expectedFrames else { return }
+        // At the buffers' size: the window's at the surface's scale.
+        let pixels = surface?.scale.pixels(width: drawn.width, height: drawn.height) ?? (width: drawn.width, height: drawn.height)
         converter.prepare(
-            format: e.format, sourceWidth: e.width, sourceHeight: e.height, width: drawn.width, height: drawn.height,
+            format: e.format, sourceWidth: e.width, sourceHeight: e.height, width: pixels.width, height: pixels.height,
             rotation: rotation, framing: framing)
     }
 

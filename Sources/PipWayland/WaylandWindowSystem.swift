@@ -44,8 +44,9 @@ public final class WaylandWindowSystem: WindowSystem {
     public var screen: PipScreen { waylandScreen }
     /// wl_shm's XRGB8888, which every compositor offers.
     public var pixelLayout: PixelLayout? { .xrgb }
-    /// Not known yet (no output scale is read): controls at their own size.
-    public var prefersDoubleSize: Bool { false }
+    /// On an output of scale 2 or more (1.5 in sway, which says 2): pictures are drawn at the
+    /// scale, so the 2× controls and notices show at their logical size.
+    public var prefersDoubleSize: Bool { connection.outputScale >= 2 }
     /// Whether a button is held on one of its surfaces (a drag of PiP still going on).
     public func pointerButtonsDown() -> Bool { connection.pointerButtonsDown }
     /// Any window but 0: the source window is its owner's, which says where it is.

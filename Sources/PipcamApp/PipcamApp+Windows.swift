@@ -46,7 +46,7 @@ extension PipcamApp {
                 sourceWindow: sourceWindow, preferredContentSize: (turned.width, turned.height),
                 animationWindow: pip.contentSource?.animationWindow ?? main?.id)
         }
-        picture.shownRect = { [unowned self] in pip.isShowingVideo ? pip.pipFrame : windows.videoRect(contentSize: picture.contentSize) }
+        picture.shownRect = { [unowned self] in pip.isShowingVideo ? pip.pipPixelFrame : windows.videoRect(contentSize: picture.contentSize) }
         picture.apply()
     }
 

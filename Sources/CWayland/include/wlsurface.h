@@ -45,8 +45,16 @@ enum {
 	WLSHIM_EVENT_FRAME_DONE = 1, /* the compositor asks for the next picture (the last one is shown) */
 	WLSHIM_EVENT_CONFIGURED = 2, /* a new size, acknowledged; the next picture is drawn at it */
 	WLSHIM_EVENT_CLOSED = 4,     /* the compositor took it away (its output went): destroy it */
-	WLSHIM_EVENT_RELEASED = 8    /* a buffer is free again */
+	WLSHIM_EVENT_RELEASED = 8,   /* a buffer is free again */
+	WLSHIM_EVENT_SCALED = 16     /* the scale pictures are drawn at changed: draw again */
 };
+
+/* A scale in 120ths, as wp_fractional_scale_v1 says it (180: 1.5). */
+#define WLSHIM_SCALE_ONE 120
+
+/* The pixels a `logical` length takes at scale120/120: rounded half away from zero, as
+ * fractional-scale-v1 asks (0 for a length of 0 or less; scale 0 is taken as 1). */
+int wlshim_scaled_extent(int logical, uint32_t scale120);
 
 /* What the pointer did on one of the connection's surfaces, in the compositor's terms: positions
  * are surface-local wl_fixed (24.8) values, buttons Linux input codes (BTN_LEFT 0x110). */
@@ -104,8 +112,18 @@ int wlshim_connection_open(const char *display_name, int timeout_ms, wlshim_conn
 void wlshim_connection_close(wlshim_connection *c);
 /* The descriptor to poll. */
 int wlshim_connection_fd(const wlshim_connection *c);
-/* The first output's current mode, or 0×0 while none is known. */
+/* The first output's size in logical coordinates (where layer surfaces are placed): its
+ * zxdg_output_v1 logical size where offered, else its current mode over its integer scale; 0×0
+ * while none is known. */
 void wlshim_connection_output_size(const wlshim_connection *c, int *width, int *height);
+/* The first output's wl_output.scale (1 until it says). */
+int wlshim_connection_output_scale(const wlshim_connection *c);
+/* Whether the compositor offers wp_viewporter and wp_fractional_scale_manager_v1: then surfaces
+ * are drawn at the scale it prefers for them, fractional ones too. */
+int wlshim_connection_has_fractional_scale(const wlshim_connection *c);
+/* Surfaces made from now on are drawn at scale 1 whatever the output's (`ignore` nonzero): the
+ * compositor scales them up, as before pipcam followed the scale. */
+void wlshim_connection_ignore_scale(wlshim_connection *c, int ignore);
 /* Dispatches what is queued and sends what is written: 0, poll for reading; 1, for writing too
  * (the socket was full); negative, the connection broke. Unless negative, followed by
  * wlshim_connection_read. */
@@ -141,11 +159,23 @@ uint32_t wlshim_connection_press_serial(const wlshim_connection *c);
  * nothing until the first commit. */
 int wlshim_overlay_make(wlshim_connection *c, const wlshim_place *place, const char *name_space,
                         int timeout_ms, wlshim_overlay **out, char *errbuf, int errbuf_len);
-/* Its configured size. */
+/* Its configured size, in the output's logical coordinates. */
 void wlshim_overlay_size(const wlshim_overlay *o, int *width, int *height);
-/* A free buffer of the configured size to draw into: pixels 0x00RRGGBB words, rows stride bytes
- * apart. 1 when both buffers are with the compositor (draw after a release). */
+/* The scale its pictures are drawn at now, in 120ths: the compositor's preferred one for it
+ * (fractional-scale), else the output's integer scale, else 1. */
+uint32_t wlshim_overlay_scale(const wlshim_overlay *o);
+/* The size of the buffers pictures are drawn in now: the configured size at that scale. */
+void wlshim_overlay_pixel_size(const wlshim_overlay *o, int *width, int *height);
+/* A free buffer of the configured size at the surface's scale to draw into: pixels 0x00RRGGBB
+ * words, rows stride bytes apart. 1 when both buffers are with the compositor (draw after a
+ * release). */
 int wlshim_overlay_begin(wlshim_overlay *o, void **pixels, int *stride, int *width, int *height);
+/* Pictures from the next begin are drawn with alpha (`alpha` nonzero): ARGB8888, premultiplied,
+ * 0xAARRGGBB words; else XRGB8888, the alpha byte ignored. */
+void wlshim_overlay_set_alpha(wlshim_overlay *o, int alpha);
+/* Whether the pointer's events reach it (`accepts` nonzero: its whole area) or pass to what is
+ * below (an empty input region); committed at once. */
+int wlshim_overlay_set_input(wlshim_overlay *o, int accepts);
 /* Shows the buffer begin gave: attached whole, with a frame callback, committed and sent. */
 int wlshim_overlay_commit(wlshim_overlay *o);
 /* Moves and resizes it, and waits (timeout_ms at most) for the compositor's configure. */

@@ -21,8 +21,31 @@ extension PipController {
         case .windowManagerDragStarted(let kind):
             place(.windowManagerDragStarted(kind))
         case .input(let input):
-            let size = (pipWindow.rect.width, pipWindow.rect.height)
-            for intent in self.input.handle(input, size: size, now: .now()) { perform(intent, for: input) }
+            // The controls are hit where they are drawn: in the pictures' pixels.
+            let scale = pipWindow.video.pixelScale
+            let size = (Self.scaled(pipWindow.rect.width, scale), Self.scaled(pipWindow.rect.height, scale))
+            for intent in self.input.handle(Self.scaled(input, scale), size: size, now: .now()) { perform(intent, for: input) }
+        }
+    }
+
+    /// A window's length in its pictures' pixels at `scale`.
+    static func scaled(_ length: Int, _ scale: Double) -> Int {
+        scale == 1 ? length : Int((Double(length) * scale).rounded())
+    }
+
+    /// `event` with its window coordinates at `scale` (the screen's stay).
+    private static func scaled(_ event: InputEvent, _ scale: Double) -> InputEvent {
+        guard scale != 1 else { return event }
+        func scaled(_ p: PointerEvent) -> PointerEvent {
+            var q = p
+            (q.x, q.y) = (Self.scaled(p.x, scale), Self.scaled(p.y, scale))
+            return q
+        }
+        switch event {
+        case .press(let p): return .press(scaled(p))
+        case .release(let p): return .release(scaled(p))
+        case .motion(let p): return .motion(scaled(p))
+        case .key, .entered, .left: return event
         }
     }
 

@@ -116,6 +116,12 @@ public final class PipController {
     }
     /// The pixel layout of the PiP window's visual (for drawing overlays).
     public var pixelLayout: PixelLayout { pipPresenter.pixelLayout }
+    /// The PiP window's picture in pixels: its frame's size at its pictures' scale (twice it on a
+    /// Wayland output of scale 2), what a source is best asked for.
+    public var pipPixelFrame: Rect {
+        let frame = pipFrame, scale = pipPresenter.pixelScale
+        return Rect(x: frame.x, y: frame.y, width: Self.scaled(frame.width, scale), height: Self.scaled(frame.height, scale))
+    }
 
     /// The window system PiP runs on.
     public let windowSystem: WindowSystem

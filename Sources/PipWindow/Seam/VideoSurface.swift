@@ -8,6 +8,10 @@ public protocol VideoSurface: AnyObject {
     var pixelLayout: PixelLayout { get }
     /// The part of the window pictures are drawn in, in window coordinates.
     var drawn: Rect { get }
+    /// Pixels of its pictures per window coordinate: 1 where a window's coordinates are pixels
+    /// (X11), the output's scale on Wayland (2: pictures and the controls in them are drawn at
+    /// twice the window's size).
+    var pixelScale: Double { get }
     var mirror: Bool { get set }
     var rotation: Rotation { get set }
     /// The part of the picture shown (digital zoom and pan).
@@ -35,6 +39,11 @@ public protocol VideoSurface: AnyObject {
     /// Puts the last picture again.
     func redraw()
     func close()
+}
+
+extension VideoSurface {
+    /// A window's coordinates are its pictures' pixels.
+    public var pixelScale: Double { 1 }
 }
 
 /// What happened to a picture handed to a surface.

@@ -23,7 +23,9 @@ final class HeadlessKWin {
     private let process: RunningProcess
 
     /// `grantingEverything`: its restricted interfaces too (fake input, for a pointer to drive).
-    init(width: Int = 640, height: Int = 360, grantingEverything: Bool = false, timeout: Duration = .seconds(20)) throws {
+    /// `scale`: the virtual output's (kwin_wayland's `--scale`: "1.5").
+    init(width: Int = 640, height: Int = 360, scale: String = "1", grantingEverything: Bool = false,
+         timeout: Duration = .seconds(20)) throws {
         (self.width, self.height) = (width, height)
         directory = try Scratch.makeDirectory("kwin")
         chmod(directory, 0o700)
@@ -37,7 +39,8 @@ final class HeadlessKWin {
         environment["XDG_RUNTIME_DIR"] = directory
         if grantingEverything { environment["KWIN_WAYLAND_NO_PERMISSION_CHECKS"] = "1" }
         process = try RunningProcess(
-            ["dbus-run-session", "--", "kwin_wayland", "--virtual", "--width", "\(width)", "--height", "\(height)", "--socket", "pipcam-kwin"],
+            ["dbus-run-session", "--", "kwin_wayland", "--virtual", "--width", "\(width)", "--height", "\(height)", "--scale", scale,
+             "--socket", "pipcam-kwin"],
             environment: environment)
         do {
             try waitUntil("kwin_wayland's socket \(socket)", timeout: timeout) {

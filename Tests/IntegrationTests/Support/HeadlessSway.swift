@@ -37,8 +37,9 @@ final class HeadlessSway: Sendable {
     private let compositor: RunningProcess
     private let clients = Mutex<[RunningProcess]>([])
 
-    /// Starts sway with one `width`×`height` output and waits until its socket is there.
-    init(width: Int = 640, height: Int = 360, timeout: Duration = .seconds(10)) throws {
+    /// Starts sway with one `width`×`height` output (in pixels) at `scale` (sway's `output scale`:
+    /// "2", "1.5"; its logical size is the pixels over it) and waits until its socket is there.
+    init(width: Int = 640, height: Int = 360, scale: String = "1", timeout: Duration = .seconds(10)) throws {
         if let missing = Self.missing { throw HarnessError(missing) }
         self.width = width
         self.height = height
@@ -48,7 +49,7 @@ final class HeadlessSway: Sendable {
         try """
             xwayland disable
             swaybg_command -
-            output * resolution \(width)x\(height) position 0 0
+            output * resolution \(width)x\(height) position 0 0 scale \(scale)
 
             """.write(toFile: config, atomically: true, encoding: .utf8)
         chmod(config, 0o644)
@@ -105,6 +106,15 @@ final class HeadlessSway: Sendable {
     /// Runs a client to its end.
     func run(_ command: [String], timeout: Duration = .seconds(10)) throws -> ProcessResult {
         try IntegrationTests.run(command, environment: clientEnvironment, timeout: timeout)
+    }
+
+    /// Runs a sway command through its IPC socket (swaymsg), e.g. `output * scale 1`.
+    func command(_ words: [String]) throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+        guard let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }) else {
+            throw HarnessError("no sway IPC socket in \(runtimeDirectory)")
+        }
+        try runChecked(["swaymsg", "-s", "\(runtimeDirectory)/\(ipc)"] + words, environment: clientEnvironment)
     }
 
     /// What the output shows, through grim (wlr-screencopy).

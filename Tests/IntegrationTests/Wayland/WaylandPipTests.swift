@@ -36,13 +36,8 @@ struct WaylandPipTests {
         watch.frame = Rect(x: 40, y: 40, width: 640, height: 360)
         #expect(pip.isPossible)
 
-        let picture = BGRAPicture(width: 640, height: 360) { _ in Self.green }
-        var shown = 0
-        pip.output.onFrameShown = { _ in shown += 1 }
-        loop.everyIteration {
-            guard pip.output.canPresent else { return }
-            _ = try? pip.output.present(picture.frame(at: .now()))
-        }
+        let feed = Feed(loop: loop, pip: pip, picture: BGRAPicture(width: 640, height: 360) { _ in Self.green })
+        var shown: Int { feed.shown }
 
         /// Starts PiP and runs the loop until PiP's own window has shown a few frames.
         func startAndShow() -> Bool {
@@ -129,6 +124,21 @@ struct WaylandPipTests {
         loop.stop(exitCode: 3)
         #expect(loop.run() == 3)
         #expect(iterations == 0 && loop.connectionError == nil)
+    }
+
+    /// Frames of `picture` to PiP at every turn of the loop it can take one, counted as shown.
+    final class Feed {
+        var picture: BGRAPicture
+        private(set) var shown = 0
+
+        init(loop: WaylandLoop, pip: PipController, picture: BGRAPicture) {
+            self.picture = picture
+            pip.output.onFrameShown = { [weak self] _ in self?.shown += 1 }
+            loop.everyIteration { [weak self] in
+                guard let self, pip.output.canPresent else { return }
+                _ = try? pip.output.present(self.picture.frame(at: .now()))
+            }
+        }
     }
 
     /// Runs `loop` until `condition` holds (looked at every 10 ms) or `timeout` passes; whether it held.

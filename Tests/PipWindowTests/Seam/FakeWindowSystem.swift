@@ -18,7 +18,8 @@ final class FakeWindowSystem: WindowSystem {
     var timers: ReaderLoop { loop }
     var screen: PipScreen { fakeScreen }
     var pixelLayout: PixelLayout? { FakeVideo.layout }
-    var prefersDoubleSize: Bool { false }
+    var doubleSize = false
+    var prefersDoubleSize: Bool { doubleSize }
     func pointerButtonsDown() -> Bool { false }
     func exists(_ window: WindowID) -> Bool { window != 0 }
 
@@ -134,6 +135,7 @@ final class FakeVideo: VideoSurface {
     static let layout = PixelLayout(redMask: 0xff0000, greenMask: 0xff00, blueMask: 0xff, bitsPerPixel: 32)!
     var pixelLayout: PixelLayout { Self.layout }
     var drawn = Rect(x: 0, y: 0, width: 0, height: 0)
+    var pixelScale: Double = 1
     var mirror = false
     var rotation = Rotation.deg0
     var framing = Framing.full

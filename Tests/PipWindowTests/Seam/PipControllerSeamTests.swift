@@ -77,6 +77,32 @@ import Testing
         #expect(pip.phase == .idle && system.log == ["pip hide"], "\(system.log)")
     }
 
+    /// Where pictures have twice the window's pixels (Wayland at scale 2) the 2× controls are
+    /// drawn at their 1× place in the window, and hit there: the close button's top-right corner
+    /// is inside it, though outside where 2× controls would be in the window's own coordinates.
+    @Test func controlsAreHitWhereTheyAreDrawnInPicturesOfTwiceThePixels() throws {
+        let system = FakeWindowSystem()
+        system.doubleSize = true
+        let pip = try PipController(windowSystem: system, contentSource: Self.source)
+        defer { pip.tearDown() }
+        pip.start()
+        system.loop.pass(milliseconds: 400)
+        let surface = try #require(system.pip)
+        try #require(surface.video as? FakeVideo).pixelScale = 2
+        system.log.removeAll()
+        let rect = surface.rect
+        #expect(pip.pipPixelFrame == Rect(x: rect.x, y: rect.y, width: 2 * rect.width, height: 2 * rect.height),
+                "the source is asked for the pictures' pixels")
+        func pointer(_ x: Int, _ y: Int) -> PointerEvent {
+            PointerEvent(window: surface.id, button: 1, x: x, y: y, rootX: rect.x + x, rootY: rect.y + y, time: 0, state: 0)
+        }
+        surface.onEvent(.input(.motion(pointer(rect.width - 12, 12))))
+        surface.onEvent(.input(.press(pointer(rect.width - 12, 12))))
+        surface.onEvent(.input(.release(pointer(rect.width - 12, 12))))
+        system.loop.pass(milliseconds: 100)
+        #expect(pip.phase == .idle && system.log == ["pip hide"], "the close button closed PiP: \(system.log)")
+    }
+
     @Test func tearDownDestroysTheSurfacesAndStopsWatching() throws {
         let system = FakeWindowSystem()
         let pip = try PipController(windowSystem: system, contentSource: Self.source)
