@@ -46,6 +46,11 @@ void wlshim_send(struct wl_proxy *proxy, uint32_t opcode, int destroy)
 	wlshim_marshal(proxy, opcode, NULL, wlshim_api.proxy_get_version(proxy), destroy, none);
 }
 
+void wlshim_request(struct wl_proxy *proxy, uint32_t opcode, union wl_argument *args)
+{
+	wlshim_marshal(proxy, opcode, NULL, wlshim_api.proxy_get_version(proxy), 0, args);
+}
+
 void wlshim_release(struct wl_proxy *proxy, uint32_t opcode, uint32_t since)
 {
 	if (wlshim_api.proxy_get_version(proxy) >= since)

@@ -1,7 +1,7 @@
 /* What the shim's files share: the functions of libwayland-client, found with dlsym, and the
  * helpers each part calls. Parts, each calling only those above it in this list: library.c, xkb.c,
  * connection.c, layer_shell.c, scale.c, buffers.c, pointer.c, keyboard.c, seat.c, then globals.c and
- * display.c, then overlay.c. */
+ * display.c, then overlay.c and overlay_input.c (sharing overlay.h). */
 #ifndef WLSHIM_INTERNAL_H
 #define WLSHIM_INTERNAL_H
 
@@ -125,6 +125,8 @@ struct wl_proxy *wlshim_marshal(struct wl_proxy *proxy, uint32_t opcode, const s
 int wlshim_connect(const char *display_name, struct wl_display **display, char *errbuf, int errbuf_len);
 /* A request without arguments that makes nothing (a destructor when `destroy`). */
 void wlshim_send(struct wl_proxy *proxy, uint32_t opcode, int destroy);
+/* A request with `args` that makes nothing, at the proxy's version. */
+void wlshim_request(struct wl_proxy *proxy, uint32_t opcode, union wl_argument *args);
 /* Gives back a bound object: its destructor request `opcode` where its version has it (`since`),
  * else the proxy alone destroyed. */
 void wlshim_release(struct wl_proxy *proxy, uint32_t opcode, uint32_t since);

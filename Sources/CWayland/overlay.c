@@ -2,7 +2,7 @@
  * placed by its anchor and margins, its pictures in two shared-memory buffers at the output's
  * scale: at the scale the compositor prefers for it, shown at its logical size by a viewport,
  * where it offers fractional-scale; else at wl_output.scale, said by wl_surface.set_buffer_scale. */
-#include "internal.h"
+#include "overlay.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,24 +10,6 @@
 
 #include <wayland-client-protocol.h>
 
-struct wlshim_overlay {
-	struct wlshim_connection *c;
-	struct wl_proxy *surface, *layer, *frame;
-	struct wl_proxy *viewport, *fraction; /* both or neither */
-	uint32_t preferred120;               /* the fraction's preferred_scale, 0 until it says */
-	int ignores_scale;
-	uint32_t reported120;                /* the scale take_events last went by */
-	int sent_buffer_scale;               /* what set_buffer_scale said last (1: the default) */
-	int sent_width, sent_height;         /* the viewport's destination said last, or 0 */
-	struct wlshim_buffers buffers;
-	int alpha; /* pictures are drawn with alpha (ARGB8888) from the next begin */
-	int drawing; /* the buffer begin gave out, or -1 */
-	int width, height;
-	unsigned configures;
-	int closed;
-	unsigned events;
-	uint32_t keys; /* keyboard_interactivity: 0 none, 2 on_demand (wlshim_overlay_accept_keys) */
-};
 
 /* zwlr_layer_surface_v1's events, in the protocol's order. */
 struct layer_surface_listener {
@@ -75,22 +57,6 @@ struct fractional_scale_listener {
 
 static const struct fractional_scale_listener fraction_listener = { .preferred_scale = on_preferred_scale };
 
-uint32_t wlshim_overlay_scale(const wlshim_overlay *o)
-{
-	if (o->ignores_scale)
-		return WLSHIM_SCALE_ONE;
-	if (o->fraction != NULL && o->preferred120 > 0)
-		return o->preferred120;
-	return (uint32_t)o->c->output_scale * WLSHIM_SCALE_ONE;
-}
-
-void wlshim_overlay_pixel_size(const wlshim_overlay *o, int *width, int *height)
-{
-	uint32_t scale = wlshim_overlay_scale(o);
-	*width = wlshim_scaled_extent(o->width, scale);
-	*height = wlshim_scaled_extent(o->height, scale);
-}
-
 static void on_frame_done(void *data, struct wl_callback *callback, uint32_t time)
 {
 	struct wlshim_overlay *o = data;
@@ -102,11 +68,6 @@ static void on_frame_done(void *data, struct wl_callback *callback, uint32_t tim
 
 static const struct wl_callback_listener frame_listener = { .done = on_frame_done };
 
-static void request(struct wl_proxy *proxy, uint32_t opcode, union wl_argument *args)
-{
-	wlshim_marshal(proxy, opcode, NULL, wlshim_api.proxy_get_version(proxy), 0, args);
-}
-
 static void send_place(struct wlshim_overlay *o, const wlshim_place *place)
 {
 	union wl_argument a[4];
@@ -117,20 +78,20 @@ static void send_place(struct wlshim_overlay *o, const wlshim_place *place)
 		o->height = place->height;
 	a[0].u = (uint32_t)(place->width > 0 ? place->width : 0);
 	a[1].u = (uint32_t)(place->height > 0 ? place->height : 0);
-	request(o->layer, WLSHIM_LAYER_SURFACE_SET_SIZE, a);
+	wlshim_request(o->layer, WLSHIM_LAYER_SURFACE_SET_SIZE, a);
 	a[0].u = place->anchor;
-	request(o->layer, WLSHIM_LAYER_SURFACE_SET_ANCHOR, a);
+	wlshim_request(o->layer, WLSHIM_LAYER_SURFACE_SET_ANCHOR, a);
 	a[0].i = place->margin_top;
 	a[1].i = place->margin_right;
 	a[2].i = place->margin_bottom;
 	a[3].i = place->margin_left;
-	request(o->layer, WLSHIM_LAYER_SURFACE_SET_MARGIN, a);
+	wlshim_request(o->layer, WLSHIM_LAYER_SURFACE_SET_MARGIN, a);
 	/* -1: margins count from the output's edges, not from panels' reserved zones, as the place
 	 * was worked out in output coordinates. */
 	a[0].i = -1;
-	request(o->layer, WLSHIM_LAYER_SURFACE_SET_EXCLUSIVE_ZONE, a);
+	wlshim_request(o->layer, WLSHIM_LAYER_SURFACE_SET_EXCLUSIVE_ZONE, a);
 	a[0].u = o->keys;
-	request(o->layer, WLSHIM_LAYER_SURFACE_SET_KEYBOARD_INTERACTIVITY, a);
+	wlshim_request(o->layer, WLSHIM_LAYER_SURFACE_SET_KEYBOARD_INTERACTIVITY, a);
 	wlshim_send(o->surface, WL_SURFACE_COMMIT, 0);
 }
 
@@ -271,7 +232,7 @@ int wlshim_overlay_commit(wlshim_overlay *o)
 		if (o->sent_width != o->width || o->sent_height != o->height) {
 			a[0].i = o->width;
 			a[1].i = o->height;
-			request(o->viewport, WLSHIM_VIEWPORT_SET_DESTINATION, a);
+			wlshim_request(o->viewport, WLSHIM_VIEWPORT_SET_DESTINATION, a);
 			o->sent_width = o->width;
 			o->sent_height = o->height;
 		}
@@ -283,19 +244,19 @@ int wlshim_overlay_commit(wlshim_overlay *o)
 			scale = 1;
 		if (scale != o->sent_buffer_scale) {
 			a[0].i = scale;
-			request(o->surface, WL_SURFACE_SET_BUFFER_SCALE, a);
+			wlshim_request(o->surface, WL_SURFACE_SET_BUFFER_SCALE, a);
 			o->sent_buffer_scale = scale;
 		}
 	}
 	a[0].o = (struct wl_object *)o->buffers.buffer[index];
 	a[1].i = 0;
 	a[2].i = 0;
-	request(o->surface, WL_SURFACE_ATTACH, a);
+	wlshim_request(o->surface, WL_SURFACE_ATTACH, a);
 	a[0].i = 0;
 	a[1].i = 0;
 	a[2].i = o->buffers.width;
 	a[3].i = o->buffers.height;
-	request(o->surface, WL_SURFACE_DAMAGE_BUFFER, a);
+	wlshim_request(o->surface, WL_SURFACE_DAMAGE_BUFFER, a);
 	if (o->frame == NULL) {
 		a[0].o = NULL;
 		o->frame = wlshim_marshal(o->surface, WL_SURFACE_FRAME, wlshim_api.callback_interface,
@@ -328,35 +289,6 @@ int wlshim_overlay_set_place(wlshim_overlay *o, const wlshim_place *place, int t
 		return WLSHIM_ERR_CONNECTION;
 	}
 	return rc;
-}
-
-void wlshim_overlay_set_alpha(wlshim_overlay *o, int alpha) { o->alpha = alpha != 0; }
-
-int wlshim_overlay_set_input(wlshim_overlay *o, int accepts)
-{
-	union wl_argument a[1];
-	struct wl_proxy *region = NULL;
-
-	if (o->closed)
-		return WLSHIM_ERR_INVALID;
-	if (!accepts) {
-		/* An empty region: the pointer's events go to whatever is below. */
-		a[0].o = NULL;
-		region = wlshim_marshal(o->c->compositor, WL_COMPOSITOR_CREATE_REGION, wlshim_api.region_interface,
-		                        wlshim_api.proxy_get_version(o->c->compositor), 0, a);
-		if (region == NULL)
-			return WLSHIM_ERR_NOMEM;
-	}
-	/* NULL: the whole surface again. */
-	a[0].o = (struct wl_object *)region;
-	request(o->surface, WL_SURFACE_SET_INPUT_REGION, a);
-	/* The surface keeps a copy of the region's area. */
-	if (region != NULL)
-		wlshim_send(region, WL_REGION_DESTROY, 1);
-	wlshim_send(o->surface, WL_SURFACE_COMMIT, 0);
-	if (wlshim_api.display_flush(o->c->display) < 0 && errno != EAGAIN)
-		return WLSHIM_ERR_CONNECTION;
-	return WLSHIM_OK;
 }
 
 int wlshim_overlay_frame_pending(const wlshim_overlay *o) { return o->frame != NULL; }
@@ -397,18 +329,4 @@ void wlshim_overlay_destroy(wlshim_overlay *o)
 	wlshim_buffers_drop(&o->buffers);
 	wlshim_api.display_flush(o->c->display);
 	free(o);
-}
-
-int wlshim_overlay_accept_keys(wlshim_overlay *o, int accept)
-{
-	union wl_argument a[1];
-
-	/* Never exclusive (1): that would take every key from the user's windows. */
-	if (o->layer == NULL || wlshim_api.proxy_get_version(o->layer) < 4 || !wlshim_keyboard_usable())
-		return 0;
-	o->keys = accept ? 2 : 0;
-	a[0].u = o->keys;
-	request(o->layer, WLSHIM_LAYER_SURFACE_SET_KEYBOARD_INTERACTIVITY, a);
-	wlshim_send(o->surface, WL_SURFACE_COMMIT, 0);
-	return 1;
 }

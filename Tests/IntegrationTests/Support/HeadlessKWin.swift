@@ -43,12 +43,7 @@ final class HeadlessKWin {
              "--socket", "pipcam-kwin"],
             environment: environment)
         do {
-            try waitUntil("kwin_wayland's socket \(socket)", timeout: timeout) {
-                if let ended = process.termination {
-                    throw HarnessError("kwin_wayland ended (\(ended)) before its socket appeared: \(process.stderrText.suffix(1500))")
-                }
-                return FileManager.default.fileExists(atPath: socket)
-            }
+            try process.waitForSocket(socket, timeout: timeout)
         } catch {
             stop()
             throw error

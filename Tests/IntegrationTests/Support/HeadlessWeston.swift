@@ -22,12 +22,7 @@ final class HeadlessWeston {
         process = try RunningProcess(
             ["weston", "--backend=headless-backend.so", "--socket=pipcam-weston", "--idle-time=0"], environment: environment)
         do {
-            try waitUntil("weston's socket \(socket)", timeout: timeout) {
-                if let ended = process.termination {
-                    throw HarnessError("weston ended (\(ended)) before its socket appeared: \(process.stderrText.suffix(1500))")
-                }
-                return FileManager.default.fileExists(atPath: socket)
-            }
+            try process.waitForSocket(socket, timeout: timeout)
         } catch {
             stop()
             throw error
@@ -39,5 +34,17 @@ final class HeadlessWeston {
     func stop() {
         process.terminate(grace: .seconds(2))
         try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+extension RunningProcess {
+    /// Waits until this compositor's socket `path` is there; throws with its log when it ends first.
+    func waitForSocket(_ path: String, timeout: Duration) throws {
+        try waitUntil("\(command[0])'s socket \(path)", timeout: timeout) {
+            if let ended = termination {
+                throw HarnessError("\(command.joined(separator: " ")) ended (\(ended)) before its socket appeared: \(stderrText.suffix(1500))")
+            }
+            return FileManager.default.fileExists(atPath: path)
+        }
     }
 }
