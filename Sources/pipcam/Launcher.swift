@@ -100,7 +100,7 @@ struct Launcher {
         let system = WaylandWindowSystem(loop: loop)
         return runSession(
             options: options, workArea: system.screen.homeArea(near: nil), parentSize: nil, doors: doors, names: system.names,
-            loop: { WaylandLoop(connection: connection) }
+            pipAlone: true, loop: { WaylandLoop(connection: connection) }
         ) {
             PipcamApp(windowSystem: system, loop: loop, source: $0, options: $1, share: $2, findCamera: $3, doors: doors)
         }
@@ -108,10 +108,11 @@ struct Launcher {
 
     /// Starts the source (answering control requests on a loop `loop` makes meanwhile), opens the
     /// share, and runs the app `makeApp` makes. `workArea` and `parentSize` say what the first
-    /// window shows at, for the camera's first mode.
+    /// window shows at, for the camera's first mode; `pipAlone`: PiP is all the app shows, so a
+    /// stop asked for while the source starts ends pipcam.
     private func runSession(
         options given: SessionOptions, workArea: Rect, parentSize: (Int, Int)?, doors: ControlDoors, names: (system: String, pipRole: String),
-        loop: () -> any EventLoop,
+        pipAlone: Bool = false, loop: () -> any EventLoop,
         makeApp: (FrameSource, SessionOptions, CameraShare?, CameraFinder.Access?) -> PipcamApp
     ) -> Int32 {
         var options = given
@@ -126,8 +127,13 @@ struct Launcher {
         // Read now, before the capture thread owns the source; `status` names it as given.
         options.sourceName = spec != nil ? command.source?.text ?? source.name : source.name
         let starter = SourceStarter(loop: loop(), doors: doors, sourceName: options.sourceName, names: names)
-        let outcome = starter.start(source, startInPip: options.startInPip)
+        var outcome = starter.start(source, startInPip: options.startInPip)
         options.control = doors.claim
+        if pipAlone, case .started(startInPip: false) = outcome {
+            // Stopping a PiP that is all there is ends pipcam: here before it showed.
+            source.stop()
+            outcome = .quit(startInPip: false)
+        }
         switch outcome {
         case .started(let startInPip) where startInPip != options.startInPip:
             // Asked for PiP: the main window still comes first (closing PiP must not end pipcam, as

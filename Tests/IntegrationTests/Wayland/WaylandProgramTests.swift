@@ -146,6 +146,30 @@ struct WaylandProgramTests {
         #expect(try Self.pipFrame(try again.status()) == moved, "the place it was left at")
     }
 
+    /// `pipcam stop` while the source still starts (a pipe nobody writes yet) ends a pipcam that
+    /// is PiP alone once the source has started, instead of leaving it running with nothing shown.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func aStopWhileTheSourceStartsEndsIt() throws {
+        let sway = try HeadlessSway(width: 800, height: 600)
+        defer { sway.stop() }
+        let runtime = try Scratch.makeDirectory("wayland-pipcam")
+        chmod(runtime, 0o700)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let fifo = runtime + "/unwritten.y4m"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = Run(process: try sway.start(try Run.pipcam(runtime: runtime) + ["--source", "y4m:\(fifo)"]), runtime: runtime, sway: sway)
+        let starting = try poll(timeout: .seconds(5), what: "status while the source starts") { try? run.status() }
+        #expect(starting["state"] as? String == "starting" && starting["camera"] as? String == "waiting", "\(starting)")
+        #expect(starting["window_system"] as? String == "wayland", "\(starting)")
+        #expect(try run.command(["stop"]).succeeded)
+        // The source starts once the pipe has a writer.
+        let clip = try TestMedia.y4m(width: 160, height: 120, frames: 5)
+        let writer = try RunningProcess(["sh", "-c", "cat \"$0\" > \"$1\"", clip, fifo])
+        defer { _ = writer.terminate(grace: .seconds(1)) }
+        let ended = try run.process.wait(timeout: .seconds(5))
+        #expect(ended.termination == .exited(0), "\(ended)")
+    }
+
     static func pipFrame(_ status: [String: Any]) throws -> XRect {
         let pip = try #require(status["pip"] as? [String: Int])
         return XRect(x: pip["x"] ?? 0, y: pip["y"] ?? 0, width: pip["width"] ?? 0, height: pip["height"] ?? 0)
