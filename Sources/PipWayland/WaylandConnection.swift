@@ -1,4 +1,3 @@
-import Foundation
 import PipCore
 
 /// One connection to a Wayland compositor, kept open, with what PiP's surfaces need bound

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why Wayland could not be used — the compositor's globals read, a surface made or drawn — in
 /// one line for the user, and in kinds a caller can act on (take X11 instead, say why).
@@ -28,7 +30,7 @@ public struct WaylandError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What the shim's `failure` means at `display` (nil: `$WAYLAND_DISPLAY`), after `waited`.
     init(_ failure: LibWayland.ShimFailure, display: String?, waited: Duration? = nil) {
         // The name libwayland used, as the user knows it.
-        let name = display ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
+        let name = display ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
         let cause = failure.detail
         switch failure.code {
         case .libraryMissing: self.init(kind: .libraryMissing, description: "libwayland-client.so.0 is not installed")
@@ -36,7 +38,7 @@ public struct WaylandError: Error, Sendable, Equatable, CustomStringConvertible 
         case .noCompositor: self.init(kind: .noCompositor, description: "no Wayland compositor at \(name) (\(cause))")
         case .unsupported:
             // The shim says "the compositor lacks X".
-            self.init(kind: .unsupported, description: "the Wayland compositor at \(name) \(cause.replacingOccurrences(of: "the compositor ", with: ""))")
+            self.init(kind: .unsupported, description: "the Wayland compositor at \(name) \(cause.hasPrefix("the compositor ") ? String(cause.dropFirst("the compositor ".count)) : cause)")
         case .noAnswer:
             let within = waited.map { " within \(Self.text($0))" } ?? " (\(cause))"
             self.init(kind: .noAnswer, description: "the Wayland compositor at \(name) did not answer\(within)")

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a Wayland compositor offers: every global its registry announced, with the highest
 /// version of each, in the compositor's order.
 ///

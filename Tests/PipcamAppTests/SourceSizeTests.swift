@@ -27,6 +27,18 @@ import Testing
         #expect(tooLong.isEmpty, "over \(Self.longestSourceFile) lines: \(tooLong.joined(separator: ", "))")
     }
 
+    /// The release binary links the Swift runtime in: one `import Foundation` in Sources would
+    /// bring Foundation and ICU along (62 MB instead of under 20, and a .deb twice its limit).
+    @Test func noSourceFileImportsFoundation() throws {
+        let sources = OptionDocsTests.root + "/Sources"
+        let files = try #require(FileManager.default.subpathsOfDirectory(atPath: sources) as [String]?)
+        let importing = try files.filter { $0.hasSuffix(".swift") }.filter { file in
+            try String(contentsOfFile: sources + "/" + file, encoding: .utf8).split(separator: "\n")
+                .contains { $0.hasPrefix("import Foundation") || $0.hasPrefix("@_exported import Foundation") }
+        }
+        #expect(importing.isEmpty, "import Foundation in \(importing.sorted())")
+    }
+
     @Test func theCompositionRootStaysSmall() throws {
         let folder = OptionDocsTests.root + "/Sources/PipcamApp"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("PipcamApp") && $0.hasSuffix(".swift") }
